@@ -1,0 +1,25 @@
+export type {
+  AdapterModule,
+  CodecRuntime,
+  RawBackend,
+  SnappyCodec,
+  UncompressOptions,
+} from "./codec.js";
+export { isSnappyError, SnappyError, type SnappyErrorCode, toSnappyError } from "./errors.js";
+export {
+  assertBytes,
+  assertOutputLength,
+  checkUncompressedLength,
+  DEFAULT_MAX_LENGTH,
+  MAX_EXPANSION_RATIO,
+  maxCompressedLength,
+  maxExpandedLength,
+  resolveMaxLength,
+} from "./limits.js";
+export { validateCompressed } from "./validate.js";
+export {
+  encodeUncompressedLength,
+  MAX_SNAPPY_LENGTH,
+  readUncompressedLength,
+  type UncompressedLength,
+} from "./varint.js";

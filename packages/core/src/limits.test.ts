@@ -1,0 +1,80 @@
+import { describe, expect, it } from "vitest";
+import { SnappyError } from "./errors.js";
+import {
+  assertBytes,
+  assertOutputLength,
+  checkUncompressedLength,
+  DEFAULT_MAX_LENGTH,
+  maxCompressedLength,
+  maxExpandedLength,
+} from "./limits.js";
+import { encodeUncompressedLength } from "./varint.js";
+
+const stream = (declared: number, bodyLength: number) => {
+  const header = encodeUncompressedLength(declared);
+  const bytes = new Uint8Array(header.length + bodyLength);
+  bytes.set(header);
+  return bytes;
+};
+
+const codeOf = (fn: () => unknown) => {
+  try {
+    fn();
+  } catch (error) {
+    if (error instanceof SnappyError) return error.code;
+    throw error;
+  }
+  return "no error";
+};
+
+describe("maxCompressedLength", () => {
+  it("is 32 + n + n/6", () => {
+    expect(maxCompressedLength(0)).toBe(32);
+    expect(maxCompressedLength(6)).toBe(39);
+    expect(maxCompressedLength(65536)).toBe(32 + 65536 + 10922);
+  });
+});
+
+describe("checkUncompressedLength", () => {
+  it("passes a plausible stream and returns the preamble", () => {
+    expect(checkUncompressedLength(stream(64, 3))).toEqual({ length: 64, headerSize: 1 });
+    expect(checkUncompressedLength(Uint8Array.of(0))).toEqual({ length: 0, headerSize: 1 });
+  });
+
+  it("rejects a declared length over maxLength with LENGTH_LIMIT", () => {
+    expect(codeOf(() => checkUncompressedLength(stream(1000, 100), { maxLength: 999 }))).toBe(
+      "LENGTH_LIMIT",
+    );
+    expect(codeOf(() => checkUncompressedLength(stream(1000, 100), { maxLength: 1000 }))).toBe(
+      "no error",
+    );
+    expect(codeOf(() => checkUncompressedLength(stream(DEFAULT_MAX_LENGTH + 1, 2 ** 24)))).toBe(
+      "LENGTH_LIMIT",
+    );
+  });
+
+  it("rejects a preamble the body cannot expand to (decompression bomb)", () => {
+    expect(maxExpandedLength(3)).toBe(64);
+    expect(codeOf(() => checkUncompressedLength(stream(64, 3)))).toBe("no error");
+    expect(codeOf(() => checkUncompressedLength(stream(65, 3)))).toBe("CORRUPT_INPUT");
+    expect(codeOf(() => checkUncompressedLength(stream(2 ** 32 - 1, 5)))).toBe("LENGTH_LIMIT");
+    expect(
+      codeOf(() => checkUncompressedLength(stream(2 ** 32 - 1, 5), { maxLength: 2 ** 32 })),
+    ).toBe("CORRUPT_INPUT");
+  });
+
+  it("rejects bad arguments with INVALID_ARGUMENT", () => {
+    expect(codeOf(() => checkUncompressedLength("abc" as never))).toBe("INVALID_ARGUMENT");
+    expect(codeOf(() => checkUncompressedLength(stream(1, 2), { maxLength: -1 }))).toBe(
+      "INVALID_ARGUMENT",
+    );
+    expect(codeOf(() => assertBytes(null))).toBe("INVALID_ARGUMENT");
+  });
+});
+
+describe("assertOutputLength", () => {
+  it("throws CORRUPT_INPUT naming the backend when lengths differ", () => {
+    expect(() => assertOutputLength(new Uint8Array(3), 4, "lib")).toThrow(/lib produced 3 bytes/);
+    expect(() => assertOutputLength(new Uint8Array(4), 4, "lib")).not.toThrow();
+  });
+});

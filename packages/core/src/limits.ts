@@ -1,0 +1,91 @@
+import type { UncompressOptions } from "./codec.js";
+import { SnappyError } from "./errors.js";
+import { readUncompressedLength, type UncompressedLength } from "./varint.js";
+
+/**
+ * Default `maxLength` for {@link SnappyCodec.uncompress}: 256 MiB. Generous (Ethereum's
+ * MAX_PAYLOAD_SIZE is 10 MiB) but finite, so a hostile preamble cannot claim 4 GiB.
+ */
+export const DEFAULT_MAX_LENGTH = 256 * 1024 * 1024;
+
+/**
+ * Largest output one compressed byte can produce. The densest element is a copy with a
+ * 2-byte offset: 3 bytes that expand to up to 64 (format_description.txt §2.2.2), so no
+ * valid body of `b` bytes decodes to more than `b * 64 / 3` bytes.
+ */
+export const MAX_EXPANSION_RATIO = 64 / 3;
+
+/**
+ * Worst-case compressed size of `n` input bytes: `32 + n + n/6`, as in Google's
+ * `snappy::MaxCompressedLength` and the consensus spec's `max_compressed_len`.
+ */
+export function maxCompressedLength(n: number): number {
+  return 32 + n + Math.floor(n / 6);
+}
+
+/** Most bytes a compressed body (the stream after its preamble) of `bodyLength` bytes can decode to. */
+export function maxExpandedLength(bodyLength: number): number {
+  return Math.floor((bodyLength * 64) / 3);
+}
+
+/** Throw `INVALID_ARGUMENT` unless `input` is a `Uint8Array` (a `Buffer` is one). */
+export function assertBytes(input: unknown, what = "input"): asserts input is Uint8Array {
+  if (!(input instanceof Uint8Array)) {
+    throw new SnappyError(
+      "INVALID_ARGUMENT",
+      `${what} must be a Uint8Array, got ${input === null ? "null" : typeof input}`,
+    );
+  }
+}
+
+/** The `maxLength` in force for `options`, validated. */
+export function resolveMaxLength(options?: UncompressOptions): number {
+  const maxLength = options?.maxLength ?? DEFAULT_MAX_LENGTH;
+  if (!Number.isSafeInteger(maxLength) || maxLength < 0) {
+    throw new SnappyError(
+      "INVALID_ARGUMENT",
+      `maxLength must be a non-negative integer, got ${maxLength}`,
+    );
+  }
+  return maxLength;
+}
+
+/**
+ * The length guard every adapter runs before handing input to its backend: reads the
+ * preamble, then rejects a declared length over `maxLength` (`LENGTH_LIMIT`) or beyond what
+ * the body could ever expand to (`CORRUPT_INPUT`, a decompression bomb), all before any
+ * output is allocated.
+ */
+export function checkUncompressedLength(
+  input: Uint8Array,
+  options?: UncompressOptions,
+): UncompressedLength {
+  assertBytes(input);
+  const maxLength = resolveMaxLength(options);
+  const header = readUncompressedLength(input);
+  if (header.length > maxLength) {
+    throw new SnappyError(
+      "LENGTH_LIMIT",
+      `stream declares ${header.length} bytes, over the maxLength of ${maxLength}`,
+    );
+  }
+  const body = input.length - header.headerSize;
+  const limit = maxExpandedLength(body);
+  if (header.length > limit) {
+    throw new SnappyError(
+      "CORRUPT_INPUT",
+      `stream declares ${header.length} bytes, but its ${body}-byte body can decode to at most ${limit}`,
+    );
+  }
+  return header;
+}
+
+/** Throw `CORRUPT_INPUT` unless a backend's `output` has the `expected` (declared) length. */
+export function assertOutputLength(output: Uint8Array, expected: number, backend: string): void {
+  if (output.length !== expected) {
+    throw new SnappyError(
+      "CORRUPT_INPUT",
+      `${backend} produced ${output.length} bytes, but the stream declares ${expected}`,
+    );
+  }
+}

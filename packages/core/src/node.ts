@@ -1,0 +1,42 @@
+// Node-only helpers for adapters of native and Node-packaged backends. Kept off the main
+// entry so `@snappykit/core` stays free of Node types for browser users.
+import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
+import { SnappyError } from "./errors.js";
+
+/**
+ * View a `Uint8Array` as a Node `Buffer` without copying (for backends that insist on a
+ * `Buffer`, such as snappy@6).
+ */
+export function asBuffer(bytes: Uint8Array): Buffer {
+  return Buffer.isBuffer(bytes)
+    ? bytes
+    : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+}
+
+/**
+ * `name@version` of the package `specifier` as Node resolves it from `fromUrl` (pass
+ * `import.meta.url`): read from the installed package.json, so reports name what was
+ * really loaded. Works for packages whose `exports` map hides their package.json.
+ */
+export function installedLibrary(specifier: string, fromUrl: string | URL): string {
+  const require = createRequire(fromUrl);
+  let dir = dirname(require.resolve(specifier));
+  for (;;) {
+    try {
+      const pkg = JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as {
+        name?: string;
+        version?: string;
+      };
+      if (pkg.name === specifier) return `${pkg.name}@${pkg.version}`;
+    } catch {
+      // no package.json at this level: keep walking up
+    }
+    const parent = dirname(dir);
+    if (parent === dir) {
+      throw new SnappyError("UNSUPPORTED", `cannot find the package.json of ${specifier}`);
+    }
+    dir = parent;
+  }
+}

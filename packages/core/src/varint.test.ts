@@ -1,0 +1,52 @@
+import { describe, expect, it } from "vitest";
+import { isSnappyError } from "./errors.js";
+import { encodeUncompressedLength, readUncompressedLength } from "./varint.js";
+
+const corrupt = (bytes: number[]) => {
+  try {
+    readUncompressedLength(Uint8Array.from(bytes));
+  } catch (error) {
+    expect(isSnappyError(error, "CORRUPT_INPUT")).toBe(true);
+    return (error as Error).message;
+  }
+  throw new Error("expected readUncompressedLength to throw");
+};
+
+describe("readUncompressedLength", () => {
+  it("reads 1- to 5-byte varints", () => {
+    expect(readUncompressedLength(Uint8Array.of(0))).toEqual({ length: 0, headerSize: 1 });
+    expect(readUncompressedLength(Uint8Array.of(0x7f, 0xaa))).toEqual({
+      length: 127,
+      headerSize: 1,
+    });
+    expect(readUncompressedLength(Uint8Array.of(0x80, 0x01))).toEqual({
+      length: 128,
+      headerSize: 2,
+    });
+    expect(readUncompressedLength(Uint8Array.of(0xff, 0xff, 0xff, 0xff, 0x0f))).toEqual({
+      length: 2 ** 32 - 1,
+      headerSize: 5,
+    });
+  });
+
+  it("round-trips encodeUncompressedLength at the byte boundaries", () => {
+    for (const n of [0, 1, 127, 128, 16383, 16384, 2 ** 21, 2 ** 28 - 1, 2 ** 28, 2 ** 32 - 1]) {
+      const bytes = encodeUncompressedLength(n);
+      expect(readUncompressedLength(bytes)).toEqual({ length: n, headerSize: bytes.length });
+    }
+  });
+
+  it("rejects empty, truncated, overlong and > 32-bit varints", () => {
+    expect(corrupt([])).toMatch(/empty/);
+    expect(corrupt([0x80])).toMatch(/truncated.*1 varint/);
+    expect(corrupt([0xff, 0xff, 0xff, 0xff])).toMatch(/truncated/);
+    expect(corrupt([0xff, 0xff, 0xff, 0xff, 0x10])).toMatch(/exceeds 2\^32-1/);
+    expect(corrupt([0x80, 0x80, 0x80, 0x80, 0x80, 0x00])).toMatch(/overlong/);
+  });
+
+  it("encodeUncompressedLength refuses out-of-range values", () => {
+    expect(() => encodeUncompressedLength(-1)).toThrow(/not in 0\.\.2\^32-1/);
+    expect(() => encodeUncompressedLength(2 ** 32)).toThrow(/not in/);
+    expect(() => encodeUncompressedLength(1.5)).toThrow(/not in/);
+  });
+});

@@ -1,0 +1,63 @@
+import { SnappyError } from "./errors.js";
+
+/** Largest length the Snappy preamble may declare: a 32-bit unsigned integer. */
+export const MAX_SNAPPY_LENGTH = 0xffff_ffff;
+
+/** The uncompressed length a Snappy stream declares, and how many bytes its varint took. */
+export interface UncompressedLength {
+  /** Declared uncompressed length in bytes. */
+  readonly length: number;
+  /** Size of the varint preamble (1–5 bytes); the compressed body starts here. */
+  readonly headerSize: number;
+}
+
+/**
+ * Read the varint preamble of a raw Snappy stream.
+ *
+ * format_description.txt §1: "the stream starts with the uncompressed length (up to a
+ * maximum of 2^32 - 1), stored as a little-endian varint". So at most 5 bytes, and the
+ * fifth byte may only carry the top 4 bits.
+ *
+ * @throws SnappyError `CORRUPT_INPUT` for an empty, truncated, overlong or > 2^32-1 varint.
+ */
+export function readUncompressedLength(bytes: Uint8Array): UncompressedLength {
+  let length = 0;
+  for (let i = 0; i < 5; i++) {
+    if (i >= bytes.length) {
+      throw new SnappyError(
+        "CORRUPT_INPUT",
+        i === 0
+          ? "empty input: a Snappy stream needs at least its length preamble"
+          : `truncated length preamble: input ended after ${i} varint byte(s)`,
+      );
+    }
+    const byte = bytes[i]!;
+    if (i === 4 && byte > 0x0f) {
+      throw new SnappyError(
+        "CORRUPT_INPUT",
+        byte & 0x80
+          ? "overlong length preamble: varint continues past 5 bytes"
+          : "length preamble exceeds 2^32-1",
+      );
+    }
+    // Multiply rather than shift: shifts are 32-bit signed in JavaScript.
+    length += (byte & 0x7f) * 2 ** (7 * i);
+    if ((byte & 0x80) === 0) return { length, headerSize: i + 1 };
+  }
+  // Unreachable: the fifth byte is at most 0x0f, so it ends the varint.
+  throw new SnappyError("CORRUPT_INPUT", "overlong length preamble");
+}
+
+/** Encode `value` (0 ≤ value ≤ 2^32-1) as the Snappy length preamble. */
+export function encodeUncompressedLength(value: number): Uint8Array {
+  if (!Number.isInteger(value) || value < 0 || value > MAX_SNAPPY_LENGTH) {
+    throw new SnappyError("INVALID_ARGUMENT", `length ${value} is not in 0..2^32-1`);
+  }
+  const out: number[] = [];
+  while (value >= 0x80) {
+    out.push((value % 0x80) | 0x80);
+    value = Math.floor(value / 0x80);
+  }
+  out.push(value);
+  return Uint8Array.from(out);
+}
