@@ -1,0 +1,232 @@
+// The conformance checks as plain functions over a codec, independent of any test runner:
+// `runConformance` registers them with vitest, and the suite's own tests run them against
+// deliberately broken codecs to prove each check can fail.
+import {
+  isSnappyError,
+  maxCompressedLength,
+  type SnappyCodec,
+  type UncompressOptions,
+} from "@snappykit/core";
+import { hostileCases, validStreams } from "./cases.js";
+import { oracleUncompress } from "./oracle.js";
+import { builtinCorpus, type CorpusItem, prng, randomBytes } from "./streams.js";
+
+/** One named check; `run` throws (an assertion error) when the codec fails it. */
+export interface Check {
+  readonly group: string;
+  readonly name: string;
+  run(codec: SnappyCodec): void;
+}
+
+/** Extra inputs for the round-trip and golden checks, e.g. the fixtures. */
+export interface ConformanceInputs {
+  /** More round-trip inputs besides the built-in corpus. */
+  readonly corpus?: readonly CorpusItem[];
+  /** Streams written by a reference encoder (libsnappy) and the bytes they decode to. */
+  readonly golden?: readonly { name: string; compressed: Uint8Array; expected: Uint8Array }[];
+}
+
+function fail(message: string): never {
+  throw new Error(message);
+}
+
+function sameBytes(actual: Uint8Array, expected: Uint8Array, what: string): void {
+  if (!(actual instanceof Uint8Array)) fail(`${what}: returned ${typeof actual}, not a Uint8Array`);
+  if (actual.length !== expected.length) {
+    fail(`${what}: ${actual.length} bytes, expected ${expected.length}`);
+  }
+  for (let i = 0; i < expected.length; i++) {
+    if (actual[i] !== expected[i]) {
+      fail(`${what}: first differing byte at ${i} (${actual[i]} vs ${expected[i]})`);
+    }
+  }
+}
+
+/** Bytes of array buffers (JS and wasm) held by this process, where that can be read. */
+function arrayBufferBytes(): number {
+  return typeof process === "undefined" ? 0 : process.memoryUsage().arrayBuffers;
+}
+
+/** Memory growth allowed while rejecting one hostile input: far below any claimed size. */
+const MAX_GROWTH = 64 * 2 ** 20;
+
+function expectRejection(
+  codec: SnappyCodec,
+  bytes: Uint8Array,
+  codes: readonly string[],
+  what: string,
+  options?: UncompressOptions,
+): void {
+  const before = arrayBufferBytes();
+  let result: unknown;
+  try {
+    result = codec.uncompress(bytes, options);
+  } catch (error) {
+    if (!isSnappyError(error)) {
+      fail(`${what}: threw ${error instanceof Error ? error.name : typeof error}, not SnappyError`);
+    }
+    if (!codes.includes(error.code)) {
+      fail(`${what}: code ${error.code}, expected ${codes.join(" or ")}`);
+    }
+    if (!error.message) fail(`${what}: SnappyError without a message`);
+    const growth = arrayBufferBytes() - before;
+    if (growth > MAX_GROWTH) {
+      fail(`${what}: allocated ${growth} bytes before rejecting (guard the length first)`);
+    }
+    return;
+  }
+  const length = result instanceof Uint8Array ? `${result.length} bytes` : typeof result;
+  fail(`${what}: returned ${length} instead of throwing SnappyError ${codes.join(" or ")}`);
+}
+
+/**
+ * Flip 1–4 bytes of `stream` (and sometimes cut it short) `count` times, deterministically.
+ */
+function mutations(stream: Uint8Array, count: number, seed: number): Uint8Array[] {
+  const next = prng(seed);
+  const out: Uint8Array[] = [];
+  for (let i = 0; i < count; i++) {
+    let m = stream.slice();
+    const flips = 1 + Math.floor(next() * 4);
+    for (let f = 0; f < flips; f++) m[Math.floor(next() * m.length)] = Math.floor(next() * 256);
+    if (next() < 0.2) m = m.slice(0, Math.floor(next() * m.length));
+    out.push(m);
+  }
+  return out;
+}
+
+/** Decoding `input` must match the oracle: the same bytes, or a SnappyError where it rejects. */
+function agreeWithOracle(codec: SnappyCodec, input: Uint8Array, what: string): void {
+  let expected: Uint8Array | undefined;
+  try {
+    expected = oracleUncompress(input);
+  } catch {
+    expected = undefined;
+  }
+  let actual: Uint8Array;
+  try {
+    actual = codec.uncompress(input);
+  } catch (error) {
+    if (!isSnappyError(error)) fail(`${what}: threw a non-SnappyError: ${String(error)}`);
+    if (expected) fail(`${what}: rejected a valid stream: ${error.message}`);
+    return;
+  }
+  if (!expected)
+    fail(`${what}: accepted a stream the spec rejects (returned ${actual.length} bytes)`);
+  sameBytes(actual, expected, what);
+}
+
+const hex = (bytes: Uint8Array) =>
+  Array.from(bytes.subarray(0, 24), (b) => b.toString(16).padStart(2, "0")).join("") +
+  (bytes.length > 24 ? "…" : "");
+
+/** Every check the suite runs, in order. */
+export function conformanceChecks(inputs: ConformanceInputs = {}): Check[] {
+  const checks: Check[] = [];
+  const add = (group: string, name: string, run: (codec: SnappyCodec) => void) =>
+    checks.push({ group, name, run });
+
+  add("contract", "declares contractVersion 1, a name, its library@version and runtime", (c) => {
+    if (c.contractVersion !== 1) fail(`contractVersion is ${String(c.contractVersion)}`);
+    if (typeof c.name !== "string" || !/^[a-z0-9-]+$/.test(c.name)) fail(`bad name ${c.name}`);
+    if (!/^(@[^/]+\/)?[^@]+@\d+\.\d+\.\d+/.test(c.library)) {
+      fail(`library "${c.library}" is not name@version`);
+    }
+    if (!["native", "wasm", "js"].includes(c.runtime)) fail(`bad runtime ${c.runtime}`);
+  });
+
+  const corpus = [...builtinCorpus(), ...(inputs.corpus ?? [])];
+  for (const item of corpus) {
+    add("round trip", item.name, (c) => {
+      const compressed = c.compress(item.bytes);
+      if (!(compressed instanceof Uint8Array)) fail("compress did not return a Uint8Array");
+      if (compressed.length > maxCompressedLength(item.bytes.length)) {
+        fail(`compressed to ${compressed.length} bytes, over maxCompressedLength`);
+      }
+      sameBytes(c.uncompress(compressed), item.bytes, "uncompress(compress(x))");
+      // The oracle proves the encoder wrote real Snappy, not a private format that its own
+      // decoder happens to understand.
+      sameBytes(oracleUncompress(compressed), item.bytes, "oracle(compress(x))");
+    });
+  }
+
+  for (const stream of validStreams) {
+    add("decodes every element form", stream.name, (c) => {
+      sameBytes(c.uncompress(stream.bytes), stream.expected, stream.name);
+    });
+  }
+
+  for (const golden of inputs.golden ?? []) {
+    add("decodes libsnappy output", golden.name, (c) => {
+      sameBytes(c.uncompress(golden.compressed), golden.expected, golden.name);
+    });
+  }
+
+  for (const hostile of hostileCases) {
+    add("rejects bad input with SnappyError", hostile.name, (c) => {
+      const options =
+        hostile.maxLength === undefined ? undefined : { maxLength: hostile.maxLength };
+      expectRejection(c, hostile.bytes, hostile.codes, hostile.name, options);
+    });
+  }
+
+  add(
+    "rejects bad input with SnappyError",
+    "maxLength: a limit exactly at the length passes",
+    (c) => {
+      const data = randomBytes(1000, 3);
+      sameBytes(c.uncompress(c.compress(data), { maxLength: 1000 }), data, "maxLength = length");
+      expectRejection(c, c.compress(data), ["LENGTH_LIMIT"], "maxLength = length - 1", {
+        maxLength: 999,
+      });
+    },
+  );
+
+  add("rejects bad input with SnappyError", "non-Uint8Array arguments", (c) => {
+    for (const bad of [null, undefined, "abc", [1, 2, 3], 42]) {
+      for (const op of ["compress", "uncompress"] as const) {
+        try {
+          (c[op] as (x: unknown) => unknown)(bad);
+        } catch (error) {
+          if (isSnappyError(error, "INVALID_ARGUMENT")) continue;
+          fail(`${op}(${JSON.stringify(bad)}): threw ${String(error)}, not INVALID_ARGUMENT`);
+        }
+        fail(`${op}(${JSON.stringify(bad)}) returned instead of throwing INVALID_ARGUMENT`);
+      }
+    }
+  });
+
+  add("agrees with the spec on mutated input", "400 mutations of the codec's own output", (c) => {
+    const seeds = [randomBytes(200, 21), builtinCorpus()[4]!.bytes, randomBytes(3000, 22)];
+    seeds.forEach((data, s) => {
+      for (const m of mutations(c.compress(data), 100, 100 + s)) {
+        agreeWithOracle(c, m, `mutated stream ${hex(m)}`);
+      }
+    });
+    for (const m of mutations(validStreams[3]!.bytes, 100, 99)) {
+      agreeWithOracle(c, m, `mutated stream ${hex(m)}`);
+    }
+  });
+
+  add("agrees with the spec on mutated input", "300 random inputs of 1–64 bytes", (c) => {
+    const next = prng(5);
+    for (let i = 0; i < 300; i++) {
+      const input = randomBytes(1 + Math.floor(next() * 64), 1000 + i);
+      agreeWithOracle(c, input, `random input ${hex(input)}`);
+    }
+  });
+
+  add("output ownership", "results are fresh arrays that later calls do not overwrite", (c) => {
+    const a = randomBytes(5000, 31);
+    const b = randomBytes(5000, 32);
+    const ca = c.compress(a);
+    const caCopy = ca.slice();
+    const ua = c.uncompress(ca);
+    const cb = c.compress(b);
+    c.uncompress(cb);
+    sameBytes(ca, caCopy, "first compress result after a second call");
+    sameBytes(ua, a, "first uncompress result after a second call");
+  });
+
+  return checks;
+}

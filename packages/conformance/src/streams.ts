@@ -1,0 +1,100 @@
+// Deterministic inputs for the suite: a seeded PRNG, the built-in round-trip corpus, and a
+// literal-only encoder to build valid (and then deliberately broken) streams by hand.
+
+/** mulberry32: small, fast, seeded; the same seed gives the same bytes on every machine. */
+export function prng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** `n` pseudo-random bytes from `seed`. */
+export function randomBytes(n: number, seed: number): Uint8Array {
+  const next = prng(seed);
+  const out = new Uint8Array(n);
+  for (let i = 0; i < n; i++) out[i] = (next() * 256) | 0;
+  return out;
+}
+
+/** `n` bytes of `pattern` repeated. */
+export function repeating(n: number, pattern: string): Uint8Array {
+  const unit = new TextEncoder().encode(pattern);
+  const out = new Uint8Array(n);
+  for (let i = 0; i < n; i++) out[i] = unit[i % unit.length]!;
+  return out;
+}
+
+/** Alternating 4 KiB runs of random and repeating bytes: both encoder paths in one input. */
+export function mixed(n: number, seed: number): Uint8Array {
+  const out = randomBytes(n, seed);
+  const text = repeating(4096, "validator_index=1234567;slot=9876543;");
+  for (let at = 4096; at < n; at += 8192) out.set(text.subarray(0, Math.min(4096, n - at)), at);
+  return out;
+}
+
+/** A named input for round trips. */
+export interface CorpusItem {
+  readonly name: string;
+  readonly bytes: Uint8Array;
+}
+
+/**
+ * The built-in round-trip corpus: edge sizes, both extremes of compressibility, and sizes
+ * straddling the 64 KiB blocks that Snappy encoders compress independently.
+ */
+export function builtinCorpus(): CorpusItem[] {
+  const KiB = 1024;
+  const items: CorpusItem[] = [
+    { name: "empty", bytes: new Uint8Array(0) },
+    { name: "1 byte", bytes: Uint8Array.of(0x2a) },
+    { name: "14 bytes (under the encoders' 15-byte margin)", bytes: randomBytes(14, 14) },
+    { name: "144 B random (a SyncCommitteeMessage's size)", bytes: randomBytes(144, 144) },
+    { name: "300 B repeating", bytes: repeating(300, "ab") },
+    { name: "64 KiB random", bytes: randomBytes(64 * KiB, 1) },
+    { name: "64 KiB repeating", bytes: repeating(64 * KiB, "snappykit ") },
+    { name: "64 KiB zeros", bytes: new Uint8Array(64 * KiB) },
+    { name: "1 MiB mixed", bytes: mixed(1024 * KiB, 2) },
+  ];
+  for (const n of [64 * KiB - 1, 64 * KiB + 1, 128 * KiB - 1, 128 * KiB + 3]) {
+    items.push({ name: `${n} B mixed (64 KiB block boundary)`, bytes: mixed(n, n) });
+  }
+  return items;
+}
+
+/** Little-endian varint, as the Snappy preamble stores lengths. */
+export function varint(n: number): number[] {
+  const out: number[] = [];
+  while (n >= 0x80) {
+    out.push((n % 0x80) | 0x80);
+    n = Math.floor(n / 0x80);
+  }
+  out.push(n);
+  return out;
+}
+
+/** A literal element for `data` (format_description.txt §2.1), any length up to 2^32. */
+export function literal(data: ArrayLike<number>): number[] {
+  const n = data.length - 1;
+  const head: number[] = [];
+  if (n < 60) head.push(n << 2);
+  else {
+    const bytes: number[] = [];
+    for (let v = n; v > 0; v = Math.floor(v / 256)) bytes.push(v % 256);
+    head.push((59 + bytes.length) << 2, ...bytes);
+  }
+  return [...head, ...Array.from(data)];
+}
+
+/** A valid stream that stores `data` as literals only: what any decoder must read. */
+export function literalStream(data: Uint8Array): Uint8Array {
+  const parts = [...varint(data.length)];
+  for (let at = 0; at < data.length; at += 65536) {
+    parts.push(...literal(data.subarray(at, at + 65536)));
+  }
+  return Uint8Array.from(parts);
+}

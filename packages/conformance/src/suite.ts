@@ -1,0 +1,48 @@
+import type { SnappyCodec } from "@snappykit/core";
+import { afterAll, beforeAll, describe, it } from "vitest";
+import { type ConformanceInputs, conformanceChecks } from "./checks.js";
+
+/** What an adapter's test file passes to {@link runConformance}. */
+export interface ConformanceOptions extends ConformanceInputs {
+  /** Create the codec under test (called once, before the checks). */
+  setup(): Promise<SnappyCodec> | SnappyCodec;
+  /** Release whatever `setup` created. */
+  teardown?(codec: SnappyCodec): Promise<void> | void;
+}
+
+/**
+ * Register the conformance suite with vitest. An adapter's whole conformance test:
+ *
+ * ```ts
+ * import { runConformance } from "@snappykit/conformance";
+ * import { createCodec } from "./index.js";
+ * runConformance({ setup: createCodec });
+ * ```
+ */
+export function runConformance(options: ConformanceOptions): void {
+  describe("snappykit conformance", () => {
+    let codec: SnappyCodec | undefined;
+    beforeAll(async () => {
+      codec = await options.setup();
+    });
+    afterAll(async () => {
+      if (codec) await options.teardown?.(codec);
+    });
+    const groups = new Map<string, ReturnType<typeof conformanceChecks>>();
+    for (const check of conformanceChecks(options)) {
+      const list = groups.get(check.group) ?? [];
+      list.push(check);
+      groups.set(check.group, list);
+    }
+    for (const [group, checks] of groups) {
+      describe(group, () => {
+        for (const check of checks) {
+          it(check.name, () => {
+            if (!codec) throw new Error("setup() did not produce a codec");
+            check.run(codec);
+          });
+        }
+      });
+    }
+  });
+}
