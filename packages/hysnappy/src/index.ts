@@ -1,0 +1,81 @@
+/**
+ * snappykit adapter for `hysnappy`: snappy-c compiled to a small WebAssembly module.
+ * @packageDocumentation
+ */
+import {
+  assertBytes,
+  type RawBackend,
+  readUncompressedLength,
+  type SnappyCodec,
+  toSnappyError,
+  type UncompressOptions,
+  validateCompressed,
+} from "@snappykit/core";
+import { installedLibrary } from "@snappykit/core/node";
+import { snappyCompressor, snappyUncompressor } from "hysnappy";
+
+/** Short id of this adapter in reports and CLI filters. */
+export const name = "hysnappy";
+
+// One wasm instance per direction for the life of the codec: hysnappy's one-shot
+// snappyCompress/snappyUncompress rebuild the module on every call.
+function instantiate() {
+  return {
+    library: installedLibrary("hysnappy", import.meta.url),
+    compress: snappyCompressor(),
+    uncompress: snappyUncompressor(),
+  };
+}
+
+/**
+ * Create a {@link SnappyCodec} backed by hysnappy.
+ *
+ * hysnappy's decoder writes as many bytes as the caller says the output has and trusts
+ * that number, so `uncompress` first proves the whole stream valid with
+ * `validateCompressed` (which also enforces `maxLength` and the expansion bound) and only
+ * then hands it to the wasm decoder with the declared length. Both directions return
+ * arrays hysnappy already copied out of wasm memory, so the adapter adds no copy.
+ */
+export async function createCodec(): Promise<SnappyCodec> {
+  const backend = instantiate();
+  const { library } = backend;
+  return {
+    contractVersion: 1,
+    name,
+    library,
+    runtime: "wasm",
+    compress(input: Uint8Array): Uint8Array {
+      assertBytes(input);
+      try {
+        return backend.compress(input);
+      } catch (error) {
+        throw toSnappyError(error, `${library} failed to compress`, "BACKEND_ERROR");
+      }
+    },
+    uncompress(input: Uint8Array, options?: UncompressOptions): Uint8Array {
+      const length = validateCompressed(input, options);
+      try {
+        return backend.uncompress(input, length);
+      } catch (error) {
+        // The stream is proven valid by now: a RangeError means wasm memory could not
+        // grow to the declared length (wasm32 tops out below 4 GiB), not bad input.
+        const code = error instanceof RangeError ? "BACKEND_ERROR" : "CORRUPT_INPUT";
+        throw toSnappyError(error, `${library} rejected the stream`, code);
+      }
+    },
+  };
+}
+
+/**
+ * hysnappy called directly, for the bench and the fuzzer: `uncompress` passes the
+ * preamble's length because hysnappy cannot work without it, and checks nothing else.
+ * Never use it on untrusted input.
+ */
+export async function createRaw(): Promise<RawBackend> {
+  const backend = instantiate();
+  return {
+    library: backend.library,
+    compress: backend.compress,
+    uncompress: (input) => backend.uncompress(input, readUncompressedLength(input).length),
+  };
+}
