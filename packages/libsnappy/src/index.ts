@@ -1,0 +1,127 @@
+/**
+ * snappykit adapter for `snappy@6`: the NAN binding of Google's C++ libsnappy 1.1.7,
+ * compiled by node-gyp at install. The bench's reference codec.
+ * @packageDocumentation
+ */
+import { createRequire } from "node:module";
+import {
+  assertBytes,
+  checkUncompressedLength,
+  type RawBackend,
+  type SnappyCodec,
+  toSnappyError,
+  type UncompressOptions,
+} from "@snappykit/core";
+import { asBuffer, installedLibrary } from "@snappykit/core/node";
+
+/** Short id of this adapter in reports and CLI filters. */
+export const name = "libsnappy";
+
+const PACKAGE = "snappy";
+
+type Callback = (error: Error | null, result?: Buffer) => void;
+
+/** The part of `snappy@6`'s API this adapter uses (from its snappy.js). */
+interface SnappyV6 {
+  compressSync(input: Buffer): Buffer;
+  compress(input: Buffer, callback: Callback): void;
+  uncompressSync(compressed: Buffer, options: { asBuffer: true }): Buffer;
+  uncompress(compressed: Buffer, options: { asBuffer: true }, callback: Callback): void;
+}
+
+// Without asBuffer: true snappy@6 would decode to a string.
+const AS_BUFFER = { asBuffer: true } as const;
+
+// Loaded on first use, not at import: the addon is compiled at install and may be missing
+// or built for another Node ABI. createCodec then rejects with UNSUPPORTED and the reason.
+function load(): { library: string; binding: SnappyV6 } {
+  try {
+    const binding = createRequire(import.meta.url)(PACKAGE) as SnappyV6;
+    return { library: installedLibrary(PACKAGE, import.meta.url), binding };
+  } catch (error) {
+    throw toSnappyError(
+      error,
+      `${PACKAGE} (libsnappy) native binding failed to load`,
+      "UNSUPPORTED",
+    );
+  }
+}
+
+function settle(resolve: (value: Buffer) => void, reject: (error: unknown) => void): Callback {
+  return (error, result) =>
+    result && !error ? resolve(result) : reject(error ?? new Error("no result"));
+}
+
+/**
+ * Create a {@link SnappyCodec} backed by `snappy@6` (Google's libsnappy 1.1.7, native).
+ *
+ * libsnappy reserves and zero-fills the length a stream's preamble declares before
+ * decoding (4 GiB for a 5-byte preamble), so `uncompress` runs `checkUncompressedLength`
+ * first (maxLength and the 64/3 expansion bound); libsnappy rejects everything else,
+ * including output shorter than declared. The binding only takes `Buffer`s: plain
+ * `Uint8Array`s are viewed as one without copying. `compressAsync`/`uncompressAsync` wrap
+ * its callback API, which runs on libuv's thread pool.
+ * @throws SnappyError `UNSUPPORTED` when the native binding cannot be loaded.
+ */
+export async function createCodec(): Promise<SnappyCodec> {
+  const { library, binding } = load();
+  const compressFailed = `${library} failed to compress`;
+  const rejected = `${library} rejected the stream`;
+  return {
+    contractVersion: 1,
+    name,
+    library,
+    runtime: "native",
+    compress(input: Uint8Array): Uint8Array {
+      assertBytes(input);
+      try {
+        return binding.compressSync(asBuffer(input));
+      } catch (error) {
+        throw toSnappyError(error, compressFailed, "BACKEND_ERROR");
+      }
+    },
+    uncompress(input: Uint8Array, options?: UncompressOptions): Uint8Array {
+      checkUncompressedLength(input, options);
+      try {
+        return binding.uncompressSync(asBuffer(input), AS_BUFFER);
+      } catch (error) {
+        throw toSnappyError(error, rejected);
+      }
+    },
+    async compressAsync(input: Uint8Array): Promise<Uint8Array> {
+      assertBytes(input);
+      try {
+        return await new Promise<Buffer>((resolve, reject) =>
+          binding.compress(asBuffer(input), settle(resolve, reject)),
+        );
+      } catch (error) {
+        throw toSnappyError(error, compressFailed, "BACKEND_ERROR");
+      }
+    },
+    async uncompressAsync(input: Uint8Array, options?: UncompressOptions): Promise<Uint8Array> {
+      checkUncompressedLength(input, options);
+      try {
+        return await new Promise<Buffer>((resolve, reject) =>
+          binding.uncompress(asBuffer(input), AS_BUFFER, settle(resolve, reject)),
+        );
+      } catch (error) {
+        throw toSnappyError(error, rejected);
+      }
+    },
+  };
+}
+
+/**
+ * `snappy@6` called directly, for the bench and the fuzzer: inputs are viewed as `Buffer`s
+ * (the binding asserts on anything else) and output is requested as a `Buffer`; no length
+ * guard, no error mapping. Never use it on untrusted input: a 5-byte preamble makes it
+ * zero-fill 4 GiB.
+ */
+export async function createRaw(): Promise<RawBackend> {
+  const { library, binding } = load();
+  return {
+    library,
+    compress: (input) => binding.compressSync(asBuffer(input)),
+    uncompress: (input) => binding.uncompressSync(asBuffer(input), AS_BUFFER),
+  };
+}
