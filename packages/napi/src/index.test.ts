@@ -1,0 +1,49 @@
+import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { isSnappyError } from "@snappykit/core";
+import { describe, expect, it } from "vitest";
+import { createCodec, createRaw, createVariants } from "./index.js";
+
+const require = createRequire(import.meta.url);
+const snappyVersion = JSON.parse(
+  readFileSync(require.resolve("snappy/package.json"), "utf8"),
+).version;
+const text = new TextEncoder().encode("attestation ".repeat(500));
+
+describe("@snappykit/napi", () => {
+  it("names the snappy version it loaded", async () => {
+    const codec = await createCodec();
+    expect(codec.library).toBe(`snappy@${snappyVersion}`);
+    expect(codec.runtime).toBe("native");
+  });
+
+  it("writes the same bytes as snappy@7 called directly, copied or not", async () => {
+    const raw = await createRaw();
+    const expected = raw.compress(text);
+    for (const codec of [await createCodec(), ...(await createVariants())]) {
+      expect(Buffer.from(codec.compress(text)).equals(Buffer.from(expected))).toBe(true);
+      expect(codec.uncompress(expected)).toEqual(Buffer.from(text));
+    }
+  });
+
+  it("async rows return the same bytes and the same errors", async () => {
+    const codec = await createCodec();
+    const compressed = await codec.compressAsync!(text);
+    expect(compressed).toEqual(codec.compress(text));
+    expect(await codec.uncompressAsync!(compressed)).toEqual(Buffer.from(text));
+    const bomb = Uint8Array.of(0xff, 0xff, 0xff, 0xff, 0x0f, 0, 0, 0);
+    await expect(codec.uncompressAsync!(bomb, { maxLength: 2 ** 32 })).rejects.toSatisfy((e) =>
+      isSnappyError(e, "CORRUPT_INPUT"),
+    );
+    await expect(codec.uncompressAsync!(compressed, { maxLength: 10 })).rejects.toSatisfy((e) =>
+      isSnappyError(e, "LENGTH_LIMIT"),
+    );
+  });
+
+  it("turns snap's own errors into CORRUPT_INPUT with the library named", async () => {
+    const codec = await createCodec();
+    // A copy reaching before the output: passes the length guard, so snap itself rejects it.
+    const bad = Uint8Array.of(8, 0x0c, 97, 98, 99, 100, 0x01, 9);
+    expect(() => codec.uncompress(bad)).toThrow(/snappy@.* rejected the stream/);
+  });
+});
