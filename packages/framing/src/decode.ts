@@ -1,0 +1,269 @@
+import { assertBytes, DEFAULT_MAX_LENGTH, type SnappyCodec, SnappyError } from "@snappykit/core";
+import { type Crc32cFunction, crc32c as defaultCrc32c } from "./crc32c.js";
+import {
+  type ChunkDecodeContext,
+  type ChunkKind,
+  classifyChunk,
+  corrupt,
+  decodeChunkBody,
+  MAX_COMPRESSED_CHUNK_LENGTH,
+} from "./format.js";
+
+/** Options for {@link decodeFramed} and the streaming decoders. */
+export interface DecodeFramedOptions {
+  /**
+   * Reject (`LENGTH_LIMIT`), before decompressing the chunk that would cross it, a stream that
+   * decodes to more than this many bytes.
+   * @default DEFAULT_MAX_LENGTH (256 MiB) for {@link decodeFramed}; unlimited for the streaming
+   * decoders, whose memory is bounded by one chunk whatever the stream's length.
+   */
+  maxLength?: number;
+  /**
+   * Verify each data chunk's masked CRC-32C (`CHECKSUM_MISMATCH` when wrong).
+   * @default true
+   */
+  verifyChecksums?: boolean;
+  /**
+   * CRC-32C implementation.
+   * @default crc32c (native @node-rs/crc32 when it loads, else TypeScript)
+   */
+  crc32c?: Crc32cFunction;
+}
+
+/** @internal */
+export function resolveDecodeContext(
+  codec: SnappyCodec,
+  options: DecodeFramedOptions | undefined,
+): ChunkDecodeContext {
+  const verifyChecksums = options?.verifyChecksums ?? true;
+  const crc32c = options?.crc32c ?? defaultCrc32c;
+  if (typeof crc32c !== "function") {
+    throw new SnappyError("INVALID_ARGUMENT", "crc32c must be a function");
+  }
+  if (!codec || typeof codec.uncompress !== "function") {
+    throw new SnappyError("INVALID_ARGUMENT", "codec must be a SnappyCodec");
+  }
+  return { codec, verifyChecksums, crc32c };
+}
+
+/** @internal */
+export function resolveLimit(maxLength: number | undefined, fallback: number): number {
+  const limit = maxLength ?? fallback;
+  if (limit !== Number.POSITIVE_INFINITY && (!Number.isSafeInteger(limit) || limit < 0)) {
+    throw new SnappyError(
+      "INVALID_ARGUMENT",
+      `maxLength must be a non-negative integer, got ${maxLength}`,
+    );
+  }
+  return limit;
+}
+
+const overLimit = (maxLength: number, produced: number) => (size: number) =>
+  new SnappyError(
+    "LENGTH_LIMIT",
+    `framed stream decodes to more than the maxLength of ${maxLength} bytes (${produced} decoded, next chunk adds ${size})`,
+  );
+
+/**
+ * Decode a complete Snappy framed stream held in memory. Verifies every chunk's checksum
+ * (unless `verifyChecksums: false`), skips padding and reserved skippable chunks, rejects
+ * everything else the format forbids, and throws `LENGTH_LIMIT` past `maxLength`. An empty
+ * input decodes to empty output, as with `snap` and Go's `snappy`.
+ *
+ * @throws SnappyError `CORRUPT_INPUT` (bad chunk type, oversize chunk, truncated stream, bad
+ * compressed data), `CHECKSUM_MISMATCH`, `LENGTH_LIMIT`, `INVALID_ARGUMENT`.
+ */
+export function decodeFramed(
+  codec: SnappyCodec,
+  bytes: Uint8Array,
+  options?: DecodeFramedOptions,
+): Uint8Array {
+  assertBytes(bytes);
+  const ctx = resolveDecodeContext(codec, options);
+  const maxLength = resolveLimit(options?.maxLength, DEFAULT_MAX_LENGTH);
+  const outputs: Uint8Array[] = [];
+  let produced = 0;
+  let pos = 0;
+  const n = bytes.length;
+  while (pos < n) {
+    if (n - pos < 4) {
+      throw corrupt(`truncated stream: ${n - pos} byte(s) of a 4-byte chunk header`, pos);
+    }
+    const type = bytes[pos]!;
+    const length = bytes[pos + 1]! | (bytes[pos + 2]! << 8) | (bytes[pos + 3]! << 16);
+    const kind = classifyChunk(type, length, pos, pos === 0);
+    const end = pos + 4 + length;
+    if (end > n) {
+      throw corrupt(
+        `truncated stream: chunk of ${length} bytes has only ${n - pos - 4} before the end`,
+        pos,
+      );
+    }
+    if (kind !== "skip") {
+      const out = decodeChunkBody(
+        ctx,
+        kind,
+        bytes.subarray(pos + 4, end),
+        pos,
+        maxLength - produced,
+        overLimit(maxLength, produced),
+      );
+      if (out !== undefined && out.length > 0) {
+        outputs.push(out);
+        produced += out.length;
+      }
+    }
+    pos = end;
+  }
+  if (outputs.length === 1) {
+    const only = outputs[0]!;
+    // An uncompressed chunk is a view into the caller's bytes: hand back our own copy.
+    return only.buffer === bytes.buffer ? only.slice() : only;
+  }
+  const out = new Uint8Array(produced);
+  let at = 0;
+  for (const piece of outputs) {
+    out.set(piece, at);
+    at += piece.length;
+  }
+  return out;
+}
+
+/**
+ * Incremental framed decoder: feed arbitrary slices of a stream with {@link FrameDecoder.write}
+ * and close with {@link FrameDecoder.end}. Keeps at most one chunk (≤ 76,498 bytes) between
+ * calls and skips padding/skippable chunks without buffering them, so memory is bounded
+ * whatever the stream's size. Yields one piece per data chunk, each owned by the caller.
+ */
+export class FrameDecoder {
+  readonly #ctx: ChunkDecodeContext;
+  readonly #maxLength: number;
+  readonly #header = new Uint8Array(4);
+  #headerFill = 0;
+  #kind: ChunkKind | null = null;
+  #length = 0;
+  #chunkAt = 0;
+  #skipLeft = 0;
+  #body: Uint8Array | null = null;
+  #bodyFill = 0;
+  #consumed = 0;
+  #first = true;
+  #produced = 0;
+  #ended = false;
+
+  constructor(codec: SnappyCodec, options?: DecodeFramedOptions) {
+    this.#ctx = resolveDecodeContext(codec, options);
+    this.#maxLength = resolveLimit(options?.maxLength, Number.POSITIVE_INFINITY);
+  }
+
+  /** Total uncompressed bytes yielded so far. */
+  get produced(): number {
+    return this.#produced;
+  }
+
+  /** Consume `bytes`; yields the data of every chunk they complete. */
+  *write(bytes: Uint8Array): Generator<Uint8Array, void, undefined> {
+    assertBytes(bytes);
+    if (this.#ended) throw new SnappyError("INVALID_ARGUMENT", "write after end");
+    const base = this.#consumed;
+    const n = bytes.length;
+    let pos = 0;
+    try {
+      while (pos < n) {
+        if (this.#kind === null) {
+          let type: number;
+          let length: number;
+          if (this.#headerFill === 0 && n - pos >= 4) {
+            type = bytes[pos]!;
+            length = bytes[pos + 1]! | (bytes[pos + 2]! << 8) | (bytes[pos + 3]! << 16);
+            this.#chunkAt = base + pos;
+            pos += 4;
+          } else {
+            if (this.#headerFill === 0) this.#chunkAt = base + pos;
+            const take = Math.min(4 - this.#headerFill, n - pos);
+            this.#header.set(bytes.subarray(pos, pos + take), this.#headerFill);
+            this.#headerFill += take;
+            pos += take;
+            if (this.#headerFill < 4) break;
+            this.#headerFill = 0;
+            const h = this.#header;
+            type = h[0]!;
+            length = h[1]! | (h[2]! << 8) | (h[3]! << 16);
+          }
+          const kind = classifyChunk(type, length, this.#chunkAt, this.#first);
+          this.#first = false;
+          this.#kind = kind;
+          this.#length = length;
+          this.#skipLeft = kind === "skip" ? length : 0;
+          this.#bodyFill = 0;
+          if (kind !== "skip" || length === 0) {
+            if (kind === "skip") this.#kind = null;
+            continue;
+          }
+        }
+        if (this.#kind === "skip") {
+          const take = Math.min(this.#skipLeft, n - pos);
+          pos += take;
+          this.#skipLeft -= take;
+          if (this.#skipLeft === 0) this.#kind = null;
+          continue;
+        }
+        const length = this.#length;
+        let body: Uint8Array;
+        if (this.#bodyFill === 0 && n - pos >= length) {
+          // The whole chunk is in this slice: decode in place, no copy.
+          body = bytes.subarray(pos, pos + length);
+          pos += length;
+        } else {
+          this.#body ??= new Uint8Array(MAX_COMPRESSED_CHUNK_LENGTH);
+          const take = Math.min(length - this.#bodyFill, n - pos);
+          this.#body.set(bytes.subarray(pos, pos + take), this.#bodyFill);
+          this.#bodyFill += take;
+          pos += take;
+          if (this.#bodyFill < length) break;
+          body = this.#body.subarray(0, length);
+        }
+        const kind = this.#kind;
+        this.#kind = null;
+        this.#bodyFill = 0;
+        const out = decodeChunkBody(
+          this.#ctx,
+          kind,
+          body,
+          this.#chunkAt,
+          this.#maxLength - this.#produced,
+          overLimit(this.#maxLength, this.#produced),
+        );
+        if (out !== undefined && out.length > 0) {
+          this.#produced += out.length;
+          // Uncompressed chunk data is a view into the input or our reused buffer: copy it.
+          yield kind === "uncompressed" ? out.slice() : out;
+        }
+      }
+    } finally {
+      this.#consumed = base + pos;
+    }
+  }
+
+  /**
+   * Signal the end of the stream. Throws `CORRUPT_INPUT` if it ends inside a chunk (a
+   * truncated stream); a stream may end after any whole chunk (framing_format.txt §1).
+   */
+  end(): void {
+    if (this.#ended) return;
+    this.#ended = true;
+    if (this.#headerFill > 0) {
+      throw corrupt(
+        `truncated stream: ends after ${this.#headerFill} byte(s) of a 4-byte chunk header`,
+        this.#chunkAt,
+      );
+    }
+    if (this.#kind !== null) {
+      const have = this.#kind === "skip" ? this.#length - this.#skipLeft : this.#bodyFill;
+      throw corrupt(
+        `truncated stream: chunk of ${this.#length} bytes ends after ${have}`,
+        this.#chunkAt,
+      );
+    }
+  }
+}

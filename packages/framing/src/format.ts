@@ -1,0 +1,201 @@
+// Chunk-level rules of Google's framing_format.txt (revision 2013-10-25), shared by the one-shot,
+// streaming and ssz_snappy paths so every path accepts and rejects exactly the same streams.
+import {
+  maxCompressedLength,
+  readUncompressedLength,
+  type SnappyCodec,
+  SnappyError,
+} from "@snappykit/core";
+import { type Crc32cFunction, maskChecksum } from "./crc32c.js";
+
+/** The stream identifier chunk every framed stream starts with: `ff 06 00 00 "sNaPpY"` (§4.1). */
+export const STREAM_IDENTIFIER: Uint8Array = Uint8Array.of(
+  0xff,
+  0x06,
+  0x00,
+  0x00,
+  0x73,
+  0x4e,
+  0x61,
+  0x50,
+  0x70,
+  0x59,
+);
+
+/** Most uncompressed bytes one data chunk may carry (§4.2, §4.3). */
+export const MAX_CHUNK_DATA = 65536;
+
+/**
+ * Longest compressed-chunk body accepted: CRC + `maxCompressedLength(65536)` (76,494 bytes).
+ * §4.2 allows a body up to 2^24-1, but no conforming encoder's 64 KiB block compresses to more
+ * than Snappy's worst case, and the bound lets decoders use fixed buffers (as `snap` and Go do).
+ */
+export const MAX_COMPRESSED_CHUNK_LENGTH = 4 + maxCompressedLength(MAX_CHUNK_DATA);
+
+/** Longest uncompressed-chunk body: CRC + 65,536 data bytes (§4.3). */
+export const MAX_UNCOMPRESSED_CHUNK_LENGTH = 4 + MAX_CHUNK_DATA;
+
+/** Chunk type bytes (§4). 0x02–0x7f are reserved unskippable, 0x80–0xfd reserved skippable. */
+export const ChunkType = {
+  compressed: 0x00,
+  uncompressed: 0x01,
+  padding: 0xfe,
+  streamIdentifier: 0xff,
+} as const;
+
+/** What a decoder does with a chunk, decided from its 4-byte header alone. */
+export type ChunkKind = "compressed" | "uncompressed" | "identifier" | "skip";
+
+const hex = (n: number) => `0x${n.toString(16).padStart(2, "0")}`;
+
+/** `CORRUPT_INPUT` with the stream offset of the offending chunk. */
+export function corrupt(message: string, at: number): SnappyError {
+  return new SnappyError("CORRUPT_INPUT", `${message} (chunk at byte ${at})`);
+}
+
+/**
+ * Validate a chunk header and say how to treat the chunk. `first` is true for the stream's first
+ * chunk, which must be the stream identifier (§1, §4.1).
+ */
+export function classifyChunk(type: number, length: number, at: number, first: boolean): ChunkKind {
+  if (first && type !== ChunkType.streamIdentifier) {
+    throw corrupt(
+      `framed stream must start with the stream identifier (ff 06 00 00 sNaPpY), found chunk type ${hex(type)}`,
+      at,
+    );
+  }
+  switch (type) {
+    case ChunkType.compressed:
+      if (length < 4)
+        throw corrupt(`compressed chunk of ${length} bytes has no room for its CRC`, at);
+      if (length > MAX_COMPRESSED_CHUNK_LENGTH) {
+        throw corrupt(
+          `oversize compressed chunk: ${length} bytes, over the ${MAX_COMPRESSED_CHUNK_LENGTH} a 65536-byte block can need`,
+          at,
+        );
+      }
+      return "compressed";
+    case ChunkType.uncompressed:
+      if (length < 4) {
+        throw corrupt(`uncompressed chunk of ${length} bytes has no room for its CRC`, at);
+      }
+      if (length > MAX_UNCOMPRESSED_CHUNK_LENGTH) {
+        throw corrupt(
+          `oversize uncompressed chunk: ${length - 4} data bytes, over the limit of ${MAX_CHUNK_DATA}`,
+          at,
+        );
+      }
+      return "uncompressed";
+    case ChunkType.streamIdentifier:
+      if (length !== 6) throw corrupt(`stream identifier chunk has length ${length}, not 6`, at);
+      return "identifier";
+    default:
+      // §4.5: reserved unskippable chunks must stop the decoder; §4.4/§4.6: padding and reserved
+      // skippable chunks must be skipped unread.
+      if (type < 0x80) throw corrupt(`reserved unskippable chunk type ${hex(type)}`, at);
+      return "skip";
+  }
+}
+
+/** Options every decoder takes for one chunk. */
+export interface ChunkDecodeContext {
+  readonly codec: SnappyCodec;
+  readonly verifyChecksums: boolean;
+  readonly crc32c: Crc32cFunction;
+}
+
+const readU32LE = (b: Uint8Array, i: number) =>
+  (b[i]! | (b[i + 1]! << 8) | (b[i + 2]! << 16) | (b[i + 3]! << 24)) >>> 0;
+
+/**
+ * Decode the body of a data chunk, or check an identifier chunk. Returns the chunk's
+ * uncompressed bytes (for an uncompressed chunk, a view into `body`), or `undefined` for an
+ * identifier. `budget` is how many more bytes the caller accepts; `overBudget` builds the error
+ * thrown, before decompressing, when the chunk would exceed it.
+ */
+export function decodeChunkBody(
+  ctx: ChunkDecodeContext,
+  kind: Exclude<ChunkKind, "skip">,
+  body: Uint8Array,
+  at: number,
+  budget: number,
+  overBudget: (size: number) => SnappyError,
+): Uint8Array | undefined {
+  if (kind === "identifier") {
+    for (let i = 0; i < 6; i++) {
+      if (body[i] !== STREAM_IDENTIFIER[4 + i]) {
+        throw corrupt("stream identifier chunk does not contain sNaPpY", at);
+      }
+    }
+    return undefined;
+  }
+  const stored = readU32LE(body, 0);
+  const payload = body.subarray(4);
+  let data: Uint8Array;
+  if (kind === "uncompressed") {
+    if (payload.length > budget) throw overBudget(payload.length);
+    data = payload;
+  } else {
+    let declared: number;
+    try {
+      declared = readUncompressedLength(payload).length;
+    } catch (error) {
+      throw wrap(error, "compressed chunk", at);
+    }
+    if (declared > MAX_CHUNK_DATA) {
+      throw corrupt(
+        `oversize compressed chunk: declares ${declared} uncompressed bytes, over the limit of ${MAX_CHUNK_DATA}`,
+        at,
+      );
+    }
+    if (declared > budget) throw overBudget(declared);
+    try {
+      data = ctx.codec.uncompress(payload, { maxLength: MAX_CHUNK_DATA });
+    } catch (error) {
+      throw wrap(error, `compressed chunk (${ctx.codec.name})`, at);
+    }
+    if (data.length !== declared) {
+      throw corrupt(
+        `compressed chunk decoded to ${data.length} bytes, but declares ${declared}`,
+        at,
+      );
+    }
+  }
+  if (ctx.verifyChecksums) {
+    const actual = maskChecksum(ctx.crc32c(data));
+    if (actual !== stored) {
+      throw new SnappyError(
+        "CHECKSUM_MISMATCH",
+        `${kind} chunk checksum mismatch: stored ${stored.toString(16).padStart(8, "0")}, computed ${actual.toString(16).padStart(8, "0")} over ${data.length} bytes (chunk at byte ${at})`,
+      );
+    }
+  }
+  return data;
+}
+
+/** Re-throw a codec or varint failure as a SnappyError that names the chunk, keeping its code. */
+function wrap(error: unknown, what: string, at: number): SnappyError {
+  if (error instanceof SnappyError) {
+    return new SnappyError(error.code, `${what} at byte ${at}: ${error.message}`, {
+      cause: error,
+    });
+  }
+  const detail = error instanceof Error ? error.message : String(error);
+  return new SnappyError("CORRUPT_INPUT", `${what} at byte ${at}: ${detail}`, { cause: error });
+}
+
+/** Write a 4-byte chunk header (type + 24-bit little-endian length) at `pos`. */
+export function writeChunkHeader(out: Uint8Array, pos: number, type: number, length: number): void {
+  out[pos] = type;
+  out[pos + 1] = length & 0xff;
+  out[pos + 2] = (length >>> 8) & 0xff;
+  out[pos + 3] = length >>> 16;
+}
+
+/** Write `value` as 4 little-endian bytes at `pos`. */
+export function writeU32LE(out: Uint8Array, pos: number, value: number): void {
+  out[pos] = value & 0xff;
+  out[pos + 1] = (value >>> 8) & 0xff;
+  out[pos + 2] = (value >>> 16) & 0xff;
+  out[pos + 3] = value >>> 24;
+}

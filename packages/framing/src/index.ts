@@ -1,0 +1,38 @@
+export {
+  type Crc32cFunction,
+  crc32c,
+  crc32cImplementation,
+  crc32cNative,
+  crc32cTs,
+  maskChecksum,
+  unmaskChecksum,
+} from "./crc32c.js";
+export { type DecodeFramedOptions, decodeFramed, FrameDecoder } from "./decode.js";
+export { type EncodeFramedOptions, encodeFramed, FrameEncoder } from "./encode.js";
+export {
+  ChunkType,
+  MAX_CHUNK_DATA,
+  MAX_COMPRESSED_CHUNK_LENGTH,
+  MAX_UNCOMPRESSED_CHUNK_LENGTH,
+  STREAM_IDENTIFIER,
+} from "./format.js";
+export {
+  decodeSszSnappy,
+  decodeSszSnappyAt,
+  decodeSszSnappySequence,
+  type EncodeSszSnappyOptions,
+  encodeSszSnappy,
+  encodeSszSnappySequence,
+  MAX_PAYLOAD_SIZE,
+  MAX_VARINT_BYTES,
+  readSszSnappy,
+  type SszSnappyBounds,
+} from "./ssz-snappy.js";
+export {
+  ByteReader,
+  type ByteSource,
+  createFrameDecoderStream,
+  createFrameEncoderStream,
+  decodeFramedStream,
+  encodeFramedStream,
+} from "./stream.js";
