@@ -22,6 +22,8 @@ export interface LoadedAdapter extends AdapterEntry {
   readonly codec: SnappyCodec;
   /** The backend called directly, without the adapter's guards. */
   readonly raw: RawBackend;
+  /** The same backend with non-default settings (from `createVariants`), if any. */
+  readonly variants: readonly SnappyCodec[];
 }
 
 export interface FailedAdapter extends AdapterEntry {
@@ -69,8 +71,12 @@ export async function loadAdapters(
       if (typeof mod.createCodec !== "function" || typeof mod.createRaw !== "function") {
         throw new Error(`${entry.packageName} does not export createCodec and createRaw`);
       }
-      const [codec, raw] = await Promise.all([mod.createCodec(), mod.createRaw()]);
-      loaded.push({ ...entry, codec, raw });
+      const [codec, raw, variants] = await Promise.all([
+        mod.createCodec(),
+        mod.createRaw(),
+        mod.createVariants?.() ?? [],
+      ]);
+      loaded.push({ ...entry, codec, raw, variants });
     } catch (error) {
       failed.push({ ...entry, reason: error instanceof Error ? error.message : String(error) });
     }

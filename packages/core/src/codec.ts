@@ -65,4 +65,9 @@ export interface RawBackend {
 export interface AdapterModule {
   createCodec(): Promise<SnappyCodec>;
   createRaw(): Promise<RawBackend>;
+  /**
+   * Optional: the same backend with other settings than `createCodec`'s defaults (each
+   * with its own `name`), which the bench reports as rows of their own.
+   */
+  createVariants?(): Promise<SnappyCodec[]>;
 }
