@@ -1,0 +1,133 @@
+import { createRequire } from "node:module";
+import { isSnappyError, type SnappyCodec, type SnappyErrorCode } from "@snappykit/core";
+import { beforeAll, describe, expect, it } from "vitest";
+import { createCodec, createRaw } from "./index.js";
+
+const installed = createRequire(import.meta.url)("@napi-rs/snappy-wasm32-wasi/package.json") as {
+  version: string;
+};
+
+const text = new TextEncoder().encode("hello hello hello hello hello world");
+// libsnappy 1.1.7's bytes for `text`; the Rust `snap` crate writes the same.
+const textCompressed = Uint8Array.from([
+  0x23, 0x14, 0x68, 0x65, 0x6c, 0x6c, 0x6f, 0x20, 0x5e, 0x06, 0x00, 0x10, 0x77, 0x6f, 0x72, 0x6c,
+  0x64,
+]);
+
+function thrownBy(fn: () => unknown): unknown {
+  try {
+    fn();
+  } catch (error) {
+    return error;
+  }
+  throw new Error("expected a throw");
+}
+
+function expectCode(fn: () => unknown, code: SnappyErrorCode): Error {
+  const thrown = thrownBy(fn);
+  expect(isSnappyError(thrown, code), String(thrown)).toBe(true);
+  return thrown as Error;
+}
+
+let codec: SnappyCodec;
+beforeAll(async () => {
+  codec = await createCodec();
+});
+
+describe("@snappykit/napi-wasi", () => {
+  it("names the WASI build it really loaded", () => {
+    expect(codec.name).toBe("napi-wasi");
+    expect(codec.runtime).toBe("wasm");
+    expect(codec.contractVersion).toBe(1);
+    expect(codec.library).toBe(`@napi-rs/snappy-wasm32-wasi@${installed.version}`);
+  });
+
+  it("returns output in its own memory, not a view of the wasm heap", async () => {
+    const data = new Uint8Array(1000).fill(97);
+    const compressed = codec.compress(data);
+    const outputs = [
+      compressed,
+      codec.uncompress(compressed),
+      await codec.compressAsync!(data),
+      await codec.uncompressAsync!(compressed),
+    ];
+    for (const output of outputs) {
+      expect(output.buffer).toBeInstanceOf(ArrayBuffer);
+      expect(output.buffer.byteLength).toBe(output.byteLength);
+    }
+    // What the copy avoids: the library's default output shares the wasm memory.
+    const raw = await createRaw();
+    expect(raw.uncompress(compressed).buffer).toBeInstanceOf(SharedArrayBuffer);
+  });
+
+  it("writes libsnappy's bytes and reads them back", () => {
+    expect(codec.compress(text)).toEqual(Buffer.from(textCompressed));
+    expect(codec.uncompress(textCompressed)).toEqual(Buffer.from(text));
+  });
+
+  it("accepts Buffers and Uint8Array views at an offset alike", () => {
+    const padded = new Uint8Array(textCompressed.length + 7);
+    padded.set(textCompressed, 3);
+    const view = padded.subarray(3, 3 + textCompressed.length);
+    expect(codec.uncompress(view)).toEqual(Buffer.from(text));
+    expect(codec.uncompress(Buffer.from(textCompressed))).toEqual(Buffer.from(text));
+    expect(codec.compress(Buffer.from(text))).toEqual(codec.compress(text));
+  });
+
+  it("rejects a compress argument that is not bytes", () => {
+    expectCode(() => codec.compress("text" as unknown as Uint8Array), "INVALID_ARGUMENT");
+  });
+
+  it("stops a 4 GiB preamble before the binding allocates it", () => {
+    // varint 0xffffffff, then two bytes of body.
+    const bomb = Uint8Array.from([0xff, 0xff, 0xff, 0xff, 0x0f, 0x00, 0x00]);
+    expectCode(() => codec.uncompress(bomb), "LENGTH_LIMIT");
+    expectCode(() => codec.uncompress(bomb, { maxLength: 2 ** 32 }), "CORRUPT_INPUT");
+  });
+
+  it("enforces maxLength exactly", () => {
+    const data = new Uint8Array(100).fill(7);
+    const compressed = codec.compress(data);
+    expect(codec.uncompress(compressed, { maxLength: 100 })).toEqual(Buffer.from(data));
+    expectCode(() => codec.uncompress(compressed, { maxLength: 99 }), "LENGTH_LIMIT");
+  });
+
+  it("maps the binding's rejections to CORRUPT_INPUT with its message as the cause", () => {
+    // Declares 6 bytes, body yields 3.
+    const short = Uint8Array.from([0x06, 0x08, 0x01, 0x02, 0x03]);
+    // A copy with offset 2 before any output exists.
+    const garbage = Uint8Array.from([0x05, 0x01, 0x02]);
+    for (const input of [garbage, new Uint8Array(0)]) {
+      expectCode(() => codec.uncompress(input), "CORRUPT_INPUT");
+    }
+    const error = expectCode(() => codec.uncompress(short), "CORRUPT_INPUT");
+    expect(error.message).toContain(`${codec.library} rejected the stream`);
+    expect(error.cause).toBeInstanceOf(Error);
+  });
+
+  it("offers the worker-thread API with the same bytes and guards", async () => {
+    const compressed = await codec.compressAsync!(text);
+    expect(compressed).toEqual(Buffer.from(textCompressed));
+    expect(await codec.uncompressAsync!(compressed)).toEqual(Buffer.from(text));
+    await expect(codec.uncompressAsync!(Uint8Array.from([0x05, 0x01, 0x02]))).rejects.toMatchObject(
+      { name: "SnappyError", code: "CORRUPT_INPUT" },
+    );
+    await expect(
+      codec.uncompressAsync!(Uint8Array.from([0xff, 0xff, 0xff, 0xff, 0x0f, 0x00])),
+    ).rejects.toMatchObject({ code: "LENGTH_LIMIT" });
+    await expect(codec.compressAsync!(null as unknown as Uint8Array)).rejects.toMatchObject({
+      code: "INVALID_ARGUMENT",
+    });
+  });
+
+  it("exposes the raw binding, unguarded, with the same output", async () => {
+    const raw = await createRaw();
+    expect(raw.library).toBe(codec.library);
+    expect(raw.compress(text)).toEqual(Buffer.from(textCompressed));
+    expect(raw.uncompress(textCompressed)).toEqual(Buffer.from(text));
+    // Raw errors are the binding's own, not SnappyError.
+    const thrown = thrownBy(() => raw.uncompress(Uint8Array.from([0x05, 0x01, 0x02])));
+    expect(isSnappyError(thrown)).toBe(false);
+    expect(String(thrown)).toMatch(/corrupt input/);
+  });
+});
