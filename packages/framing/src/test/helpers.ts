@@ -1,0 +1,119 @@
+// Shared test helpers (not shipped: test files are excluded from the build).
+import { isSnappyError, type SnappyCodec, type SnappyErrorCode } from "@snappykit/core";
+import { createCodec as createNapi } from "@snappykit/napi";
+import { createCodec as createSnappyWasm } from "@snappykit/snappy-wasm";
+import { expect } from "vitest";
+import { decodeFramed, FrameDecoder } from "../index.js";
+
+/** The two real adapters the framing layer is tested over. */
+export const codecs: SnappyCodec[] = [await createNapi(), await createSnappyWasm()];
+
+/** Deterministic pseudo-random bytes (xorshift32). */
+export function randomBytes(n: number, seed = 1): Uint8Array {
+  const out = new Uint8Array(n);
+  let x = seed >>> 0 || 1;
+  for (let i = 0; i < n; i++) {
+    x ^= x << 13;
+    x ^= x >>> 17;
+    x ^= x << 5;
+    out[i] = x & 0xff;
+  }
+  return out;
+}
+
+/** Compressible, block-like bytes: small integers, repeated 32-byte roots, some noise. */
+export function structuredBytes(n: number, seed = 7): Uint8Array {
+  const noise = randomBytes(n, seed);
+  const out = new Uint8Array(n);
+  for (let i = 0; i < n; i++) {
+    const lane = (i >>> 5) % 8;
+    out[i] = lane < 3 ? (i & 31) * lane : lane < 6 ? 0 : noise[i]!;
+  }
+  return out;
+}
+
+export function concat(...parts: Uint8Array[]): Uint8Array {
+  const out = new Uint8Array(parts.reduce((s, p) => s + p.length, 0));
+  let pos = 0;
+  for (const p of parts) {
+    out.set(p, pos);
+    pos += p.length;
+  }
+  return out;
+}
+
+/** A chunk: type, 24-bit length, body. */
+export function chunk(type: number, body: Uint8Array | number[]): Uint8Array {
+  const b = body instanceof Uint8Array ? body : Uint8Array.from(body);
+  return concat(Uint8Array.of(type, b.length & 0xff, (b.length >>> 8) & 0xff, b.length >>> 16), b);
+}
+
+/** The error code `fn` throws, or "no error". */
+export function codeOf(fn: () => unknown): SnappyErrorCode | "no error" {
+  try {
+    fn();
+  } catch (error) {
+    if (isSnappyError(error)) return error.code;
+    throw error;
+  }
+  return "no error";
+}
+
+export async function asyncCodeOf(
+  fn: () => Promise<unknown>,
+): Promise<SnappyErrorCode | "no error"> {
+  try {
+    await fn();
+  } catch (error) {
+    if (isSnappyError(error)) return error.code;
+    throw error;
+  }
+  return "no error";
+}
+
+/** Decode with the streaming decoder fed `step` bytes at a time. */
+export function decodeInSteps(codec: SnappyCodec, bytes: Uint8Array, step: number): Uint8Array {
+  const decoder = new FrameDecoder(codec);
+  const parts: Uint8Array[] = [];
+  for (let pos = 0; pos < bytes.length; pos += step) {
+    for (const out of decoder.write(bytes.subarray(pos, pos + step))) parts.push(out);
+  }
+  decoder.end();
+  return concat(...parts);
+}
+
+/**
+ * Expect the one-shot decoder and the streaming decoder (whole, and byte by byte) to reject
+ * `bytes` with `code` and a message matching `pattern`.
+ */
+export function expectRejected(
+  codec: SnappyCodec,
+  bytes: Uint8Array,
+  code: SnappyErrorCode,
+  pattern: RegExp,
+): void {
+  for (const run of [
+    () => decodeFramed(codec, bytes),
+    () => decodeInSteps(codec, bytes, bytes.length || 1),
+    () => decodeInSteps(codec, bytes, 1),
+  ]) {
+    let caught: unknown;
+    try {
+      run();
+    } catch (error) {
+      caught = error;
+    }
+    expect(isSnappyError(caught, code), `expected ${code}, got ${String(caught)}`).toBe(true);
+    expect((caught as Error).message).toMatch(pattern);
+  }
+}
+
+const view = (b: Uint8Array) => Buffer.from(b.buffer, b.byteOffset, b.byteLength);
+
+/** Byte equality, fast on large arrays (vitest's deep equality is slow) and blind to Buffer vs Uint8Array. */
+export function expectBytes(actual: Uint8Array, expected: Uint8Array, label?: string): void {
+  expect(actual, label).toBeInstanceOf(Uint8Array);
+  expect(actual.length, label).toBe(expected.length);
+  const i = view(actual).compare(view(expected));
+  expect(i === 0 ? "equal" : "bytes differ", label).toBe("equal");
+}
