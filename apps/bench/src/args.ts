@@ -1,0 +1,155 @@
+// Command-line flags: parsed with node:util parseArgs, validated with messages that list
+// what is valid. Names of codecs and payloads are checked later, once they are known.
+import { parseArgs } from "node:util";
+import { DEFAULT_THRESHOLD_PERCENT } from "./compare.js";
+
+/** Report files `--format` can select. */
+export const FORMATS = ["json", "md", "svg"] as const;
+/** One report file format. */
+export type Format = (typeof FORMATS)[number];
+
+/** The parsed command line. Lists are undefined when the flag was not given. */
+export interface CliOptions {
+  readonly help: boolean;
+  readonly list: boolean;
+  readonly quick: boolean;
+  readonly codecs?: readonly string[];
+  readonly payloads?: readonly string[];
+  readonly ops?: readonly string[];
+  /** Output folder; undefined = apps/bench/results. */
+  readonly out?: string;
+  readonly formats: readonly Format[];
+  readonly compare?: string;
+  readonly thresholdPercent: number;
+  readonly failOnRegression: boolean;
+  readonly reference?: string;
+}
+
+/** A bad command line: printed with a pointer to --help, exit code 2. */
+export class UsageError extends Error {
+  override readonly name = "UsageError";
+}
+
+/** The `--help` text. */
+export const HELP = `pnpm bench [flags]   (runs node --expose-gc apps/bench/dist/cli.js)
+
+Times every snappykit adapter found in the workspace on Ethereum consensus payloads,
+after a cross-compatibility gate against the reference codec (libsnappy, else napi).
+
+  --quick                 the whole matrix with short timings (≤ 60 s on 2 cores; CI)
+  --codec <ids>           only these codecs (comma-separated or repeated)
+  --payload <names>       these payloads instead of the default set ("all" = every payload)
+  --op <ids>              only these ops: compress, uncompress, compress-async, uncompress-async
+  --reference <id>        reference codec for the gate and uncompress inputs
+  --out <dir>             where to write reports (default apps/bench/results)
+  --format <list>         report files to write: json,md,svg (default all three)
+  --compare <file.json>   per-case p50 change against an earlier report
+  --threshold <percent>   change that counts as a regression (default ${DEFAULT_THRESHOLD_PERCENT})
+  --fail-on-regression    exit 1 when --compare finds a regression
+  --list                  print codecs (and why any failed to load), payloads and ops, then exit
+  -h, --help              this text
+
+Exit codes: 0 done, 1 regression (with --fail-on-regression), 2 bad flags,
+3 cross-compatibility gate failed or another error.`;
+
+const split = (values: string[] | undefined) =>
+  values === undefined
+    ? undefined
+    : values
+        .flatMap((v) => v.split(","))
+        .map((v) => v.trim())
+        .filter((v) => v !== "");
+
+/**
+ * Parse `argv` (without node and the script).
+ * @throws UsageError for an unknown flag, a missing value or a bad format/threshold.
+ */
+export function parseCliArgs(argv: readonly string[]): CliOptions {
+  let values: ReturnType<typeof parse>["values"];
+  try {
+    values = parse(argv).values;
+  } catch (error) {
+    throw new UsageError((error as Error).message.replace(/\. To specify .*$/s, "."));
+  }
+  const formats = split(values.format) ?? [...FORMATS];
+  for (const f of formats) {
+    if (!(FORMATS as readonly string[]).includes(f)) {
+      throw new UsageError(`unknown --format "${f}"; valid: ${FORMATS.join(", ")}`);
+    }
+  }
+  const threshold =
+    values.threshold === undefined ? DEFAULT_THRESHOLD_PERCENT : Number(values.threshold);
+  if (!Number.isFinite(threshold) || threshold < 0) {
+    throw new UsageError(
+      `--threshold must be a non-negative number of percent, got "${values.threshold}"`,
+    );
+  }
+  if (values["fail-on-regression"] && values.compare === undefined) {
+    throw new UsageError("--fail-on-regression needs --compare <baseline.json>");
+  }
+  for (const [flag, list] of [
+    ["--codec", values.codec],
+    ["--payload", values.payload],
+    ["--op", values.op],
+  ] as const) {
+    if (list !== undefined && split(list)!.length === 0)
+      throw new UsageError(`${flag} needs a value`);
+  }
+  const codecs = split(values.codec);
+  const payloads = split(values.payload);
+  const ops = split(values.op);
+  return {
+    help: values.help === true,
+    list: values.list === true,
+    quick: values.quick === true,
+    ...(codecs && { codecs }),
+    ...(payloads && { payloads }),
+    ...(ops && { ops }),
+    ...(values.out !== undefined && { out: values.out }),
+    formats: formats as Format[],
+    ...(values.compare !== undefined && { compare: values.compare }),
+    thresholdPercent: threshold,
+    failOnRegression: values["fail-on-regression"] === true,
+    ...(values.reference !== undefined && { reference: values.reference }),
+  };
+}
+
+function parse(argv: readonly string[]) {
+  return parseArgs({
+    args: [...argv],
+    strict: true,
+    allowPositionals: false,
+    options: {
+      help: { type: "boolean", short: "h" },
+      list: { type: "boolean" },
+      quick: { type: "boolean" },
+      codec: { type: "string", multiple: true },
+      payload: { type: "string", multiple: true },
+      op: { type: "string", multiple: true },
+      out: { type: "string" },
+      format: { type: "string", multiple: true },
+      compare: { type: "string" },
+      threshold: { type: "string" },
+      "fail-on-regression": { type: "boolean" },
+      reference: { type: "string" },
+    },
+  });
+}
+
+/**
+ * Check requested names against the valid ones (case-sensitive, as ids are).
+ * @throws UsageError naming the unknown ones and listing every valid name.
+ */
+export function selectNames(
+  what: string,
+  requested: readonly string[],
+  valid: readonly string[],
+): string[] {
+  const unknown = requested.filter((n) => !valid.includes(n));
+  if (unknown.length > 0) {
+    throw new UsageError(
+      `unknown ${what}${unknown.length > 1 ? "s" : ""} ${unknown.map((n) => `"${n}"`).join(", ")}; valid: ${valid.join(", ")}`,
+    );
+  }
+  return [...new Set(requested)];
+}

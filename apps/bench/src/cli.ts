@@ -1,0 +1,5 @@
+#!/usr/bin/env node
+// Entry point of `pnpm bench`: node --expose-gc apps/bench/dist/cli.js [flags].
+import { main } from "./main.js";
+
+process.exitCode = await main(process.argv.slice(2));

@@ -1,0 +1,82 @@
+// What the terminal shows: a live progress line while running, then the main tables.
+import { caseKey } from "../cases.js";
+import type { Progress } from "../run.js";
+import { formatDuration } from "./format.js";
+import type { BenchReport } from "./json.js";
+import { headline } from "./markdown.js";
+import {
+  allocationTable,
+  comparisonTable,
+  overheadTable,
+  sizeTable,
+  speedTable,
+  type Table,
+  unavailableTable,
+} from "./tables.js";
+
+/** A table as aligned plain text; strong cells in ANSI bold when `colour`. */
+export function textTable(table: Table, colour: boolean): string {
+  const cells = [table.headers.map((h) => ({ text: h, strong: false })), ...table.rows];
+  const widths = table.headers.map((_, i) =>
+    Math.max(...cells.map((row) => [...(row[i]?.text ?? "")].length)),
+  );
+  const lines = cells.map((row) =>
+    row
+      .map((cell, i) => {
+        const fill = " ".repeat(widths[i]! - [...cell.text].length);
+        const text = cell.strong && colour ? `\x1b[1m${cell.text}\x1b[22m` : cell.text;
+        const marked = cell.strong && !colour ? `${text}*` : text;
+        return table.align[i] === "r" ? fill + marked : marked + fill;
+      })
+      .join("  "),
+  );
+  lines.splice(1, 0, widths.map((w) => "─".repeat(w)).join("  "));
+  return lines.join("\n");
+}
+
+/** The run's main tables for the terminal. */
+export function renderTerminal(report: BenchReport, colour: boolean): string {
+  const out: string[] = [headline(report), ""];
+  const add = (title: string, table: Table | undefined) => {
+    if (!table || table.rows.length === 0) return;
+    out.push(colour ? `\x1b[1m${title}\x1b[22m` : title, textTable(table, colour), "");
+  };
+  const best = colour ? "bold" : "*";
+  add(`Time per op, p50 (${best} = fastest)`, speedTable(report));
+  add(`Compressed bytes (ratio) (${best} = smallest)`, sizeTable(report));
+  add(`Allocated per op, JS heap / external (${best} = least)`, allocationTable(report));
+  add("Adapter overhead (library direct vs through adapter, p50)", overheadTable(report));
+  add("Unavailable codecs", unavailableTable(report));
+  add(
+    `Compared with ${report.comparison?.baseline ?? "baseline"} (± ${report.comparison?.thresholdPercent ?? 0} %)`,
+    comparisonTable(report),
+  );
+  return out.join("\n");
+}
+
+/** Prints the live "case i of N" line: rewritten in place on a TTY, one line per case otherwise. */
+export function progressPrinter(stream: NodeJS.WriteStream): (p: Progress) => void {
+  const tty = stream.isTTY === true;
+  return (p) => {
+    const c = p.current;
+    const key = caseKey({
+      codec: c.target.codec,
+      impl: c.target.impl,
+      payload: c.prepared.payload.name,
+      op: c.op.id,
+    });
+    const eta = p.etaMs === undefined ? "…" : formatDuration(p.etaMs);
+    const line = `[${String(p.index).padStart(String(p.total).length)}/${p.total}] ${key}  elapsed ${formatDuration(p.elapsedMs)}  ETA ${eta}`;
+    if (tty) {
+      const cols = stream.columns ?? 100;
+      stream.write(`\r\x1b[2K${line.slice(0, cols - 1)}`);
+    } else {
+      stream.write(`${line}\n`);
+    }
+  };
+}
+
+/** Clear the progress line (TTY only). */
+export function clearProgress(stream: NodeJS.WriteStream): void {
+  if (stream.isTTY) stream.write("\r\x1b[2K");
+}

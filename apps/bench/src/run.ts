@@ -1,0 +1,253 @@
+// Timing. mitata's `measure()` drives the sampling and computes the statistics; each
+// sample is one batch of ops that we time ourselves, so we can yield one event-loop turn
+// (setImmediate) between batches, outside the timed region. snappy@7 frees its output
+// buffers from finalizers that only run on the event loop: a loop that never yields grows
+// RSS without bound and charges the page faults to that library. Every backend gets the
+// same treatment.
+import { getHeapStatistics } from "node:v8";
+import { do_not_optimize, measure } from "mitata";
+import { type BenchCase, caseKey, type TargetImpl } from "./cases.js";
+
+/** How long and how hard to time each case. */
+export interface TimingOptions {
+  /** Untimed warm-up per case (JIT tier-up, wasm compilation), also sizes the batch. */
+  readonly warmupMs: number;
+  /** Timed budget per case (mitata's `min_cpu_time`, in wall time including yields). */
+  readonly timeMs: number;
+  /** At least this many batches per case (mitata's `min_samples`). */
+  readonly minSamples: number;
+  /** Aim for batches this long: long enough to time, short enough for many samples. */
+  readonly batchMs: number;
+  /** Cap on the bytes a batch writes, so no backend accumulates unfreed output. */
+  readonly batchMaxBytes: number;
+  /** Single ops measured for allocation (the median is reported). */
+  readonly allocationRuns: number;
+}
+
+/** Defaults of a full run: ≤ 5 minutes for ~9 codecs on the default payloads, 2 cores. */
+export const FULL_TIMING: TimingOptions = {
+  warmupMs: 60,
+  timeMs: 700,
+  minSamples: 30,
+  batchMs: 2,
+  batchMaxBytes: 4 << 20,
+  allocationRuns: 5,
+};
+
+/** `--quick`: the same matrix, an order of magnitude less time per case (CI). */
+export const QUICK_TIMING: TimingOptions = {
+  warmupMs: 15,
+  timeMs: 80,
+  minSamples: 12,
+  batchMs: 1,
+  batchMaxBytes: 4 << 20,
+  allocationRuns: 3,
+};
+
+/** Every figure measured for one case. Times are nanoseconds per op (all items). */
+export interface CaseResult {
+  readonly key: string;
+  readonly codec: string;
+  readonly impl: TargetImpl;
+  readonly library: string;
+  readonly payload: string;
+  readonly op: string;
+  readonly items: number;
+  /** Uncompressed bytes one op processes. */
+  readonly bytes: number;
+  /** Ops per timed batch (one sample = the mean op time of one batch). */
+  readonly batch: number;
+  /** Batches timed, after mitata drops the two fastest and two slowest. */
+  readonly samples: number;
+  readonly p50: number;
+  readonly p75: number;
+  readonly p99: number;
+  readonly min: number;
+  readonly max: number;
+  readonly avg: number;
+  /**
+   * Bytes allocated per op: `heap` is mitata's probe (V8 `used_heap_size +
+   * malloced_memory`), `external` the ArrayBuffer/Buffer backing stores that probe does
+   * not see (where output bytes live). Median of single ops after a forced GC.
+   */
+  readonly alloc: { readonly heap: number; readonly external: number };
+}
+
+const yieldTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+const now = () => performance.now() * 1e6;
+
+type Batch = (k: number) => number | Promise<number>;
+
+/**
+ * Build the batch function for one case from source, so its call site has its own
+ * feedback and stays monomorphic (a shared loop would see every backend and go
+ * megamorphic, charging dispatch cost unevenly). Returns ns per op for `k` ops.
+ */
+function makeBatch(c: BenchCase): Batch {
+  const call = c.op.call(c.target);
+  if (!call) throw new Error(`${c.target.codec} cannot run ${c.op.id}`);
+  const inputs = c.op.inputs(c.prepared);
+  const method = JSON.stringify(call.method);
+  const body = `
+    const n = items.length;
+    let sink = 0;
+    const t0 = now();
+    for (let k = 0; k < K; k++) {
+      for (let i = 0; i < n; i++) sink += (${c.op.async ? "await " : ""}r[${method}](items[i])).length;
+    }
+    const t1 = now();
+    keep(sink);
+    return (t1 - t0) / K;`;
+  const Ctor = c.op.async
+    ? (Object.getPrototypeOf(async () => {}).constructor as FunctionConstructor)
+    : Function;
+  const fn = new Ctor("r", "items", "now", "keep", "K", body) as (
+    ...args: unknown[]
+  ) => number | Promise<number>;
+  return (k) => fn(call.receiver, inputs, now, do_not_optimize, k);
+}
+
+function gc(): void {
+  (globalThis as { gc?: () => void }).gc?.();
+}
+
+/** True when node runs with --expose-gc (needed for allocation figures and clean runs). */
+export function hasGc(): boolean {
+  return typeof (globalThis as { gc?: unknown }).gc === "function";
+}
+
+function probe(): [number, number] {
+  const s = getHeapStatistics();
+  return [s.used_heap_size + s.malloced_memory, s.external_memory];
+}
+
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[(s.length - 1) >> 1] ?? 0;
+};
+
+async function allocation(batch: Batch, runs: number): Promise<{ heap: number; external: number }> {
+  if (!hasGc()) return { heap: Number.NaN, external: Number.NaN };
+  // The probe itself allocates (its result object): measured on an empty op and removed.
+  const measureOnce = async (op: () => unknown) => {
+    const heap: number[] = [];
+    const external: number[] = [];
+    for (let r = 0; r < runs; r++) {
+      await yieldTurn(); // let pending finalizers free native outputs first
+      // Twice: the first GC leaves ArrayBuffer sweeping running concurrently, and its late
+      // frees would be subtracted from the op's figure; the second one finishes it.
+      gc();
+      gc();
+      const [h0, e0] = probe();
+      await op();
+      const [h1, e1] = probe();
+      heap.push(h1 - h0);
+      external.push(e1 - e0);
+    }
+    return { heap: median(heap), external: median(external) };
+  };
+  const base = await measureOnce(() => 0);
+  const used = await measureOnce(() => batch(1));
+  return {
+    heap: Math.max(0, used.heap - base.heap),
+    external: Math.max(0, used.external - base.external),
+  };
+}
+
+/**
+ * Time one case: warm up (and size the batch), let mitata sample batches separated by
+ * event-loop turns, then measure allocation on single ops.
+ */
+export async function runCase(c: BenchCase, options: TimingOptions): Promise<CaseResult> {
+  const batch = makeBatch(c);
+  const outputBytes = Math.max(1, c.op.outputBytes(c.prepared));
+  const maxByBytes = Math.max(1, Math.floor(options.batchMaxBytes / outputBytes));
+
+  // Warm-up: start with one op, grow the batch towards batchMs, keep the fastest op time.
+  let best = Number.POSITIVE_INFINITY;
+  let k = 1;
+  const warmEnd = performance.now() + options.warmupMs;
+  do {
+    await yieldTurn();
+    best = Math.min(best, await batch(k));
+    k = Math.max(1, Math.min(maxByBytes, Math.round((options.batchMs * 1e6) / Math.max(best, 1))));
+  } while (performance.now() < warmEnd);
+  const K = Math.min(k, 100_000);
+
+  const stats = await measure(
+    function* () {
+      yield {
+        budget: "real",
+        manual: async () => {
+          await yieldTurn(); // outside the timed region: finalizers and frees run here
+          return batch(K);
+        },
+      };
+    },
+    {
+      min_cpu_time: options.timeMs * 1e6,
+      min_samples: options.minSamples,
+      warmup_samples: 0,
+      ...(hasGc() ? {} : { gc: false }),
+    },
+  );
+
+  const alloc = await allocation(batch, options.allocationRuns);
+  const { target, prepared, op } = c;
+  return {
+    key: caseKey({
+      codec: target.codec,
+      impl: target.impl,
+      payload: prepared.payload.name,
+      op: op.id,
+    }),
+    codec: target.codec,
+    impl: target.impl,
+    library: target.library,
+    payload: prepared.payload.name,
+    op: op.id,
+    items: prepared.payload.items.length,
+    bytes: prepared.payload.bytes,
+    batch: K,
+    samples: stats.samples.length,
+    p50: stats.p50,
+    p75: stats.p75,
+    p99: stats.p99,
+    min: stats.min,
+    max: stats.max,
+    avg: stats.avg,
+    alloc,
+  };
+}
+
+/** Progress of a run, for the live line. */
+export interface Progress {
+  readonly index: number;
+  readonly total: number;
+  readonly current: BenchCase;
+  readonly elapsedMs: number;
+  /** Estimated from the mean time per finished case. */
+  readonly etaMs: number | undefined;
+}
+
+/** Run every case in order, reporting progress before each. */
+export async function runCases(
+  cases: readonly BenchCase[],
+  options: TimingOptions,
+  onProgress?: (p: Progress) => void,
+): Promise<CaseResult[]> {
+  const results: CaseResult[] = [];
+  const start = performance.now();
+  for (let i = 0; i < cases.length; i++) {
+    const elapsedMs = performance.now() - start;
+    onProgress?.({
+      index: i + 1,
+      total: cases.length,
+      current: cases[i]!,
+      elapsedMs,
+      etaMs: i === 0 ? undefined : (elapsedMs / i) * (cases.length - i),
+    });
+    results.push(await runCase(cases[i]!, options));
+  }
+  return results;
+}
