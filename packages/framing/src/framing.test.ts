@@ -16,6 +16,7 @@ import {
   concat,
   decodeInSteps,
   expectBytes,
+  flipped,
   randomBytes,
   structuredBytes,
 } from "./test/helpers.js";
@@ -135,8 +136,7 @@ describe.each(codecs.map((c) => [c.name, c] as const))("framing over %s", (_name
     const framed = encodeFramed(codec, data);
     expect(codeOf(() => decodeFramed(codec, framed, { maxLength: 99_999 }))).toBe("LENGTH_LIMIT");
     expect(codeOf(() => decodeFramed(codec, framed, { maxLength: 100_000 }))).toBe("no error");
-    const bad = framed.slice();
-    bad[14] ^= 1; // first data chunk's CRC
+    const bad = flipped(framed, 14); // first data chunk's CRC
     expect(codeOf(() => decodeFramed(codec, bad))).toBe("CHECKSUM_MISMATCH");
     expectBytes(decodeFramed(codec, bad, { verifyChecksums: false }), data);
   });

@@ -16,6 +16,7 @@ import {
   concat,
   decodeInSteps,
   expectRejected,
+  flipped,
   randomBytes,
   structuredBytes,
 } from "./test/helpers.js";
@@ -28,14 +29,12 @@ describe.each(codecs.map((c) => [c.name, c] as const))("hostile framed input, %s
   const framed = encodeFramed(codec, data);
 
   it("corrupted CRC: CHECKSUM_MISMATCH on compressed and uncompressed chunks", () => {
-    const bad = framed.slice();
-    bad[14] ^= 0x80;
+    const bad = flipped(framed, 14, 0x80);
     expectRejected(codec, bad, "CHECKSUM_MISMATCH", /compressed chunk checksum mismatch.*byte 10/);
     const raw = randomBytes(1000);
     const plain = encodeFramed(codec, raw);
     expect(plain[10]).toBe(0x01);
-    const badPlain = plain.slice();
-    badPlain[20] ^= 1; // a data byte, so the stored CRC no longer matches
+    const badPlain = flipped(plain, 20); // a data byte, so the stored CRC no longer matches
     expectRejected(codec, badPlain, "CHECKSUM_MISMATCH", /uncompressed chunk checksum mismatch/);
   });
 

@@ -117,3 +117,10 @@ export function expectBytes(actual: Uint8Array, expected: Uint8Array, label?: st
   const i = view(actual).compare(view(expected));
   expect(i === 0 ? "equal" : "bytes differ", label).toBe("equal");
 }
+
+/** A copy of `bytes` with bit mask `mask` flipped at `index`. */
+export function flipped(bytes: Uint8Array, index: number, mask = 1): Uint8Array {
+  const out = bytes.slice();
+  out[index] = out[index]! ^ mask;
+  return out;
+}
