@@ -1,0 +1,129 @@
+#!/usr/bin/env node
+// `pnpm fuzz`: run the safety fuzz, print the matrix, write safety.json + safety.md, and
+// exit non-zero when an adapter misses the targets (raw rows are the comparison).
+import { mkdirSync, writeFileSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
+import { type Progress, runFuzz } from "./fuzz.js";
+import { SET_NAMES, type SetName } from "./inputs.js";
+import { renderSafetyMarkdown } from "./report.js";
+
+const HELP = `Usage: pnpm fuzz [options]   (or: node apps/fuzz/dist/cli.js [options])
+
+Decompress crafted, random (1-128 bytes) and mutated inputs with every snappykit adapter
+and every raw backend, each call in a child process under a watchdog, and report a
+safety matrix. Exits 1 when an adapter row misses the targets.
+
+Options:
+  --n <count>       random and mutated inputs per set (default 10000)
+  --raw-n <count>   inputs per set for raw rows, at most --n (default 2000: raw
+                    libraries allocate GBs and hang, so they are slow to fuzz)
+  --codec <id>      only this adapter (repeatable, or comma-separated)
+  --set <name>      only this set: crafted, random, mutated (repeatable)
+  --raw / --no-raw  also fuzz each raw backend (default --raw)
+  --seed <n>        seed of the random and mutated sets (default 1)
+  --out <dir>       where to write safety.json and safety.md (default apps/fuzz/results)
+  --quick           small run: --n 200 --raw-n 100
+  --help            this text
+`;
+
+function list(values: string[] | undefined): string[] | undefined {
+  return values?.flatMap((v) => v.split(",")).filter((v) => v.length > 0);
+}
+
+function count(value: string | undefined, name: string): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!Number.isSafeInteger(n) || n < 0) throw new Error(`--${name} must be a whole number`);
+  return n;
+}
+
+function formatEta(ms: number): string {
+  const s = Math.max(0, Math.round(ms / 1000));
+  return s >= 60 ? `${Math.floor(s / 60)}m${String(s % 60).padStart(2, "0")}s` : `${s}s`;
+}
+
+async function main(): Promise<number> {
+  const { values } = parseArgs({
+    options: {
+      n: { type: "string" },
+      "raw-n": { type: "string" },
+      codec: { type: "string", multiple: true },
+      set: { type: "string", multiple: true },
+      raw: { type: "boolean" },
+      "no-raw": { type: "boolean" },
+      seed: { type: "string" },
+      out: { type: "string" },
+      quick: { type: "boolean" },
+      help: { type: "boolean" },
+    },
+    strict: true,
+  });
+  if (values.help) {
+    process.stdout.write(HELP);
+    return 0;
+  }
+  const sets = list(values.set);
+  const badSet = sets?.find((s) => !SET_NAMES.includes(s as SetName));
+  if (badSet) throw new Error(`unknown --set ${badSet} (crafted, random, mutated)`);
+  const n = count(values.n, "n") ?? (values.quick ? 200 : 10_000);
+  const rawN = count(values["raw-n"], "raw-n") ?? (values.quick ? 100 : 2_000);
+  const out = resolve(values.out ?? join(dirname(fileURLToPath(import.meta.url)), "..", "results"));
+
+  const started = performance.now();
+  const tty = process.stderr.isTTY;
+  let lastPrint = 0;
+  let lastCell = "";
+  const onProgress = (p: Progress) => {
+    const now = performance.now();
+    const cell = `${p.set}/${p.codec}`;
+    const end = p.done === p.total;
+    // A line per cell when not a terminal (CI logs); a live line 4x a second otherwise.
+    if (!tty ? !end : now - lastPrint < 250 && !(end && cell !== lastCell)) return;
+    lastPrint = now;
+    lastCell = cell;
+    const elapsed = now - started;
+    const eta = p.runDone > 0 ? (elapsed / p.runDone) * (p.runTotal - p.runDone) : 0;
+    const line = `${p.set.padEnd(7)} ${p.codec.padEnd(18)} ${String(p.done).padStart(6)}/${p.total}  elapsed ${formatEta(elapsed)}  ETA ${formatEta(eta)}`;
+    process.stderr.write(tty ? `\r${line}\x1b[K` : `${line}\n`);
+  };
+
+  const report = await runFuzz({
+    n,
+    rawN,
+    codecs: list(values.codec),
+    sets: sets as SetName[] | undefined,
+    raw: values["no-raw"] ? false : (values.raw ?? true),
+    seed: count(values.seed, "seed") ?? 1,
+    onProgress,
+  });
+  if (tty) process.stderr.write("\r\x1b[K");
+
+  const markdown = renderSafetyMarkdown(report);
+  mkdirSync(out, { recursive: true });
+  writeFileSync(join(out, "safety.json"), `${JSON.stringify(report, null, 2)}\n`);
+  writeFileSync(join(out, "safety.md"), `${markdown}\n`);
+  process.stdout.write(`${markdown}\n`);
+
+  const missed = report.rows.filter((r) => r.target === "codec" && r.missed.length > 0);
+  const seconds = (report.durationMs / 1000).toFixed(1);
+  process.stdout.write(`\nWrote ${join(out, "safety.json")} and safety.md. Took ${seconds} s.\n`);
+  for (const f of report.failed)
+    process.stderr.write(`not loaded: ${f.id} (${f.target}): ${f.reason}\n`);
+  if (missed.length > 0) {
+    for (const row of missed) process.stderr.write(`${row.id} misses: ${row.missed.join(", ")}\n`);
+    return 1;
+  }
+  return 0;
+}
+
+main().then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (error: unknown) => {
+    process.stderr.write(`fuzz: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.exitCode = 2;
+  },
+);

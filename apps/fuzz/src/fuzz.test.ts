@@ -1,0 +1,120 @@
+// The quick fuzz: every adapter in the workspace, 100 random + 100 mutated inputs + the
+// crafted cases, each in a child process, held to the targets; and proof on real raw
+// libraries that the harness sees what it claims to see (silent accepts, hangs, memory).
+import { readFileSync } from "node:fs";
+import { discoverAdapters } from "@snappykit/bench/adapters";
+import { describe, expect, it } from "vitest";
+import { runFuzz } from "./fuzz.js";
+import { craftedSet } from "./inputs.js";
+import { referenceOutcome } from "./reference.js";
+import { renderSafetyMarkdown } from "./report.js";
+import { runCell } from "./runner.js";
+
+const adapters = discoverAdapters();
+const entryOf = (id: string) => {
+  const found = adapters.find((a) => a.id === id);
+  if (!found) throw new Error(`adapter ${id} not in the workspace`);
+  return found.entry;
+};
+
+describe("workspace", () => {
+  it("lists every adapter as a devDependency, so turbo builds them before this test", () => {
+    const pkg = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as {
+      devDependencies: Record<string, string>;
+    };
+    expect(Object.keys(pkg.devDependencies).sort()).toEqual(
+      adapters.map((a) => a.packageName).sort(),
+    );
+  });
+});
+
+describe("quick fuzz of every adapter", () => {
+  it("meets the targets: no silent accepts, wrong bytes, crashes, hangs or false rejects", async () => {
+    const report = await runFuzz({ n: 100, raw: false });
+    expect(report.failed).toEqual([]);
+    expect(report.rows.map((r) => r.id)).toEqual(expect.arrayContaining(adapters.map((a) => a.id)));
+    for (const row of report.rows) {
+      const { counts, calls, rssOver } = row.total;
+      expect(calls, row.id).toBe(report.n.crafted + 200);
+      expect(
+        {
+          silentAccept: counts.silentAccept,
+          wrongBytes: counts.wrongBytes,
+          crash: counts.crash,
+          hang: counts.hang,
+          falseReject: counts.falseReject,
+          rejectedOther: counts.rejectedOther,
+          rssOver,
+        },
+        `${row.id}: ${JSON.stringify(row.sets, null, 1).slice(0, 2000)}`,
+      ).toEqual({
+        silentAccept: 0,
+        wrongBytes: 0,
+        crash: 0,
+        hang: 0,
+        falseReject: 0,
+        rejectedOther: 0,
+        rssOver: 0,
+      });
+      // Both verdicts occur, so the run did judge something.
+      expect(counts.same, row.id).toBeGreaterThan(0);
+      expect(counts.rejected, row.id).toBeGreaterThan(0);
+    }
+    expect(report.referenceCheck.disagreements).toEqual([]);
+    expect(renderSafetyMarkdown(report)).toContain("| ts (@snappykit/ts@");
+  }, 120_000);
+});
+
+describe("the harness on raw libraries", () => {
+  const crafted = craftedSet();
+  const pick = (label: string) => {
+    const i = crafted.labels!.findIndex((l) => l.startsWith(label));
+    if (i < 0) throw new Error(`no crafted case ${label}`);
+    return crafted.inputs[i]!;
+  };
+
+  it("kills a hang at 2 s, records it and carries on in a fresh child", async () => {
+    const inputs = [
+      pick("snappyjs's 6-byte hang"),
+      pick("output longer than the preamble"),
+      pick("valid: copy-1"),
+    ];
+    const result = await runCell({
+      entry: entryOf("snappyjs"),
+      target: "raw",
+      inputs,
+      expected: inputs.map((i) => referenceOutcome(i)),
+      maxLength: inputs.map(() => undefined),
+    });
+    if (!result.ok) throw new Error(result.reason);
+    expect(result.stats.counts.hang).toBe(1);
+    expect(result.stats.examples.hang?.[0]?.hex).toBe("01fc0000ffff");
+    expect(result.stats.restarts).toBe(1);
+    // snappyjs returns 3 bytes for a 4-byte literal under a 3-byte preamble.
+    expect(result.stats.counts.silentAccept).toBe(1);
+    expect(result.stats.counts.same).toBe(1);
+  }, 30_000);
+
+  it("sees a claimed-length allocation as RSS growth, and kills a child over the cap", async () => {
+    const bomb = pick("preamble claims 256 MiB");
+    const run = (rssCapBytes: number) =>
+      runCell(
+        {
+          entry: entryOf("libsnappy"),
+          target: "raw",
+          inputs: [bomb],
+          expected: [null],
+          maxLength: [undefined],
+        },
+        { rssCapBytes },
+      );
+    const measured = await run(6 * 2 ** 30);
+    if (!measured.ok) throw new Error(measured.reason);
+    expect(measured.stats.maxRssGrowth).toBeGreaterThan(200 * 2 ** 20);
+    expect(measured.stats.rssOver).toBe(1);
+    const capped = await run(128 * 2 ** 20);
+    if (!capped.ok) throw new Error(capped.reason);
+    expect(capped.stats.counts.crash).toBe(1);
+    expect(capped.stats.examples.crash?.[0]?.detail).toMatch(/killed by the fuzzer/);
+  }, 30_000);
+});

@@ -1,0 +1,306 @@
+// Builds the input sets and the reference, then runs every (set, codec) cell in isolated
+// children and assembles the report. The CLI and the quick test both call runFuzz.
+import { cpus } from "node:os";
+import { discoverAdapters, type LoadedAdapter, loadAdapters } from "@snappykit/bench/adapters";
+import { builtinCorpus, validStreams } from "@snappykit/conformance/cases";
+import type { SnappyCodec } from "@snappykit/core";
+import {
+  craftedSet,
+  type InputSet,
+  mutatedSet,
+  poolPlaintexts,
+  randomSet,
+  SET_NAMES,
+  type SetName,
+} from "./inputs.js";
+import { MemoryProbe } from "./memory.js";
+import {
+  type CellStats,
+  type Expected,
+  HANG_MS,
+  mergeStats,
+  missedTargets,
+  RSS_LIMIT_BYTES,
+  SLOW_MS,
+} from "./outcome.js";
+import type { Target } from "./protocol.js";
+import {
+  REFERENCE_DESCRIPTION,
+  type ReferenceCheck,
+  referenceFor,
+  referenceOutcome,
+} from "./reference.js";
+import type { FailedRow, SafetyReport, SafetyRow } from "./report.js";
+import { runCell } from "./runner.js";
+
+/** Options for {@link runFuzz}. */
+export interface FuzzOptions {
+  /** Random and mutated inputs per set for adapter rows. @default 10000 */
+  n?: number;
+  /** Random and mutated inputs per set for raw rows (capped at `n`). @default n */
+  rawN?: number;
+  /** Only these adapter ids. @default every adapter in the workspace */
+  codecs?: readonly string[];
+  /** Only these sets. @default all three */
+  sets?: readonly SetName[];
+  /** Also fuzz each adapter's raw backend. @default true */
+  raw?: boolean;
+  /** Seed of the random and mutated sets. @default 1 */
+  seed?: number;
+  /** Kill a child whose RSS passes this. @default 6 GiB */
+  rssCapBytes?: number;
+  /** Called after every input. */
+  onProgress?: (progress: Progress) => void;
+}
+
+/** Where a run is, for progress lines. */
+export interface Progress {
+  set: SetName;
+  codec: string;
+  done: number;
+  total: number;
+  /** Calls done and planned over the whole run. */
+  runDone: number;
+  runTotal: number;
+}
+
+/** Adapters whose encoder builds the mutated set's valid streams, in order of preference. */
+const POOL_COMPRESSORS = ["libsnappy", "ts", "napi"];
+/** Largest plaintext of a fixture item used for the pool: keeps mutated inputs small. */
+const POOL_MAX_STREAM = 4096;
+
+interface FixturesModule {
+  loadPayloads():
+    | { name: string; items: Uint8Array[] }[]
+    | Promise<{ name: string; items: Uint8Array[] }[]>;
+}
+
+/** Plaintexts for the pool: the fixtures' payload items, or the suite's corpus until they exist. */
+async function poolSource(): Promise<{ source: string; items: Uint8Array[] }> {
+  try {
+    // A variable specifier: @snappykit/fixtures is still being written and may not be built.
+    const specifier = "@snappykit/fixtures";
+    const mod = (await import(specifier)) as FixturesModule;
+    const payloads = await mod.loadPayloads();
+    const items = payloads.flatMap((p) => p.items.slice(0, 16));
+    if (items.length > 0)
+      return { source: `@snappykit/fixtures (${payloads.length} payloads)`, items };
+  } catch {
+    // fall through to the built-in corpus
+  }
+  return {
+    source: "@snappykit/conformance's built-in corpus (fixtures not available)",
+    items: builtinCorpus().map((c) => c.bytes),
+  };
+}
+
+/** One row to fuzz: an adapter's codec (or one of its variants), or its raw backend. */
+interface Subject {
+  id: string;
+  entry: string;
+  target: Target;
+  variant?: string;
+}
+
+function pickCompressor(loaded: readonly LoadedAdapter[]): SnappyCodec {
+  for (const id of POOL_COMPRESSORS) {
+    const found = loaded.find((a) => a.id === id);
+    if (found) return found.codec;
+  }
+  if (!loaded[0])
+    throw new Error("no adapter loads, so there is nothing to fuzz (run the build first)");
+  return loaded[0].codec;
+}
+
+/** The valid streams the mutated set is built from. */
+async function buildPool(compressor: SnappyCodec) {
+  const { source, items } = await poolSource();
+  const streams = poolPlaintexts(items).map((p) => compressor.compress(p));
+  // The suite's hand-built streams add element forms encoders rarely write (copy-4, long
+  // literal lengths), so mutations reach those decoder paths too.
+  for (const v of validStreams) if (v.bytes.length <= POOL_MAX_STREAM) streams.push(v.bytes);
+  const small = streams.filter((s) => s.length <= POOL_MAX_STREAM);
+  return {
+    streams: small,
+    info: {
+      source,
+      compressor: compressor.library,
+      streams: small.length,
+      maxStreamBytes: Math.max(...small.map((s) => s.length)),
+    },
+  };
+}
+
+function slice(set: InputSet, expected: Expected[], n: number) {
+  return {
+    inputs: set.inputs.slice(0, n),
+    expected: expected.slice(0, n),
+    maxLength: set.maxLength.slice(0, n),
+  };
+}
+
+/**
+ * Fuzz every adapter (and, unless `raw: false`, its raw backend) with the crafted, random
+ * and mutated sets, each call isolated in a child process, and return the safety report.
+ */
+export async function runFuzz(options: FuzzOptions = {}): Promise<SafetyReport> {
+  const started = performance.now();
+  const n = options.n ?? 10_000;
+  const rawN = Math.min(options.rawN ?? n, n);
+  const seed = options.seed ?? 1;
+  const withRaw = options.raw ?? true;
+  const setNames = options.sets ?? SET_NAMES;
+  const rssCapBytes = options.rssCapBytes ?? 6 * 2 ** 30;
+
+  let entries = discoverAdapters();
+  if (options.codecs) {
+    const unknown = options.codecs.filter((id) => !entries.some((e) => e.id === id));
+    if (unknown.length > 0) throw new Error(`unknown codec(s): ${unknown.join(", ")}`);
+    entries = entries.filter((e) => options.codecs!.includes(e.id));
+  }
+  // Loaded here too (not only in the children): to learn each adapter's variants, to
+  // report the ones that do not load, and to build the mutated set's valid streams.
+  const { loaded, failed: notLoaded } = await loadAdapters(entries);
+  const pool = await buildPool(pickCompressor(loaded));
+  const subjects: Subject[] = loaded.flatMap((a) => [
+    { id: a.id, entry: a.entry, target: "codec" as const },
+    ...a.variants.map((v) => ({
+      id: v.name,
+      entry: a.entry,
+      target: "codec" as const,
+      variant: v.name,
+    })),
+    ...(withRaw ? [{ id: a.id, entry: a.entry, target: "raw" as const }] : []),
+  ]);
+  const failed: FailedRow[] = notLoaded.map((f) => ({
+    id: f.id,
+    target: "codec",
+    reason: f.reason,
+  }));
+
+  const sets: InputSet[] = [];
+  for (const name of setNames) {
+    if (name === "crafted") sets.push(craftedSet());
+    else if (name === "random") sets.push(randomSet(n, seed));
+    else sets.push(mutatedSet(pool.streams, n, seed + 1));
+  }
+  const check: ReferenceCheck = { inputs: 0, disagreements: [] };
+  const expected = new Map(sets.map((s) => [s.name, referenceFor(s, check)]));
+  // Raw backends have no maxLength option, so they are judged on the stream alone: a
+  // crafted case that is valid but over its maxLength must decode there.
+  const expectedRaw = new Map(
+    sets.map((s) => [
+      s.name,
+      expected
+        .get(s.name)!
+        .map((e, i) => (s.maxLength[i] === undefined ? e : referenceOutcome(s.inputs[i]!))),
+    ]),
+  );
+
+  const sizeOf = (set: InputSet, target: Target) =>
+    set.name === "crafted" || target === "codec"
+      ? set.inputs.length
+      : Math.min(rawN, set.inputs.length);
+  const runTotal = sets.reduce(
+    (sum, set) => sum + subjects.reduce((s, subject) => s + sizeOf(set, subject.target), 0),
+    0,
+  );
+  let runDone = 0;
+
+  const rows = new Map<string, SafetyRow>();
+  for (const set of sets) {
+    for (const subject of subjects) {
+      const { id, target } = subject;
+      const key = `${id}/${target}`;
+      const size = sizeOf(set, target);
+      if (failed.some((f) => f.id === id && f.target === target)) {
+        runDone += size;
+        continue;
+      }
+      const before = runDone;
+      const codecLabel = target === "raw" ? `${id} (raw)` : id;
+      const cell = {
+        entry: subject.entry,
+        target,
+        ...slice(set, (target === "raw" ? expectedRaw : expected).get(set.name)!, size),
+      };
+      const result = await runCell(
+        subject.variant === undefined ? cell : { ...cell, variant: subject.variant },
+        {
+          rssCapBytes,
+          onProgress: (done) => {
+            runDone = before + done;
+            options.onProgress?.({
+              set: set.name,
+              codec: codecLabel,
+              done,
+              total: size,
+              runDone,
+              runTotal,
+            });
+          },
+        },
+      );
+      runDone = before + size;
+      if (!result.ok) {
+        failed.push({ id, target, reason: result.reason });
+        continue;
+      }
+      const row = rows.get(key) ?? {
+        id,
+        target,
+        library: result.library,
+        sets: {},
+        total: undefined as unknown as CellStats,
+        missed: [],
+      };
+      row.sets[set.name] = result.stats;
+      rows.set(key, row);
+    }
+  }
+
+  const ordered = [...rows.values()].sort((a, b) =>
+    a.target === b.target ? a.id.localeCompare(b.id) : a.target === "codec" ? -1 : 1,
+  );
+  for (const row of ordered) {
+    row.total = mergeStats(Object.values(row.sets));
+    row.missed = missedTargets(row.total, row.target);
+  }
+  const count = (name: SetName, target: Target) => {
+    const set = sets.find((s) => s.name === name);
+    return set ? sizeOf(set, target) : 0;
+  };
+  const cpu = cpus();
+  return {
+    schemaVersion: 1,
+    date: new Date().toISOString(),
+    durationMs: Math.round(performance.now() - started),
+    n: {
+      crafted: count("crafted", "codec"),
+      random: count("random", "codec"),
+      mutated: count("mutated", "codec"),
+    },
+    rawN: withRaw
+      ? {
+          crafted: count("crafted", "raw"),
+          random: count("random", "raw"),
+          mutated: count("mutated", "raw"),
+        }
+      : { crafted: 0, random: 0, mutated: 0 },
+    seed,
+    environment: {
+      node: process.version,
+      platform: process.platform,
+      arch: process.arch,
+      cpu: cpu[0]?.model.trim() ?? "unknown",
+      cores: cpu.length,
+    },
+    limits: { slowMs: SLOW_MS, hangMs: HANG_MS, rssLimitBytes: RSS_LIMIT_BYTES, rssCapBytes },
+    exactRssPeaks: new MemoryProbe().exactPeaks,
+    reference: REFERENCE_DESCRIPTION,
+    referenceCheck: check,
+    mutatedPool: pool.info,
+    rows: ordered,
+    failed,
+  };
+}

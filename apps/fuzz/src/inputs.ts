@@ -1,0 +1,124 @@
+// The three input sets, deterministic from a seed so every codec sees the same bytes and a
+// run can be replayed: crafted cases, uniformly random inputs, mutated valid streams.
+import { hostileCases, validStreams } from "@snappykit/conformance/cases";
+
+/** mulberry32: a small seeded PRNG in [0, 1); the same seed gives the same inputs everywhere. */
+export function prng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** Names of the input sets, in run order. */
+export type SetName = "crafted" | "random" | "mutated";
+export const SET_NAMES: readonly SetName[] = ["crafted", "random", "mutated"];
+
+/** One input set: the bytes to decompress and, for crafted cases, a `maxLength`. */
+export interface InputSet {
+  name: SetName;
+  inputs: Uint8Array[];
+  /** `maxLength` per input; `undefined` = the codec's default. */
+  maxLength: (number | undefined)[];
+  /** A label per input (crafted cases only), shown next to examples. */
+  labels?: string[];
+}
+
+/**
+ * The conformance suite's crafted inputs: every hostile case (each must be rejected) and
+ * every hand-built valid stream (each must decode), whatever N is.
+ */
+export function craftedSet(): InputSet {
+  const cases = [
+    ...hostileCases.map((c) => ({ name: c.name, bytes: c.bytes, maxLength: c.maxLength })),
+    ...validStreams.map((s) => ({
+      name: `valid: ${s.name}`,
+      bytes: s.bytes,
+      maxLength: undefined,
+    })),
+  ];
+  return {
+    name: "crafted",
+    inputs: cases.map((c) => c.bytes),
+    maxLength: cases.map((c) => c.maxLength),
+    labels: cases.map((c) => c.name),
+  };
+}
+
+/** Shortest and longest random input: the issue's 1–128 bytes. */
+export const RANDOM_MIN_LENGTH = 1;
+export const RANDOM_MAX_LENGTH = 128;
+
+/** `n` inputs of uniformly random length (1–128) and uniformly random bytes. */
+export function randomSet(n: number, seed: number): InputSet {
+  const next = prng(seed);
+  const inputs: Uint8Array[] = [];
+  for (let i = 0; i < n; i++) {
+    const length =
+      RANDOM_MIN_LENGTH + Math.floor(next() * (RANDOM_MAX_LENGTH - RANDOM_MIN_LENGTH + 1));
+    const bytes = new Uint8Array(length);
+    for (let j = 0; j < length; j++) bytes[j] = Math.floor(next() * 256);
+    inputs.push(bytes);
+  }
+  return { name: "random", inputs, maxLength: inputs.map(() => undefined) };
+}
+
+/** Share of mutated inputs that are also truncated. */
+export const TRUNCATE_SHARE = 0.25;
+
+/**
+ * Copy `stream`, overwrite 1–4 bytes at random positions with random values, and truncate
+ * a quarter of the copies at a random length (at least 1 byte). An overwrite may by chance
+ * write the same byte, so a few inputs stay valid: they test that nothing valid is refused.
+ */
+export function mutate(stream: Uint8Array, next: () => number): Uint8Array {
+  let out = stream.slice();
+  const writes = 1 + Math.floor(next() * 4);
+  for (let w = 0; w < writes; w++) {
+    out[Math.floor(next() * out.length)] = Math.floor(next() * 256);
+  }
+  if (out.length > 1 && next() < TRUNCATE_SHARE) {
+    out = out.subarray(0, 1 + Math.floor(next() * (out.length - 1))).slice();
+  }
+  return out;
+}
+
+/** `n` mutated copies of valid streams drawn from `pool` (compressed fixture items). */
+export function mutatedSet(pool: readonly Uint8Array[], n: number, seed: number): InputSet {
+  if (pool.length === 0) throw new Error("mutatedSet needs at least one valid stream");
+  const next = prng(seed);
+  const inputs: Uint8Array[] = [];
+  for (let i = 0; i < n; i++) {
+    inputs.push(mutate(pool[Math.floor(next() * pool.length)]!, next));
+  }
+  return { name: "mutated", inputs, maxLength: inputs.map(() => undefined) };
+}
+
+/** Uncompressed prefix lengths cut from each fixture item to build the stream pool. */
+export const POOL_PREFIXES = [24, 64, 160, 400, 1000, 2500] as const;
+
+/**
+ * Plaintexts for the mutated set: prefixes of `items` (fixture payload items) in several
+ * sizes, so the compressed streams stay small (tens to ~1,000 bytes, where a mutation has a
+ * fair chance of landing in every part of the stream) yet keep the fixtures' structure.
+ */
+export function poolPlaintexts(items: readonly Uint8Array[], perItemLimit = 6): Uint8Array[] {
+  const out: Uint8Array[] = [];
+  for (const item of items) {
+    let taken = 0;
+    for (const prefix of POOL_PREFIXES) {
+      if (taken >= perItemLimit) break;
+      if (item.length < prefix) {
+        if (item.length > 0 && taken === 0) out.push(item);
+        break;
+      }
+      out.push(item.subarray(0, prefix));
+      taken++;
+    }
+  }
+  return out;
+}

@@ -1,0 +1,238 @@
+// The safety report: its JSON shape and its Markdown rendering (shared with the bench's
+// report and the README, so it takes only the JSON and imports nothing heavy).
+import type { SetName } from "./inputs.js";
+import {
+  type CellStats,
+  HANG_MS,
+  OUTCOMES,
+  type Outcome,
+  RSS_LIMIT_BYTES,
+  SLOW_MS,
+} from "./outcome.js";
+import type { Target } from "./protocol.js";
+import type { ReferenceCheck } from "./reference.js";
+
+/** One codec (an adapter's guarded codec, or its raw backend) over the input sets. */
+export interface SafetyRow {
+  /** Adapter id (its folder under packages/). */
+  id: string;
+  /** `codec`: the adapter (`createCodec()`); `raw`: the library with no guards (`createRaw()`). */
+  target: Target;
+  library: string;
+  sets: Partial<Record<SetName, CellStats>>;
+  /** All sets together. */
+  total: CellStats;
+  /** Empty when the row meets the adapter targets. */
+  missed: string[];
+}
+
+/** A codec that could not be loaded, and why. */
+export interface FailedRow {
+  id: string;
+  target: Target;
+  reason: string;
+}
+
+/** What `pnpm fuzz` writes to safety.json. */
+export interface SafetyReport {
+  schemaVersion: 1;
+  /** ISO date of the run. */
+  date: string;
+  durationMs: number;
+  /** Inputs per set for adapter rows (crafted: the suite's fixed case count). */
+  n: Record<SetName, number>;
+  /** Inputs per set for raw rows (may be capped below `n`: raw libraries are slow to fuzz). */
+  rawN: Record<SetName, number>;
+  seed: number;
+  environment: { node: string; platform: string; arch: string; cpu: string; cores: number };
+  limits: { slowMs: number; hangMs: number; rssLimitBytes: number; rssCapBytes: number };
+  /** True when each call's peak RSS was measured exactly (Linux clear_refs + VmHWM). */
+  exactRssPeaks: boolean;
+  /** How the reference decides "same bytes" and "silent accept". */
+  reference: string;
+  referenceCheck: ReferenceCheck;
+  /** Where the mutated set's valid streams came from. */
+  mutatedPool: { source: string; compressor: string; streams: number; maxStreamBytes: number };
+  rows: SafetyRow[];
+  failed: FailedRow[];
+}
+
+const COLUMN: Record<Outcome, string> = {
+  rejected: "rejects (SnappyError)",
+  rejectedOther: "rejects (other error)",
+  same: "same bytes",
+  falseReject: "false reject",
+  silentAccept: "silent accept",
+  wrongBytes: "wrong bytes",
+  crash: "crash",
+  hang: `hang > ${HANG_MS / 1000} s`,
+};
+
+/** Outcomes that are failures for an adapter (a non-zero count is shown in bold). */
+const BAD: ReadonlySet<Outcome> = new Set([
+  "rejectedOther",
+  "falseReject",
+  "silentAccept",
+  "wrongBytes",
+  "crash",
+  "hang",
+]);
+
+/** Bytes as "12.3 MiB" / "2.0 GiB" / "512 KiB". */
+export function formatBytes(bytes: number): string {
+  if (bytes >= 2 ** 30) return `${(bytes / 2 ** 30).toFixed(1)} GiB`;
+  if (bytes >= 2 ** 20) return `${(bytes / 2 ** 20).toFixed(1)} MiB`;
+  return `${Math.round(bytes / 1024)} KiB`;
+}
+
+function formatMs(ms: number): string {
+  if (ms >= 1000) return `${(ms / 1000).toFixed(1)} s`;
+  if (ms >= 10) return `${Math.round(ms)} ms`;
+  return `${ms.toFixed(2)} ms`;
+}
+
+function formatDuration(ms: number): string {
+  const s = Math.round(ms / 1000);
+  return s >= 60 ? `${Math.floor(s / 60)} min ${s % 60} s` : `${s} s`;
+}
+
+const bad = (n: number, isBad: boolean) => (n > 0 && isBad ? `**${n}**` : String(n));
+
+function matrix(rows: readonly SafetyRow[], raw: boolean): string[] {
+  const head = [
+    raw ? "library (raw)" : "adapter",
+    "calls",
+    ...OUTCOMES.map((o) => COLUMN[o]),
+    `slow > ${SLOW_MS} ms`,
+    "peak RSS growth",
+    "slowest call",
+    "targets",
+  ];
+  const lines = [
+    `| ${head.join(" | ")} |`,
+    `|${head.map((_, i) => (i ? "--:" : "---")).join("|")}|`,
+  ];
+  for (const row of rows) {
+    const t = row.total;
+    const name = raw ? `${row.id}: ${row.library}` : `${row.id} (${row.library})`;
+    const rss = formatBytes(t.maxRssGrowth);
+    const cells = [
+      name,
+      String(t.calls),
+      ...OUTCOMES.map((o) => bad(t.counts[o], BAD.has(o) && !(raw && o === "rejectedOther"))),
+      bad(t.slow, true),
+      t.rssOver > 0 ? `**${rss}** (${t.rssOver} ≥ 64 MiB)` : rss,
+      formatMs(t.maxMs),
+      row.missed.length === 0 ? "✓ met" : "✗ missed",
+    ];
+    lines.push(`| ${cells.join(" | ")} |`);
+  }
+  return lines;
+}
+
+function perSet(report: SafetyReport): string[] {
+  const lines = [
+    "| codec | set | calls | silent accept | wrong bytes | false reject | other error | crash | hang | slow | ≥ 64 MiB | peak RSS growth | slowest |",
+    "|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|",
+  ];
+  for (const row of report.rows) {
+    for (const [set, s] of Object.entries(row.sets) as [SetName, CellStats][]) {
+      const c = s.counts;
+      lines.push(
+        `| ${row.id}${row.target === "raw" ? " (raw)" : ""} | ${set} | ${s.calls} | ${c.silentAccept} | ${c.wrongBytes} | ${c.falseReject} | ${c.rejectedOther} | ${c.crash} | ${c.hang} | ${s.slow} | ${s.rssOver} | ${formatBytes(s.maxRssGrowth)} | ${formatMs(s.maxMs)} |`,
+      );
+    }
+  }
+  return lines;
+}
+
+function examples(report: SafetyReport): string[] {
+  const lines: string[] = [];
+  for (const row of report.rows) {
+    for (const [set, s] of Object.entries(row.sets) as [SetName, CellStats][]) {
+      for (const [kind, list] of Object.entries(s.examples)) {
+        if (kind === "rejectedOther" && row.target === "raw") continue; // expected of raw libraries
+        for (const ex of list ?? []) {
+          const hex = ex.hex.length > 80 ? `${ex.hex.slice(0, 80)}…` : ex.hex;
+          lines.push(
+            `- ${row.id}${row.target === "raw" ? " (raw)" : ""}, ${set} #${ex.index}, ${kind}: \`${hex}\` (${formatMs(ex.ms)}, +${formatBytes(ex.rssGrowth)}${ex.detail ? `; ${ex.detail}` : ""})`,
+          );
+        }
+      }
+    }
+  }
+  return lines;
+}
+
+/**
+ * Render a {@link SafetyReport} as Markdown: the adapter matrix, the raw-library matrix,
+ * a per-set breakdown and example inputs. Headings start at level `depth` (default 2) so
+ * the bench can nest it in its own report.
+ */
+export function renderSafetyMarkdown(report: SafetyReport, depth = 2): string {
+  const h = (level: number) => "#".repeat(depth + level);
+  const adapters = report.rows.filter((r) => r.target === "codec");
+  const raw = report.rows.filter((r) => r.target === "raw");
+  const nText = (n: Record<SetName, number>) =>
+    `${n.random.toLocaleString("en-US")} random, ${n.mutated.toLocaleString("en-US")} mutated, ${n.crafted} crafted`;
+  const out: string[] = [
+    `${h(0)} Safety on hostile input`,
+    "",
+    `Every call ran in a child process under a watchdog: decompress ${nText(report.n)} inputs per adapter` +
+      (raw.length > 0 ? ` (${nText(report.rawN)} per raw library)` : "") +
+      `, each judged against the reference. Random inputs are 1–128 bytes; mutated inputs are valid streams built from the fixtures with 1–4 bytes overwritten (a quarter also truncated). ` +
+      `Slow: > ${SLOW_MS} ms. Hang: killed at ${HANG_MS / 1000} s. Peak RSS growth: the call's peak resident memory over the child's RSS just before it` +
+      (report.exactRssPeaks ? " (kernel high-water mark, reset per call)" : " (sampled)") +
+      `; the target is under ${formatBytes(RSS_LIMIT_BYTES)}.`,
+    "",
+    `Run ${report.date.slice(0, 10)} on ${report.environment.cpu} (${report.environment.cores} cores), Node ${report.environment.node}; took ${formatDuration(report.durationMs)}. Reference: ${report.reference}.`,
+    "",
+    `${h(1)} Adapters (\`createCodec()\`)`,
+    "",
+    "Targets: 0 silent accepts, 0 wrong bytes, 0 crashes, 0 hangs, 0 calls over 100 ms, peak RSS growth under 64 MiB, and (the contract) 0 false rejects and only `SnappyError`s.",
+    "",
+    ...matrix(adapters, false),
+    "",
+  ];
+  const missing = adapters.filter((r) => r.missed.length > 0);
+  for (const row of missing) out.push(`- **${row.id}** misses: ${row.missed.join(", ")}`);
+  if (missing.length > 0) out.push("");
+  if (raw.length > 0) {
+    out.push(
+      `${h(1)} Raw libraries (\`createRaw()\`, no guards)`,
+      "",
+      'The same inputs given to each backend library directly: what the adapters\' guards prevent. A raw library throwing its own error type is the right call ("rejects (other error)").',
+      "",
+      ...matrix(raw, true),
+      "",
+    );
+  }
+  if (report.failed.length > 0) {
+    out.push("Not loaded:", "");
+    for (const f of report.failed) out.push(`- ${f.id} (${f.target}): ${f.reason}`);
+    out.push("");
+  }
+  const check = report.referenceCheck;
+  out.push(
+    `Reference cross-check: the oracle and \`validateCompressed\` agreed on ${check.inputs - check.disagreements.length} of ${check.inputs} inputs.`,
+    "",
+    "<details><summary>By input set</summary>",
+    "",
+    ...perSet(report),
+    "",
+    "</details>",
+    "",
+  );
+  const ex = examples(report);
+  if (ex.length > 0) {
+    out.push(
+      "<details><summary>Example inputs (hex) for every failing outcome</summary>",
+      "",
+      ...ex,
+      "",
+      "</details>",
+      "",
+    );
+  }
+  return out.join("\n");
+}

@@ -1,0 +1,115 @@
+// Child process: loads one adapter (its guarded codec or its raw backend) and decompresses
+// the inputs it is sent, one per event-loop turn, reporting each result. The parent kills it
+// on a hang or runaway memory and forks a fresh one, so nothing here needs to survive that.
+import { pathToFileURL } from "node:url";
+import type { AdapterModule } from "@snappykit/core";
+import { MemoryProbe } from "./memory.js";
+import { classifyReturn, classifyThrow, type Expected } from "./outcome.js";
+import type { ChildMessage, ParentMessage, RunMessage, Target } from "./protocol.js";
+
+type Decompress = (input: Uint8Array, maxLength: number | undefined) => unknown;
+
+const probe = new MemoryProbe();
+let decompress: Decompress | undefined;
+
+function send(message: ChildMessage): void {
+  process.send!(message);
+}
+
+function describeError(error: unknown): string {
+  const text =
+    error instanceof Error
+      ? `${error.name}${"code" in error && error.code !== undefined ? ` ${String(error.code)}` : ""}: ${error.message}`
+      : `threw ${typeof error}: ${String(error)}`;
+  return text.length > 200 ? `${text.slice(0, 200)}…` : text;
+}
+
+function describeOutput(output: unknown, expected: Expected): string {
+  if (!(output instanceof Uint8Array)) return `returned ${typeof output}, not a Uint8Array`;
+  const ref = expected === null ? "reference rejects" : `reference: ${expected.length} bytes`;
+  let first = "";
+  if (expected !== null && output.length === expected.length) {
+    const at = output.findIndex((b, i) => b !== expected[i]);
+    if (at >= 0) first = `, first difference at byte ${at}`;
+  }
+  return `returned ${output.length} bytes (${ref}${first})`;
+}
+
+async function load(entry: string, target: Target, variant?: string): Promise<void> {
+  try {
+    const mod = (await import(pathToFileURL(entry).href)) as Partial<AdapterModule>;
+    if (typeof mod.createCodec !== "function" || typeof mod.createRaw !== "function") {
+      throw new Error(`${entry} does not export createCodec and createRaw`);
+    }
+    let library: string;
+    let compress: (input: Uint8Array) => Uint8Array;
+    if (target === "codec") {
+      const codec =
+        variant === undefined
+          ? await mod.createCodec()
+          : (await mod.createVariants?.())?.find((v) => v.name === variant);
+      if (!codec) throw new Error(`${entry} has no variant named ${variant}`);
+      library = codec.library;
+      compress = (input) => codec.compress(input);
+      decompress = (input, maxLength) =>
+        codec.uncompress(input, maxLength === undefined ? undefined : { maxLength });
+    } else {
+      const raw = await mod.createRaw();
+      library = raw.library;
+      compress = (input) => raw.compress(input);
+      decompress = (input) => raw.uncompress(input);
+    }
+    // Warm up (lazy wasm compilation, JIT, first-call allocations) so the first fuzz
+    // input is not charged for them and counted as slow.
+    const sample = new TextEncoder().encode("snappykit fuzz warm-up ".repeat(40));
+    for (let i = 0; i < 20; i++) decompress(compress(sample), undefined);
+    send({ type: "ready", library, rss: probe.rss() });
+  } catch (error) {
+    send({ type: "loadFailed", reason: describeError(error) });
+  }
+}
+
+function run(message: RunMessage): void {
+  const { inputs, expected, maxLength } = message;
+  let index = message.from;
+  const step = () => {
+    if (index >= inputs.length) return;
+    const input = inputs[index]!;
+    const want = expected[index]!;
+    const before = probe.resetPeak();
+    let outcome: ReturnType<typeof classifyReturn>;
+    let detail: string;
+    let ms: number;
+    const start = performance.now();
+    try {
+      const output = decompress!(input, maxLength[index]);
+      ms = performance.now() - start;
+      outcome = classifyReturn(output, want);
+      detail = describeOutput(output, want);
+    } catch (error) {
+      ms = performance.now() - start;
+      outcome = classifyThrow(error, want);
+      detail = describeError(error);
+    }
+    const peak = probe.peak();
+    send({
+      type: "result",
+      index,
+      outcome,
+      ms,
+      rssGrowth: Math.max(0, peak - before),
+      rssAfter: probe.rss(),
+      detail,
+    });
+    index++;
+    // One event-loop turn per call: lets the IPC message leave now (the parent's watchdog
+    // counts from it) and lets finalizer-freed backends (snappy@7) release their buffers.
+    setImmediate(step);
+  };
+  step();
+}
+
+process.on("message", (message: ParentMessage) => {
+  if (message.type === "load") void load(message.entry, message.target, message.variant);
+  else run(message);
+});
