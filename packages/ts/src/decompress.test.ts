@@ -1,0 +1,234 @@
+import { encodeUncompressedLength, isSnappyError, type SnappyErrorCode } from "@snappykit/core";
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { compress } from "./compress.js";
+import { uncompress } from "./decompress.js";
+import {
+  firstDifference,
+  oracleCompress,
+  oracleUncompress,
+  randomBytes,
+  structured,
+} from "./test-support/inputs.js";
+
+const ABCD = [0x61, 0x62, 0x63, 0x64];
+const bytes = (...parts: (number | number[] | Uint8Array)[]) =>
+  Uint8Array.from(parts.flatMap((p) => (typeof p === "number" ? [p] : Array.from(p))));
+const varint = (n: number) => encodeUncompressedLength(n);
+
+function rejects(
+  input: Uint8Array,
+  code: SnappyErrorCode,
+  message: RegExp,
+  maxLength?: number,
+): void {
+  try {
+    uncompress(input, maxLength === undefined ? undefined : { maxLength });
+  } catch (error) {
+    expect(isSnappyError(error, code), String(error)).toBe(true);
+    expect((error as Error).message).toMatch(message);
+    return;
+  }
+  throw new Error(`accepted ${Array.from(input.subarray(0, 16))}`);
+}
+
+describe("uncompress: valid streams", () => {
+  it("reads every element form", () => {
+    // copy-1 (len 4, offset 4), copy-2 (len 4, offset 4), copy-4 (len 5, offset 8).
+    const stream = bytes(17, 0x0c, ABCD, 0x01, 4, (3 << 2) | 2, 4, 0, (4 << 2) | 3, 8, 0, 0, 0);
+    expect(Array.from(uncompress(stream))).toEqual([...ABCD, ...ABCD, ...ABCD, ...ABCD, 0x61]);
+    // Literal lengths in 1, 2, 3 and 4 extra bytes (non-minimal encodings are valid).
+    expect(Array.from(uncompress(bytes(4, 60 << 2, 3, ABCD)))).toEqual(ABCD);
+    expect(Array.from(uncompress(bytes(4, 61 << 2, 3, 0, ABCD)))).toEqual(ABCD);
+    expect(Array.from(uncompress(bytes(4, 62 << 2, 3, 0, 0, ABCD)))).toEqual(ABCD);
+    expect(Array.from(uncompress(bytes(4, 63 << 2, 3, 0, 0, 0, ABCD)))).toEqual(ABCD);
+  });
+
+  it("repeats overlapping copies (offset < length) and copies long runs", () => {
+    // 'z', then a 64-byte copy at offset 1, then an 11-byte copy-1 at offset 1.
+    const rle = uncompress(bytes(76, 0, 0x7a, (63 << 2) | 2, 1, 0, (7 << 2) | 1, 1));
+    expect(rle).toEqual(new Uint8Array(76).fill(0x7a));
+    // Overlap with period 3 and a non-overlapping 64-byte copy (the copyWithin path).
+    const data = randomBytes(100, 1);
+    const out = uncompress(
+      bytes(varint(100 + 64 + 20), 0xf0, 99, data, (63 << 2) | 2, 100, 0, (19 << 2) | 2, 3, 0),
+    );
+    expect(Array.from(out.subarray(0, 100))).toEqual(Array.from(data));
+    expect(Array.from(out.subarray(100, 164))).toEqual(Array.from(data.subarray(0, 64)));
+    for (let i = 164; i < 184; i++) expect(out[i]).toBe(out[i - 3]);
+  });
+
+  it("decodes Buffers and views with a byteOffset", () => {
+    const input = structured(3000, 3);
+    const stream = compress(input);
+    const padded = new Uint8Array(stream.length + 10);
+    padded.set(stream, 7);
+    expect(firstDifference(uncompress(padded.subarray(7, 7 + stream.length)), input)).toBe(-1);
+    expect(firstDifference(uncompress(Buffer.from(stream)), input)).toBe(-1);
+  });
+
+  it("decodes snappy@7's output and honours a sufficient maxLength", () => {
+    const input = structured(200_000, 9);
+    const out = uncompress(oracleCompress(input), { maxLength: 200_000 });
+    expect(firstDifference(out, input)).toBe(-1);
+  });
+});
+
+describe("uncompress: hostile input", () => {
+  it("rejects bad preambles", () => {
+    rejects(bytes(), "CORRUPT_INPUT", /empty input/);
+    rejects(bytes(0x80), "CORRUPT_INPUT", /truncated length preamble/);
+    rejects(bytes(0x80, 0x80, 0x80, 0x80, 0x80, 0), "CORRUPT_INPUT", /overlong/);
+    rejects(bytes(0xff, 0xff, 0xff, 0xff, 0x1f, 0), "CORRUPT_INPUT", /exceeds 2\^32-1/);
+  });
+
+  it("rejects, before allocating, a preamble the body cannot expand to", () => {
+    // 4 GiB - 1 declared by a 5-byte body: at most 106 bytes could come out of it.
+    rejects(
+      bytes(varint(2 ** 32 - 1), 0x0c, ABCD),
+      "CORRUPT_INPUT",
+      /can decode to at most 106/,
+      2 ** 32,
+    );
+    // snappyjs's 6-byte hang: a literal claiming 4 GiB.
+    rejects(bytes(0x01, 0xfc, 0, 0, 0xff, 0xff), "CORRUPT_INPUT", /literal of \d+ bytes runs past/);
+    // The densest valid stream passes the bound: 'a' then 3-byte copies of 64.
+    const dense = bytes(varint(1 + 64 * 100), 0, 0x61, ...Array(100).fill([(63 << 2) | 2, 1, 0]));
+    expect(uncompress(dense).length).toBe(6401);
+  });
+
+  it("rejects a declared length over maxLength with LENGTH_LIMIT", () => {
+    const stream = compress(structured(1000, 1));
+    rejects(stream, "LENGTH_LIMIT", /declares 1000 bytes, over the maxLength of 999/, 999);
+    expect(uncompress(stream, { maxLength: 1000 }).length).toBe(1000);
+    rejects(bytes(1, 0, 0x61), "LENGTH_LIMIT", /over the maxLength of 0/, 0);
+  });
+
+  it("rejects truncated elements", () => {
+    rejects(
+      bytes(4, 61 << 2, 0x63),
+      "CORRUPT_INPUT",
+      /literal length needs 2 bytes, only 1 remain \(tag at byte 1\)/,
+    );
+    rejects(
+      bytes(10, 9 << 2, 0x61, 0x62, 0x63),
+      "CORRUPT_INPUT",
+      /literal of 10 bytes runs past the end of the input \(3 remain\)/,
+    );
+    rejects(
+      bytes(8, 0x0c, ABCD, 0x01),
+      "CORRUPT_INPUT",
+      /copy-1 tag is missing its offset byte \(tag at byte 6\)/,
+    );
+    rejects(bytes(8, 0x0c, ABCD, 0x0e, 4), "CORRUPT_INPUT", /copy-2 tag is missing offset bytes/);
+    rejects(
+      bytes(8, 0x0c, ABCD, 0x0f, 4, 0, 0),
+      "CORRUPT_INPUT",
+      /copy-4 tag is missing offset bytes/,
+    );
+  });
+
+  it("rejects bad offsets", () => {
+    rejects(bytes(8, 0x0c, ABCD, 0x01, 0), "CORRUPT_INPUT", /copy with offset 0 \(tag at byte 6\)/);
+    rejects(
+      bytes(8, 0x0c, ABCD, 0x01, 5),
+      "CORRUPT_INPUT",
+      /copy offset 5 reaches before the 4 bytes produced/,
+    );
+    rejects(
+      bytes(4, 0x01, 1),
+      "CORRUPT_INPUT",
+      /copy offset 1 reaches before the 0 bytes produced/,
+    );
+    // A copy-4 offset above 2^31 must not wrap negative and slip past the check.
+    rejects(
+      bytes(8, 0x0c, ABCD, 0x0f, 0, 0, 0, 0x80),
+      "CORRUPT_INPUT",
+      /copy offset 2147483648 reaches before/,
+    );
+  });
+
+  it("rejects output longer or shorter than the preamble", () => {
+    rejects(
+      bytes(3, 0x0c, ABCD),
+      "CORRUPT_INPUT",
+      /literal of 4 bytes at output 0 overruns the declared 3/,
+    );
+    rejects(
+      bytes(6, 0x0c, ABCD, 0x01, 4),
+      "CORRUPT_INPUT",
+      /copy of 4 bytes at output 4 overruns the declared 6/,
+    );
+    rejects(
+      bytes(5, 0x0c, ABCD),
+      "CORRUPT_INPUT",
+      /stream produces 4 bytes, but its preamble declares 5/,
+    );
+    const stream = compress(structured(1000, 2));
+    rejects(stream.subarray(0, stream.length - 1), "CORRUPT_INPUT", /./);
+  });
+
+  it("rejects non-byte input with INVALID_ARGUMENT", () => {
+    rejects("abc" as never, "INVALID_ARGUMENT", /must be a Uint8Array/);
+    rejects(bytes(1, 0, 0x61), "INVALID_ARGUMENT", /maxLength/, -1);
+  });
+});
+
+/**
+ * Agreement with snappy@7's decoder (Rust `snap`, as strict as libsnappy): on every input,
+ * both reject or both return the same bytes. Inputs the expansion bound rejects are checked
+ * to be ones snap cannot decode either (it would first allocate the claimed length).
+ */
+function agreesWithOracle(input: Uint8Array): void {
+  let ours: Uint8Array | undefined;
+  let ourError: unknown;
+  try {
+    ours = uncompress(input, { maxLength: 2 ** 32 });
+  } catch (error) {
+    ourError = error;
+  }
+  if (ourError !== undefined) {
+    expect(isSnappyError(ourError), String(ourError)).toBe(true);
+    if (/can decode to at most/.test((ourError as Error).message)) return;
+  }
+  let theirs: Uint8Array | undefined;
+  try {
+    theirs = oracleUncompress(input);
+  } catch {
+    theirs = undefined;
+  }
+  if (theirs === undefined) {
+    expect(
+      ours,
+      `accepted what snappy@7 rejects: ${Array.from(input.subarray(0, 24))}`,
+    ).toBeUndefined();
+  } else {
+    expect(ourError, `rejected what snappy@7 accepts: ${String(ourError)}`).toBeUndefined();
+    expect(firstDifference(ours!, theirs)).toBe(-1);
+  }
+}
+
+describe("uncompress: fuzzing against snappy@7's decoder", () => {
+  it("random bytes", () => {
+    fc.assert(fc.property(fc.uint8Array({ maxLength: 128 }), agreesWithOracle), { numRuns: 5000 });
+  });
+
+  it("mutated valid streams", () => {
+    const sources = [structured(3000, 1), randomBytes(500, 2), randomBytes(2000, 3, 0x03)].map(
+      compress,
+    );
+    fc.assert(
+      fc.property(
+        fc.nat(sources.length - 1),
+        fc.array(fc.tuple(fc.nat(), fc.nat(255)), { minLength: 1, maxLength: 4 }),
+        fc.option(fc.nat(), { nil: undefined }),
+        (which, edits, cut) => {
+          const stream = sources[which]!.slice();
+          for (const [at, value] of edits) stream[at % stream.length] = value;
+          agreesWithOracle(cut === undefined ? stream : stream.subarray(0, cut % stream.length));
+        },
+      ),
+      { numRuns: 5000 },
+    );
+  });
+});

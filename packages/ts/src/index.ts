@@ -1,0 +1,40 @@
+/**
+ * `@snappykit/ts`: a pure-TypeScript Snappy codec. Writes the same bytes as Google libsnappy
+ * 1.1.7 and snappy@7, decodes strictly, and runs wherever JavaScript does (no Node APIs, no
+ * third-party dependencies).
+ * @packageDocumentation
+ */
+import type { RawBackend, SnappyCodec } from "@snappykit/core";
+// JSON import attributes: the version reported is the one in the package actually loaded.
+import pkg from "../package.json" with { type: "json" };
+import { compress } from "./compress.js";
+import { uncompress } from "./decompress.js";
+
+export { compress, uncompress };
+
+/** This package and its version, as reported in {@link SnappyCodec.library}: `@snappykit/ts@x.y.z`. */
+export const library = `${pkg.name}@${pkg.version}`;
+
+/**
+ * The snappykit adapter: `compress` and `uncompress` behind the {@link SnappyCodec} contract.
+ * Nothing to guard: the codec's own decoder is strict and length-checked, so the adapter
+ * adds no copies and no checks.
+ */
+export async function createCodec(): Promise<SnappyCodec> {
+  return {
+    contractVersion: 1,
+    name: "ts",
+    library,
+    runtime: "js",
+    compress,
+    uncompress,
+  };
+}
+
+/**
+ * The bare functions, for the bench and the fuzzer. The same functions as
+ * {@link createCodec}: this codec has no unguarded mode.
+ */
+export async function createRaw(): Promise<RawBackend> {
+  return { library, compress, uncompress };
+}
