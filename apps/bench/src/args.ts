@@ -39,7 +39,10 @@ after a cross-compatibility gate against the reference codec (libsnappy, else na
   --quick                 the whole matrix with short timings (≤ 60 s on 2 cores; CI)
   --codec <ids>           only these codecs (comma-separated or repeated)
   --payload <names>       these payloads instead of the default set ("all" = every payload)
-  --op <ids>              only these ops: compress, uncompress, compress-async, uncompress-async
+  --op <ids>              only these ops: compress, uncompress, compress-async,
+                          uncompress-async, ssz_snappy-encode, ssz_snappy-decode
+                          (default: all; the ssz_snappy ops only on req/resp payloads
+                          unless named here)
   --reference <id>        reference codec for the gate and uncompress inputs
   --out <dir>             where to write reports (default apps/bench/results)
   --format <list>         report files to write: json,md,svg (default all three)

@@ -2,6 +2,7 @@
 // req/resp ops (ssz_snappy encode/decode) plug in beside the block ones without touching
 // the runner or the reports.
 import type { RawBackend, SnappyCodec } from "@snappykit/core";
+import { decodeSszSnappy, encodeSszSnappy, MAX_PAYLOAD_SIZE } from "@snappykit/framing";
 import type { BenchPayload } from "./payloads.js";
 
 /** Whether a case calls the adapter (`SnappyCodec`) or its library directly (`createRaw`). */
@@ -44,6 +45,8 @@ export function rawTarget(id: string, raw: RawBackend): Target {
 export interface PreparedPayload {
   readonly payload: BenchPayload;
   readonly referenceCompressed: readonly Uint8Array[];
+  /** The reference codec, for ops that need other encodings of its output (framed). */
+  readonly reference: SnappyCodec;
 }
 
 /**
@@ -69,6 +72,11 @@ export interface OpSpec {
   inputs(prepared: PreparedPayload): readonly Uint8Array[];
   /** Bytes one op writes, to cap a timing batch's output (see run.ts). */
   outputBytes(prepared: PreparedPayload): number;
+  /**
+   * Payloads the op runs on when `--op` does not name it; undefined = every payload.
+   * (Framed ops only matter for req/resp, and would double the default run elsewhere.)
+   */
+  readonly defaultFor?: (payload: BenchPayload) => boolean;
 }
 
 const sumCompressed = (p: PreparedPayload) =>
@@ -95,15 +103,52 @@ function methodOp(
   };
 }
 
+/**
+ * An `ssz_snappy` op (req/resp encoding: varint length + Snappy framing format) over an
+ * adapter's codec. Raw libraries have no `SnappyCodec`, so these ops skip them.
+ */
+function framedOp(
+  id: string,
+  description: string,
+  run: (codec: SnappyCodec) => (input: Uint8Array) => Uint8Array,
+  inputs: (p: PreparedPayload) => readonly Uint8Array[],
+  outputBytes: (p: PreparedPayload) => number,
+): OpSpec {
+  return {
+    id,
+    description,
+    async: false,
+    call: (target) =>
+      target.impl === "adapter"
+        ? { receiver: { run: run(target.backend as SnappyCodec) }, method: "run" }
+        : undefined,
+    inputs,
+    outputBytes,
+    defaultFor: (payload) => payload.kind === "reqresp",
+  };
+}
+
+// ssz_snappy accepts any SSZ size up to the spec's MAX_PAYLOAD_SIZE here: the bench
+// measures the encoding, not a type's bounds.
+const ANY_SIZE = { minSize: 0, maxSize: MAX_PAYLOAD_SIZE };
+const framedCache = new WeakMap<PreparedPayload, Uint8Array[]>();
+const referenceFramed = (p: PreparedPayload) => {
+  let framed = framedCache.get(p);
+  if (!framed) {
+    framed = p.payload.items.map((item) => encodeSszSnappy(p.reference, item));
+    framedCache.set(p, framed);
+  }
+  return framed;
+};
+
 /** Whether `target` can run `op`. */
 export function supports(op: OpSpec, target: Target): boolean {
   return op.call(target) !== undefined;
 }
 
 /**
- * Every op the bench knows, in report order. Framed ops (`ssz_snappy-encode`,
- * `ssz_snappy-decode` over `@snappykit/framing`) are added here as more `OpSpec`s whose
- * `call` wraps the codec in the framing functions; nothing else needs to change.
+ * Every op the bench knows, in report order. A new op (another framing, a streaming API)
+ * is one more `OpSpec` here; the runner and the reports need no change.
  */
 export const OPS: readonly OpSpec[] = [
   methodOp(
@@ -138,6 +183,20 @@ export const OPS: readonly OpSpec[] = [
     "uncompressAsync",
     true,
     (p) => p.referenceCompressed,
+    (p) => p.payload.bytes,
+  ),
+  framedOp(
+    "ssz_snappy-encode",
+    "req/resp ssz_snappy encode (varint + framing format, CRC-32C) every item",
+    (codec) => (ssz) => encodeSszSnappy(codec, ssz),
+    (p) => p.payload.items,
+    (p) => sumCompressed(p) + p.payload.items.length * 64,
+  ),
+  framedOp(
+    "ssz_snappy-decode",
+    "req/resp ssz_snappy decode (checksums verified) of the reference's encoding",
+    (codec) => (framed) => decodeSszSnappy(codec, framed, ANY_SIZE),
+    referenceFramed,
     (p) => p.payload.bytes,
   ),
 ];
@@ -175,6 +234,8 @@ export interface CasePlan {
   readonly ops: readonly OpSpec[];
   /** Payload names on which raw targets are timed. */
   readonly overheadPayloads: readonly string[];
+  /** True when the user chose the ops (`--op`): then each runs on every payload. */
+  readonly explicitOps?: boolean;
 }
 
 /**
@@ -186,6 +247,7 @@ export function buildCases(plan: CasePlan): BenchCase[] {
   for (const prepared of plan.prepared) {
     const withRaw = plan.overheadPayloads.includes(prepared.payload.name);
     for (const op of plan.ops) {
+      if (!plan.explicitOps && op.defaultFor && !op.defaultFor(prepared.payload)) continue;
       for (const target of plan.targets) {
         if (!supports(op, target)) continue;
         cases.push({ target, prepared, op });

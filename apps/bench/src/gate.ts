@@ -1,6 +1,7 @@
 // Cross-compatibility gate: before anything is timed, every codec must interoperate
 // byte-exactly with the reference on every payload, in both directions. A fast codec that
 // writes streams others cannot read is not a candidate, so a mismatch aborts the run.
+import type { SnappyCodec } from "@snappykit/core";
 import type { PreparedPayload, Target } from "./cases.js";
 import type { BenchPayload } from "./payloads.js";
 
@@ -158,7 +159,7 @@ export async function runGate(
         });
       }
     }
-    prepared.push({ payload, referenceCompressed });
+    prepared.push({ payload, referenceCompressed, reference: reference.backend as SnappyCodec });
   }
   return { reference: reference.codec, prepared, sizes, checks };
 }

@@ -14,7 +14,7 @@ import {
 import { compareReports, regressions } from "./compare.js";
 import { collectEnvironment } from "./env.js";
 import { chooseReference, GateError, runGate } from "./gate.js";
-import { loadPayloadSource } from "./payloads.js";
+import { loadPayloadSource, type PayloadSource } from "./payloads.js";
 import { formatDuration } from "./report/format.js";
 import {
   type BenchReport,
@@ -66,7 +66,7 @@ async function run(opts: CliOptions, io: Io, log: (line: string) => void): Promi
   const started = performance.now();
   const entries = discoverAdapters();
   const { loaded, failed } = await loadAdapters(entries);
-  const source = await loadPayloadSource();
+  const source = loadPayloadSource();
 
   // Every codec the run can time: each adapter's default codec under the adapter's id,
   // plus its variants (non-default settings) under their own names.
@@ -125,7 +125,6 @@ async function run(opts: CliOptions, io: Io, log: (line: string) => void): Promi
     return 0;
   }
   for (const f of failed) log(`unavailable: ${f.id} (${f.packageName}): ${f.reason}`);
-  if (source.note) log(`note: ${source.note}`);
   if (!hasGc()) log("warning: run node with --expose-gc (pnpm bench does): no allocation figures");
 
   const allTargets = available.map((a) => adapterTarget(a.id, a.codec, a.variantOf !== undefined));
@@ -147,6 +146,7 @@ async function run(opts: CliOptions, io: Io, log: (line: string) => void): Promi
     prepared: gate.prepared,
     ops,
     overheadPayloads: pickOverheadPayloads(payloads),
+    explicitOps: opts.ops !== undefined,
   });
   const timing = opts.quick ? QUICK_TIMING : FULL_TIMING;
   log(`timing ${cases.length} cases (${opts.quick ? "quick" : "full"} mode)`);
@@ -178,7 +178,6 @@ async function run(opts: CliOptions, io: Io, log: (line: string) => void): Promi
     ),
     reference: reference.codec,
     gateChecks: gate.checks,
-    ...(source.note && { payloadNote: source.note }),
     payloads: payloads.map((p) => ({
       name: p.name,
       description: p.description,
@@ -229,7 +228,7 @@ async function run(opts: CliOptions, io: Io, log: (line: string) => void): Promi
 function listing(
   loaded: readonly { id: string; codec: { library: string; runtime: string } }[],
   failed: readonly { id: string; reason: string }[],
-  source: Awaited<ReturnType<typeof loadPayloadSource>>,
+  source: PayloadSource,
   ops: readonly string[],
 ): string {
   const lines = ["codecs:"];
@@ -243,7 +242,6 @@ function listing(
       `  ${mark} ${p.name.padEnd(28)} ${p.items.length} item(s), ${p.bytes} B: ${p.description}`,
     );
   }
-  if (source.note) lines.push(`  (${source.note})`);
   lines.push(`ops: ${ops.join(", ")}`);
   return `${lines.join("\n")}\n`;
 }

@@ -1,4 +1,5 @@
 // The bench's view of a payload, and the one place that talks to @snappykit/fixtures.
+import { loadPayloads } from "@snappykit/fixtures";
 
 /** What a payload's bytes model: a gossip message, a req/resp response, or synthetic data. */
 export type PayloadKind = "gossip" | "reqresp" | "synthetic";
@@ -31,45 +32,41 @@ export function meanItemBytes(payload: BenchPayload): number {
   return payload.items.length === 0 ? 0 : payload.bytes / payload.items.length;
 }
 
-/** Where the run's payloads came from, and which of them a plain run uses. */
+/** The run's payloads and which of them a plain run uses. */
 export interface PayloadSource {
   readonly all: readonly BenchPayload[];
   /** Names a run without --payload uses. */
   readonly defaults: readonly string[];
-  /** Set when the fixtures could not be used and what was used instead. */
-  readonly note?: string;
 }
 
 /**
- * The default set when the fixtures are available: one of each message class the bench
- * must answer for (see README "Payloads"), chosen so ~9 codecs fit in 5 minutes.
+ * The default set: one payload per question a client team asks, chosen so ~11 codec rows
+ * fit in 5 minutes on 2 cores. `--payload all` runs every fixture.
+ *
+ * - `single-attestation`: the most frequent gossip message (~240 B): per-call overhead.
+ * - `data-column-sidecar`: the post-fulu hot path (~19 KiB, mostly incompressible blobs).
+ * - `beacon-block`: a block on gossip (~72 KiB, compresses ~1.6×).
+ * - `blob-sidecar`: a full blob (~129 KiB, nearly incompressible).
+ * - `blocks-by-range`: a req/resp response of 32 blocks (~2.3 MiB): bulk throughput.
  */
-export const DEFAULT_PAYLOADS: readonly string[] = [];
+export const DEFAULT_PAYLOADS: readonly string[] = [
+  "single-attestation",
+  "data-column-sidecar",
+  "beacon-block",
+  "blob-sidecar",
+  "blocks-by-range",
+];
 
-// A variable specifier: the fixtures package is written alongside this one, and its
-// types are not needed to read its payloads.
-const FIXTURES: string = "@snappykit/fixtures";
-
-interface FixturesModule {
-  loadPayloads(filter?: unknown): BenchPayload[] | Promise<BenchPayload[]>;
+/**
+ * Every fixture payload, and the default set (those of {@link DEFAULT_PAYLOADS} that
+ * exist; every payload if none does, so a renamed fixture cannot silently empty a run).
+ */
+export function loadPayloadSource(): PayloadSource {
+  const all = loadPayloads();
+  const names = all.map((p) => p.name);
+  const defaults = DEFAULT_PAYLOADS.filter((n) => names.includes(n));
+  return { all, defaults: defaults.length > 0 ? defaults : names };
 }
 
-/** Load every fixture payload; fall back to built-in synthetic ones, saying so. */
-export async function loadPayloadSource(): Promise<PayloadSource> {
-  try {
-    const mod = (await import(FIXTURES)) as Partial<FixturesModule>;
-    if (typeof mod.loadPayloads !== "function") throw new Error("no loadPayloads export");
-    const all = await mod.loadPayloads();
-    const names = all.map((p) => p.name);
-    const defaults = DEFAULT_PAYLOADS.filter((n) => names.includes(n));
-    return { all, defaults: defaults.length > 0 ? defaults : names };
-  } catch (error) {
-    const { syntheticPayloads } = await import("./synthetic.js");
-    const all = syntheticPayloads();
-    return {
-      all,
-      defaults: all.map((p) => p.name),
-      note: `@snappykit/fixtures unavailable (${(error as Error).message.split("\n")[0]}); built-in synthetic payloads used`,
-    };
-  }
-}
+/** Payloads whose mean item is at least this big count as block-sized (drift summary). */
+export const BLOCK_SIZED_BYTES = 32 * 1024;

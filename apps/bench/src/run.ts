@@ -26,9 +26,9 @@ export interface TimingOptions {
 
 /** Defaults of a full run: ≤ 5 minutes for ~9 codecs on the default payloads, 2 cores. */
 export const FULL_TIMING: TimingOptions = {
-  warmupMs: 60,
-  timeMs: 700,
-  minSamples: 30,
+  warmupMs: 50,
+  timeMs: 500,
+  minSamples: 20,
   batchMs: 2,
   batchMaxBytes: 4 << 20,
   allocationRuns: 5,
@@ -36,9 +36,9 @@ export const FULL_TIMING: TimingOptions = {
 
 /** `--quick`: the same matrix, an order of magnitude less time per case (CI). */
 export const QUICK_TIMING: TimingOptions = {
-  warmupMs: 15,
-  timeMs: 80,
-  minSamples: 12,
+  warmupMs: 10,
+  timeMs: 60,
+  minSamples: 5,
   batchMs: 1,
   batchMaxBytes: 4 << 20,
   allocationRuns: 3,
@@ -107,8 +107,10 @@ function makeBatch(c: BenchCase): Batch {
   return (k) => fn(call.receiver, inputs, now, do_not_optimize, k);
 }
 
-function gc(): void {
-  (globalThis as { gc?: () => void }).gc?.();
+type GcOptions = { type?: "major" | "minor" };
+
+function gc(options?: GcOptions): void {
+  (globalThis as { gc?: (o?: GcOptions) => void }).gc?.(options);
 }
 
 /** True when node runs with --expose-gc (needed for allocation figures and clean runs). */
@@ -126,28 +128,43 @@ const median = (xs: number[]) => {
   return s[(s.length - 1) >> 1] ?? 0;
 };
 
+/**
+ * Bytes one call of `op` allocates, median of `runs`. Each run starts from an empty young
+ * generation, so a single op does not trigger a scavenge, and with ArrayBuffer sweeping
+ * finished: after one GC V8 frees dead backing stores concurrently, and those late frees
+ * would be subtracted from the op's figure; a second GC finishes them. Minor GCs keep
+ * this cheap (a full GC costs ~10-30 ms with every payload loaded); one full pair per case
+ * first clears what earlier cases promoted to the old generation.
+ */
+async function allocatedBy(
+  op: () => unknown,
+  runs: number,
+): Promise<{ heap: number; external: number }> {
+  gc();
+  gc();
+  const heap: number[] = [];
+  const external: number[] = [];
+  for (let r = 0; r < runs; r++) {
+    await yieldTurn(); // let pending finalizers free native outputs first
+    gc({ type: "minor" });
+    gc({ type: "minor" });
+    const [h0, e0] = probe();
+    await op();
+    const [h1, e1] = probe();
+    heap.push(h1 - h0);
+    external.push(e1 - e0);
+  }
+  return { heap: median(heap), external: median(external) };
+}
+
+// What the probe itself allocates (its result object), measured once and subtracted.
+let probeCost: Promise<{ heap: number; external: number }> | undefined;
+
 async function allocation(batch: Batch, runs: number): Promise<{ heap: number; external: number }> {
   if (!hasGc()) return { heap: Number.NaN, external: Number.NaN };
-  // The probe itself allocates (its result object): measured on an empty op and removed.
-  const measureOnce = async (op: () => unknown) => {
-    const heap: number[] = [];
-    const external: number[] = [];
-    for (let r = 0; r < runs; r++) {
-      await yieldTurn(); // let pending finalizers free native outputs first
-      // Twice: the first GC leaves ArrayBuffer sweeping running concurrently, and its late
-      // frees would be subtracted from the op's figure; the second one finishes it.
-      gc();
-      gc();
-      const [h0, e0] = probe();
-      await op();
-      const [h1, e1] = probe();
-      heap.push(h1 - h0);
-      external.push(e1 - e0);
-    }
-    return { heap: median(heap), external: median(external) };
-  };
-  const base = await measureOnce(() => 0);
-  const used = await measureOnce(() => batch(1));
+  probeCost ??= allocatedBy(() => 0, 5);
+  const base = await probeCost;
+  const used = await allocatedBy(() => batch(1), runs);
   return {
     heap: Math.max(0, used.heap - base.heap),
     external: Math.max(0, used.external - base.external),

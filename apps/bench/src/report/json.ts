@@ -83,8 +83,6 @@ export interface BenchReport {
   readonly environment: Environment;
   readonly reference: string;
   readonly gateChecks: number;
-  /** Set when the fixtures could not be used, saying what was used instead. */
-  readonly payloadNote?: string;
   readonly payloads: readonly PayloadInfo[];
   readonly ops: readonly { readonly id: string; readonly description: string }[];
   readonly codecs: readonly CodecInfo[];

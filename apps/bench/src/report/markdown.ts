@@ -1,4 +1,5 @@
 // The Markdown report: what a client team pastes into a PR description.
+import { BLOCK_SIZED_BYTES } from "../payloads.js";
 import { formatDuration, formatPercent } from "./format.js";
 import type { BenchReport } from "./json.js";
 import {
@@ -40,8 +41,6 @@ export function markdownTable(table: Table): string {
 export interface MarkdownExtras {
   /** Body of "Safety on hostile input" (from apps/fuzz), if that helper has run. */
   readonly safety?: string;
-  /** Drift summary between two runs, if measured. */
-  readonly drift?: string;
 }
 
 /** The one-line summary of where and how a report was made. */
@@ -117,10 +116,11 @@ export function renderMarkdown(report: BenchReport, extras: MarkdownExtras = {})
           ? `; ${c.onlyInBaseline.length} only in baseline, ${c.onlyInCurrent.length} only here.`
           : "."),
       "",
+      blockDrift(report),
+      "",
       markdownTable(cmp),
     );
   }
-  if (extras.drift) section("Run-to-run drift", extras.drift);
   section(
     "Spread",
     "Each sample is the mean op time of one batch (batch = ops between event-loop " +
@@ -133,11 +133,7 @@ export function renderMarkdown(report: BenchReport, extras: MarkdownExtras = {})
     "",
     "</details>",
   );
-  section(
-    "Payloads",
-    markdownTable(payloadTable(report)),
-    ...(report.payloadNote ? ["", `Note: ${report.payloadNote}.`] : []),
-  );
+  section("Payloads", markdownTable(payloadTable(report)));
   section(
     "Codecs",
     markdownTable(codecTable(report)),
@@ -167,7 +163,28 @@ export function renderMarkdown(report: BenchReport, extras: MarkdownExtras = {})
   return `${out.join("\n").trimEnd()}\n`;
 }
 
-/** A short drift summary line for a comparison restricted to some payloads. */
-export function driftSummary(maxDelta: number, payloads: readonly string[], cases: number): string {
-  return `Largest p50 change between two back-to-back runs on ${payloads.join(", ")}: ${formatPercent(maxDelta).replace("+", "±")} over ${cases} cases.`;
+/**
+ * The largest p50 change on block-sized payloads (mean item ≥ 32 KiB): run-to-run drift
+ * when the baseline is the same code run just before.
+ */
+export function blockDrift(report: BenchReport): string {
+  const cmp = report.comparison;
+  if (!cmp) return "";
+  const block = report.payloads
+    .filter((p) => p.bytes / Math.max(1, p.items) >= BLOCK_SIZED_BYTES)
+    .map((p) => p.name);
+  const rows = cmp.rows.filter((r) => block.includes(r.payload));
+  if (rows.length === 0) return "No block-sized payloads (mean item ≥ 32 KiB) in both runs.";
+  const worst = rows.reduce((a, b) =>
+    Math.abs(b.deltaPercent) > Math.abs(a.deltaPercent) ? b : a,
+  );
+  const within = rows.filter((r) => Math.abs(r.deltaPercent) <= cmp.thresholdPercent).length;
+  const median = [...rows.map((r) => Math.abs(r.deltaPercent))].sort((a, b) => a - b)[
+    (rows.length - 1) >> 1
+  ]!;
+  return (
+    `Block-sized payloads (${block.join(", ")}): ${within} of ${rows.length} cases within ` +
+    `±${cmp.thresholdPercent} %, median |change| ${median.toFixed(1)} %, largest ` +
+    `${formatPercent(worst.deltaPercent)} (${worst.key}).`
+  );
 }

@@ -1,0 +1,90 @@
+import { describe, expect, it } from "vitest";
+import { FORMATS, HELP, parseCliArgs, selectNames, UsageError } from "./args.js";
+
+describe("parseCliArgs", () => {
+  it("gives the defaults for an empty command line", () => {
+    const o = parseCliArgs([]);
+    expect(o).toMatchObject({
+      help: false,
+      quick: false,
+      failOnRegression: false,
+      thresholdPercent: 10,
+    });
+    expect(o.formats).toEqual([...FORMATS]);
+    expect(o.codecs).toBeUndefined();
+    expect(o.payloads).toBeUndefined();
+    expect(o.out).toBeUndefined();
+  });
+
+  it("accepts comma-separated and repeated lists", () => {
+    const o = parseCliArgs([
+      "--codec",
+      "napi,snappyjs",
+      "--codec",
+      "ts",
+      "--payload",
+      "beacon-block",
+    ]);
+    expect(o.codecs).toEqual(["napi", "snappyjs", "ts"]);
+    expect(o.payloads).toEqual(["beacon-block"]);
+  });
+
+  it("reads every value flag", () => {
+    const o = parseCliArgs([
+      "--quick",
+      "--op=compress",
+      "--out",
+      "/tmp/x",
+      "--format",
+      "json,md",
+      "--compare",
+      "base.json",
+      "--threshold",
+      "5",
+      "--fail-on-regression",
+      "--reference",
+      "napi",
+    ]);
+    expect(o).toMatchObject({
+      quick: true,
+      ops: ["compress"],
+      out: "/tmp/x",
+      formats: ["json", "md"],
+      compare: "base.json",
+      thresholdPercent: 5,
+      failOnRegression: true,
+      reference: "napi",
+    });
+  });
+
+  it("recognises -h and --help", () => {
+    expect(parseCliArgs(["-h"]).help).toBe(true);
+    expect(HELP).toContain("--compare");
+  });
+
+  it.each([
+    [["--fast"], /Unknown option '--fast'/],
+    [["--codec"], /--codec/],
+    [["positional"], /positional/i],
+    [["--format", "html"], /unknown --format "html"; valid: json, md, svg/],
+    [["--threshold", "ten"], /--threshold must be a non-negative number/],
+    [["--threshold=-1"], /--threshold must be a non-negative number/],
+    [["--fail-on-regression"], /needs --compare/],
+    [["--payload", ","], /--payload needs a value/],
+  ])("rejects %j with a clear message", (argv, message) => {
+    expect(() => parseCliArgs(argv)).toThrow(UsageError);
+    expect(() => parseCliArgs(argv)).toThrow(message);
+  });
+});
+
+describe("selectNames", () => {
+  it("returns the requested names once each", () => {
+    expect(selectNames("codec", ["a", "b", "a"], ["a", "b", "c"])).toEqual(["a", "b"]);
+  });
+
+  it("names the unknown ones and lists every valid name", () => {
+    expect(() => selectNames("codec", ["a", "nope", "zip"], ["a", "b"])).toThrow(
+      'unknown codecs "nope", "zip"; valid: a, b',
+    );
+  });
+});

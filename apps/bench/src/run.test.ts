@@ -1,0 +1,55 @@
+import { beforeAll, describe, expect, it } from "vitest";
+import { discoverAdapters, loadAdapters } from "./adapters.js";
+import { adapterTarget, type BenchCase, getOp, type Target } from "./cases.js";
+import { runGate } from "./gate.js";
+import { hasGc, runCase, runCases, type TimingOptions } from "./run.js";
+import { syntheticPayloads } from "./synthetic.js";
+
+const TINY: TimingOptions = {
+  warmupMs: 5,
+  timeMs: 30,
+  minSamples: 5,
+  batchMs: 0.5,
+  batchMaxBytes: 256 * 1024,
+  allocationRuns: 3,
+};
+
+let reference: Target;
+let cases: (op: string) => BenchCase[];
+beforeAll(async () => {
+  const { loaded } = await loadAdapters(discoverAdapters().filter((e) => e.id === "napi"));
+  reference = adapterTarget("napi", loaded[0]!.codec);
+  const gate = await runGate(reference, [reference], syntheticPayloads());
+  cases = (op) => gate.prepared.map((prepared) => ({ target: reference, prepared, op: getOp(op) }));
+});
+
+describe("runCase", () => {
+  it("runs under --expose-gc in tests too", () => {
+    expect(hasGc()).toBe(true);
+  });
+
+  it("returns ordered statistics, a batch within the output cap, and allocation", async () => {
+    const c = cases("uncompress").find((x) => x.prepared.payload.name === "synthetic-block")!;
+    const r = await runCase(c, TINY);
+    expect(r.key).toBe("napi/synthetic-block/uncompress");
+    expect(r.samples).toBeGreaterThanOrEqual(1);
+    expect(r.min).toBeGreaterThan(0);
+    expect(r.min).toBeLessThanOrEqual(r.p50);
+    expect(r.p50).toBeLessThanOrEqual(r.p75);
+    expect(r.p75).toBeLessThanOrEqual(r.p99);
+    expect(r.p99).toBeLessThanOrEqual(r.max);
+    expect(r.batch * r.bytes).toBeLessThanOrEqual(TINY.batchMaxBytes);
+    // The decoded 96 KiB live in a Buffer backing store: the external figure must see it.
+    expect(r.alloc.external).toBeGreaterThanOrEqual(r.bytes);
+    expect(r.alloc.external).toBeLessThan(r.bytes * 2);
+  });
+
+  it("times async ops and reports progress for every case", async () => {
+    const list = cases("compress-async").slice(0, 2);
+    const seen: number[] = [];
+    const results = await runCases(list, TINY, (p) => seen.push(p.index));
+    expect(seen).toEqual([1, 2]);
+    expect(results.map((r) => r.op)).toEqual(["compress-async", "compress-async"]);
+    expect(results.every((r) => r.p50 > 0)).toBe(true);
+  });
+});
