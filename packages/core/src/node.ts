@@ -3,7 +3,7 @@
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
-import { SnappyError } from "./errors.js";
+import { SnappyError, toSnappyError } from "./errors.js";
 
 /**
  * View a `Uint8Array` as a Node `Buffer` without copying (for backends that insist on a
@@ -38,5 +38,23 @@ export function installedLibrary(specifier: string, fromUrl: string | URL): stri
       throw new SnappyError("UNSUPPORTED", `cannot find the package.json of ${specifier}`);
     }
     dir = parent;
+  }
+}
+
+/**
+ * `require` a CommonJS backend (a native addon, a WASI or wasm-bindgen build) from the
+ * adapter at `fromUrl`, with its `name@version`. Called from `createCodec`, not at import,
+ * so a missing or broken backend becomes a `SnappyError` `UNSUPPORTED` with the reason,
+ * which the bench reports instead of crashing.
+ */
+export function loadBackend<T>(
+  specifier: string,
+  fromUrl: string | URL,
+): { module: T; library: string } {
+  try {
+    const module = createRequire(fromUrl)(specifier) as T;
+    return { module, library: installedLibrary(specifier, fromUrl) };
+  } catch (error) {
+    throw toSnappyError(error, `${specifier} failed to load`, "UNSUPPORTED");
   }
 }

@@ -3,13 +3,11 @@
  * @packageDocumentation
  */
 import {
-  assertBytes,
+  guardedCodec,
   type RawBackend,
   readUncompressedLength,
   type SnappyCodec,
   toSnappyError,
-  type UncompressOptions,
-  validateCompressed,
 } from "@snappykit/core";
 import { installedLibrary } from "@snappykit/core/node";
 import { snappyCompressor, snappyUncompressor } from "hysnappy";
@@ -31,39 +29,31 @@ function instantiate() {
  * Create a {@link SnappyCodec} backed by hysnappy.
  *
  * hysnappy's decoder writes as many bytes as the caller says the output has and trusts
- * that number, so `uncompress` first proves the whole stream valid with
- * `validateCompressed` (which also enforces `maxLength` and the expansion bound) and only
+ * that number, so `uncompress` first proves the whole stream valid (the "stream" guard:
+ * `validateCompressed`, which also enforces `maxLength` and the expansion bound) and only
  * then hands it to the wasm decoder with the declared length. Both directions return
  * arrays hysnappy already copied out of wasm memory, so the adapter adds no copy.
  */
 export async function createCodec(): Promise<SnappyCodec> {
   const backend = instantiate();
   const { library } = backend;
-  return {
-    contractVersion: 1,
+  return guardedCodec({
     name,
     library,
     runtime: "wasm",
-    compress(input: Uint8Array): Uint8Array {
-      assertBytes(input);
-      try {
-        return backend.compress(input);
-      } catch (error) {
-        throw toSnappyError(error, `${library} failed to compress`, "BACKEND_ERROR");
-      }
-    },
-    uncompress(input: Uint8Array, options?: UncompressOptions): Uint8Array {
-      const length = validateCompressed(input, options);
+    guard: "stream",
+    compress: backend.compress,
+    uncompress(input, length) {
       try {
         return backend.uncompress(input, length);
       } catch (error) {
         // The stream is proven valid by now: a RangeError means wasm memory could not
         // grow to the declared length (wasm32 tops out below 4 GiB), not bad input.
-        const code = error instanceof RangeError ? "BACKEND_ERROR" : "CORRUPT_INPUT";
-        throw toSnappyError(error, `${library} rejected the stream`, code);
+        if (error instanceof RangeError) throw toSnappyError(error, library, "BACKEND_ERROR");
+        throw error;
       }
     },
-  };
+  });
 }
 
 /**

@@ -3,16 +3,8 @@
  * compiled by node-gyp at install. The bench's reference codec.
  * @packageDocumentation
  */
-import { createRequire } from "node:module";
-import {
-  assertBytes,
-  checkUncompressedLength,
-  type RawBackend,
-  type SnappyCodec,
-  toSnappyError,
-  type UncompressOptions,
-} from "@snappykit/core";
-import { asBuffer, installedLibrary } from "@snappykit/core/node";
+import { guardedCodec, type RawBackend, type SnappyCodec } from "@snappykit/core";
+import { asBuffer, loadBackend } from "@snappykit/core/node";
 
 /** Short id of this adapter in reports and CLI filters. */
 export const name = "libsnappy";
@@ -34,18 +26,7 @@ const AS_BUFFER = { asBuffer: true } as const;
 
 // Loaded on first use, not at import: the addon is compiled at install and may be missing
 // or built for another Node ABI. createCodec then rejects with UNSUPPORTED and the reason.
-function load(): { library: string; binding: SnappyV6 } {
-  try {
-    const binding = createRequire(import.meta.url)(PACKAGE) as SnappyV6;
-    return { library: installedLibrary(PACKAGE, import.meta.url), binding };
-  } catch (error) {
-    throw toSnappyError(
-      error,
-      `${PACKAGE} (libsnappy) native binding failed to load`,
-      "UNSUPPORTED",
-    );
-  }
-}
+const load = () => loadBackend<SnappyV6>(PACKAGE, import.meta.url);
 
 function settle(resolve: (value: Buffer) => void, reject: (error: unknown) => void): Callback {
   return (error, result) =>
@@ -64,51 +45,23 @@ function settle(resolve: (value: Buffer) => void, reject: (error: unknown) => vo
  * @throws SnappyError `UNSUPPORTED` when the native binding cannot be loaded.
  */
 export async function createCodec(): Promise<SnappyCodec> {
-  const { library, binding } = load();
-  const compressFailed = `${library} failed to compress`;
-  const rejected = `${library} rejected the stream`;
-  return {
-    contractVersion: 1,
+  const { module: binding, library } = load();
+  return guardedCodec({
     name,
     library,
     runtime: "native",
-    compress(input: Uint8Array): Uint8Array {
-      assertBytes(input);
-      try {
-        return binding.compressSync(asBuffer(input));
-      } catch (error) {
-        throw toSnappyError(error, compressFailed, "BACKEND_ERROR");
-      }
-    },
-    uncompress(input: Uint8Array, options?: UncompressOptions): Uint8Array {
-      checkUncompressedLength(input, options);
-      try {
-        return binding.uncompressSync(asBuffer(input), AS_BUFFER);
-      } catch (error) {
-        throw toSnappyError(error, rejected);
-      }
-    },
-    async compressAsync(input: Uint8Array): Promise<Uint8Array> {
-      assertBytes(input);
-      try {
-        return await new Promise<Buffer>((resolve, reject) =>
-          binding.compress(asBuffer(input), settle(resolve, reject)),
-        );
-      } catch (error) {
-        throw toSnappyError(error, compressFailed, "BACKEND_ERROR");
-      }
-    },
-    async uncompressAsync(input: Uint8Array, options?: UncompressOptions): Promise<Uint8Array> {
-      checkUncompressedLength(input, options);
-      try {
-        return await new Promise<Buffer>((resolve, reject) =>
-          binding.uncompress(asBuffer(input), AS_BUFFER, settle(resolve, reject)),
-        );
-      } catch (error) {
-        throw toSnappyError(error, rejected);
-      }
-    },
-  };
+    guard: "length",
+    compress: (input) => binding.compressSync(asBuffer(input)),
+    uncompress: (input) => binding.uncompressSync(asBuffer(input), AS_BUFFER),
+    compressAsync: (input) =>
+      new Promise<Buffer>((resolve, reject) =>
+        binding.compress(asBuffer(input), settle(resolve, reject)),
+      ),
+    uncompressAsync: (input) =>
+      new Promise<Buffer>((resolve, reject) =>
+        binding.uncompress(asBuffer(input), AS_BUFFER, settle(resolve, reject)),
+      ),
+  });
 }
 
 /**
@@ -118,7 +71,7 @@ export async function createCodec(): Promise<SnappyCodec> {
  * zero-fill 4 GiB.
  */
 export async function createRaw(): Promise<RawBackend> {
-  const { library, binding } = load();
+  const { module: binding, library } = load();
   return {
     library,
     compress: (input) => binding.compressSync(asBuffer(input)),

@@ -3,16 +3,8 @@
  * Rust `snap` crate, published before it was renamed to `snappy@7`.
  * @packageDocumentation
  */
-import { createRequire } from "node:module";
-import {
-  assertBytes,
-  checkUncompressedLength,
-  type RawBackend,
-  type SnappyCodec,
-  toSnappyError,
-  type UncompressOptions,
-} from "@snappykit/core";
-import { asBuffer, installedLibrary } from "@snappykit/core/node";
+import { guardedCodec, type RawBackend, type SnappyCodec } from "@snappykit/core";
+import { asBuffer, loadBackend } from "@snappykit/core/node";
 
 /** Short id of this adapter in reports and CLI filters. */
 export const name = "napi-v1";
@@ -29,14 +21,7 @@ interface NapiSnappyV1 {
 
 // Loaded on first use, not at import, so a missing or broken prebuilt binary becomes an
 // UNSUPPORTED rejection of createCodec that the bench can report.
-function load(): { library: string; binding: NapiSnappyV1 } {
-  try {
-    const binding = createRequire(import.meta.url)(PACKAGE) as NapiSnappyV1;
-    return { library: installedLibrary(PACKAGE, import.meta.url), binding };
-  } catch (error) {
-    throw toSnappyError(error, `${PACKAGE} failed to load`, "UNSUPPORTED");
-  }
-}
+const load = () => loadBackend<NapiSnappyV1>(PACKAGE, import.meta.url);
 
 /**
  * Create a {@link SnappyCodec} backed by `@napi-rs/snappy@1` (native).
@@ -50,47 +35,17 @@ function load(): { library: string; binding: NapiSnappyV1 } {
  * @throws SnappyError `UNSUPPORTED` when the native binding cannot be loaded.
  */
 export async function createCodec(): Promise<SnappyCodec> {
-  const { library, binding } = load();
-  const compressFailed = `${library} failed to compress`;
-  const rejected = `${library} rejected the stream`;
-  return {
-    contractVersion: 1,
+  const { module: binding, library } = load();
+  return guardedCodec({
     name,
     library,
     runtime: "native",
-    compress(input: Uint8Array): Uint8Array {
-      assertBytes(input);
-      try {
-        return binding.compressSync(input);
-      } catch (error) {
-        throw toSnappyError(error, compressFailed, "BACKEND_ERROR");
-      }
-    },
-    uncompress(input: Uint8Array, options?: UncompressOptions): Uint8Array {
-      checkUncompressedLength(input, options);
-      try {
-        return binding.uncompressSync(asBuffer(input));
-      } catch (error) {
-        throw toSnappyError(error, rejected);
-      }
-    },
-    async compressAsync(input: Uint8Array): Promise<Uint8Array> {
-      assertBytes(input);
-      try {
-        return await binding.compress(input);
-      } catch (error) {
-        throw toSnappyError(error, compressFailed, "BACKEND_ERROR");
-      }
-    },
-    async uncompressAsync(input: Uint8Array, options?: UncompressOptions): Promise<Uint8Array> {
-      checkUncompressedLength(input, options);
-      try {
-        return await binding.uncompress(asBuffer(input));
-      } catch (error) {
-        throw toSnappyError(error, rejected);
-      }
-    },
-  };
+    guard: "length",
+    compress: (input) => binding.compressSync(input),
+    uncompress: (input) => binding.uncompressSync(asBuffer(input)),
+    compressAsync: (input) => binding.compress(input),
+    uncompressAsync: (input) => binding.uncompress(asBuffer(input)),
+  });
 }
 
 /**
@@ -99,7 +54,7 @@ export async function createCodec(): Promise<SnappyCodec> {
  * untrusted input.
  */
 export async function createRaw(): Promise<RawBackend> {
-  const { library, binding } = load();
+  const { module: binding, library } = load();
   return {
     library,
     compress: (input) => binding.compressSync(input),

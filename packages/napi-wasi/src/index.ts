@@ -3,16 +3,8 @@
  * compiled to WASI and run by `@napi-rs/wasm-runtime` (emnapi) instead of as a native addon.
  * @packageDocumentation
  */
-import { createRequire } from "node:module";
-import {
-  assertBytes,
-  checkUncompressedLength,
-  type RawBackend,
-  type SnappyCodec,
-  toSnappyError,
-  type UncompressOptions,
-} from "@snappykit/core";
-import { installedLibrary } from "@snappykit/core/node";
+import { guardedCodec, type RawBackend, type SnappyCodec } from "@snappykit/core";
+import { loadBackend } from "@snappykit/core/node";
 
 /** Short id of this adapter in reports and CLI filters. */
 export const name = "napi-wasi";
@@ -45,14 +37,7 @@ const RAW_DECODE: DecOptions = { asBuffer: true };
 // Required explicitly (the WASI package's own entry, snappy.wasi.cjs), never through
 // snappy@7's platform fallback, and only when first asked for: instantiating compiles the
 // wasm module, starts its worker pool and prints Node's experimental WASI warning.
-function load(): { library: string; binding: SnappyWasi } {
-  try {
-    const binding = createRequire(import.meta.url)(PACKAGE) as SnappyWasi;
-    return { library: installedLibrary(PACKAGE, import.meta.url), binding };
-  } catch (error) {
-    throw toSnappyError(error, `${PACKAGE} failed to load`, "UNSUPPORTED");
-  }
-}
+const load = () => loadBackend<SnappyWasi>(PACKAGE, import.meta.url);
 
 /**
  * Create a {@link SnappyCodec} backed by the WASI build of `snappy@7` (runtime "wasm").
@@ -66,47 +51,17 @@ function load(): { library: string; binding: SnappyWasi } {
  * @throws SnappyError `UNSUPPORTED` when the WASI module cannot be loaded.
  */
 export async function createCodec(): Promise<SnappyCodec> {
-  const { library, binding } = load();
-  const compressFailed = `${library} failed to compress`;
-  const rejected = `${library} rejected the stream`;
-  return {
-    contractVersion: 1,
+  const { module: binding, library } = load();
+  return guardedCodec({
     name,
     library,
     runtime: "wasm",
-    compress(input: Uint8Array): Uint8Array {
-      assertBytes(input);
-      try {
-        return binding.compressSync(input, ENCODE);
-      } catch (error) {
-        throw toSnappyError(error, compressFailed, "BACKEND_ERROR");
-      }
-    },
-    uncompress(input: Uint8Array, options?: UncompressOptions): Uint8Array {
-      checkUncompressedLength(input, options);
-      try {
-        return binding.uncompressSync(input, DECODE);
-      } catch (error) {
-        throw toSnappyError(error, rejected);
-      }
-    },
-    async compressAsync(input: Uint8Array): Promise<Uint8Array> {
-      assertBytes(input);
-      try {
-        return await binding.compress(input, ENCODE);
-      } catch (error) {
-        throw toSnappyError(error, compressFailed, "BACKEND_ERROR");
-      }
-    },
-    async uncompressAsync(input: Uint8Array, options?: UncompressOptions): Promise<Uint8Array> {
-      checkUncompressedLength(input, options);
-      try {
-        return await binding.uncompress(input, DECODE);
-      } catch (error) {
-        throw toSnappyError(error, rejected);
-      }
-    },
-  };
+    guard: "length",
+    compress: (input) => binding.compressSync(input, ENCODE),
+    uncompress: (input) => binding.uncompressSync(input, DECODE),
+    compressAsync: (input) => binding.compress(input, ENCODE),
+    uncompressAsync: (input) => binding.uncompress(input, DECODE),
+  });
 }
 
 /**
@@ -115,7 +70,7 @@ export async function createCodec(): Promise<SnappyCodec> {
  * it on untrusted input: a 10-byte stream can make it allocate gigabytes.
  */
 export async function createRaw(): Promise<RawBackend> {
-  const { library, binding } = load();
+  const { module: binding, library } = load();
   return {
     library,
     compress: (input) => binding.compressSync(input),

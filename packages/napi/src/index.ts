@@ -1,14 +1,5 @@
-import { createRequire } from "node:module";
-import {
-  assertBytes,
-  checkUncompressedLength,
-  type RawBackend,
-  type SnappyCodec,
-  SnappyError,
-  toSnappyError,
-  type UncompressOptions,
-} from "@snappykit/core";
-import { installedLibrary } from "@snappykit/core/node";
+import { guardedCodec, type RawBackend, type SnappyCodec } from "@snappykit/core";
+import { loadBackend } from "@snappykit/core/node";
 
 type SnappyModule = typeof import("snappy");
 
@@ -29,65 +20,27 @@ export interface NapiCodecOptions {
   copyUncompressOutput?: boolean;
 }
 
-const require = createRequire(import.meta.url);
-
-function load(): SnappyModule {
-  try {
-    return require("snappy") as SnappyModule;
-  } catch (error) {
-    throw toSnappyError(error, "snappy@7 native binding failed to load", "UNSUPPORTED");
-  }
-}
-
 /**
  * A {@link SnappyCodec} over `snappy@7`, the napi-rs binding of Rust `snap`, with its
- * thread-pool `compress`/`uncompress` as `compressAsync`/`uncompressAsync`.
+ * thread-pool `compress`/`uncompress` as `compressAsync`/`uncompressAsync`. snap rejects
+ * every bad stream itself but allocates the declared length first, so the codec runs the
+ * length guard before it.
+ * @throws SnappyError `UNSUPPORTED` when the native binding cannot be loaded.
  */
 export async function createCodec(options: NapiCodecOptions = {}): Promise<SnappyCodec> {
-  const snappy = load();
-  const library = installedLibrary("snappy", import.meta.url);
+  const { module: snappy, library } = loadBackend<SnappyModule>("snappy", import.meta.url);
   const encode = { copyOutputData: options.copyCompressOutput ?? true };
   const decode = { asBuffer: true, copyOutputData: options.copyUncompressOutput ?? false };
-  const rejected = `${library} rejected the stream`;
-  return {
-    contractVersion: 1,
+  return guardedCodec({
     name: "napi",
     library,
     runtime: "native",
-    compress(input) {
-      assertBytes(input);
-      try {
-        return snappy.compressSync(input, encode);
-      } catch (error) {
-        throw toSnappyError(error, `${library} failed to compress`, "BACKEND_ERROR");
-      }
-    },
-    uncompress(input: Uint8Array, opts?: UncompressOptions) {
-      // snap allocates the declared length before validating: guard it first.
-      checkUncompressedLength(input, opts);
-      try {
-        return snappy.uncompressSync(input, decode) as Buffer;
-      } catch (error) {
-        throw toSnappyError(error, rejected);
-      }
-    },
-    async compressAsync(input) {
-      assertBytes(input);
-      try {
-        return await snappy.compress(input, encode);
-      } catch (error) {
-        throw toSnappyError(error, `${library} failed to compress`, "BACKEND_ERROR");
-      }
-    },
-    async uncompressAsync(input: Uint8Array, opts?: UncompressOptions) {
-      checkUncompressedLength(input, opts);
-      try {
-        return (await snappy.uncompress(input, decode)) as Buffer;
-      } catch (error) {
-        throw toSnappyError(error, rejected);
-      }
-    },
-  };
+    guard: "length",
+    compress: (input) => snappy.compressSync(input, encode),
+    uncompress: (input) => snappy.uncompressSync(input, decode) as Buffer,
+    compressAsync: (input) => snappy.compress(input, encode),
+    uncompressAsync: async (input) => (await snappy.uncompress(input, decode)) as Buffer,
+  });
 }
 
 /**
@@ -105,12 +58,10 @@ export async function createVariants(): Promise<SnappyCodec[]> {
 
 /** `snappy@7` called directly with its defaults: no guards, no copy options. */
 export async function createRaw(): Promise<RawBackend> {
-  const snappy = load();
+  const { module: snappy, library } = loadBackend<SnappyModule>("snappy", import.meta.url);
   return {
-    library: installedLibrary("snappy", import.meta.url),
+    library,
     compress: (input) => snappy.compressSync(input),
     uncompress: (input) => snappy.uncompressSync(input, { asBuffer: true }) as Buffer,
   };
 }
-
-export { SnappyError };

@@ -2,16 +2,8 @@
  * snappykit adapter for `snappy-wasm`: a wasm-bindgen build of the Rust `snap` crate.
  * @packageDocumentation
  */
-import { createRequire } from "node:module";
-import {
-  assertBytes,
-  checkUncompressedLength,
-  type RawBackend,
-  type SnappyCodec,
-  toSnappyError,
-  type UncompressOptions,
-} from "@snappykit/core";
-import { installedLibrary } from "@snappykit/core/node";
+import { guardedCodec, type RawBackend, type SnappyCodec } from "@snappykit/core";
+import { loadBackend } from "@snappykit/core/node";
 
 /** Short id of this adapter in reports and CLI filters. */
 export const name = "snappy-wasm";
@@ -21,13 +13,7 @@ type SnappyWasm = Pick<typeof import("snappy-wasm"), "compress_raw" | "decompres
 // The CommonJS build instantiates its wasm synchronously from a file next to it. The ESM
 // build's `init()` fetches `new URL("snappy_bg.wasm", import.meta.url)`, and Node 20's
 // fetch cannot read file: URLs, so loading through require is the robust path on Node.
-function load(): { library: string; backend: SnappyWasm } {
-  const require = createRequire(import.meta.url);
-  return {
-    library: installedLibrary("snappy-wasm", import.meta.url),
-    backend: require("snappy-wasm") as SnappyWasm,
-  };
-}
+const load = () => loadBackend<SnappyWasm>("snappy-wasm", import.meta.url);
 
 /**
  * Create a {@link SnappyCodec} backed by snappy-wasm's block-format functions
@@ -39,29 +25,15 @@ function load(): { library: string; backend: SnappyWasm } {
  * snappy-wasm copies its results out of wasm memory, so the adapter adds no copy.
  */
 export async function createCodec(): Promise<SnappyCodec> {
-  const { library, backend } = load();
-  return {
-    contractVersion: 1,
+  const { module: backend, library } = load();
+  return guardedCodec({
     name,
     library,
     runtime: "wasm",
-    compress(input: Uint8Array): Uint8Array {
-      assertBytes(input);
-      try {
-        return backend.compress_raw(input);
-      } catch (error) {
-        throw toSnappyError(error, `${library} failed to compress`, "BACKEND_ERROR");
-      }
-    },
-    uncompress(input: Uint8Array, options?: UncompressOptions): Uint8Array {
-      checkUncompressedLength(input, options);
-      try {
-        return backend.decompress_raw(input);
-      } catch (error) {
-        throw toSnappyError(error, `${library} rejected the stream`);
-      }
-    },
-  };
+    guard: "length",
+    compress: (input) => backend.compress_raw(input),
+    uncompress: (input) => backend.decompress_raw(input),
+  });
 }
 
 /**
@@ -69,7 +41,7 @@ export async function createCodec(): Promise<SnappyCodec> {
  * fuzzer. No length guard: never use it on untrusted input.
  */
 export async function createRaw(): Promise<RawBackend> {
-  const { library, backend } = load();
+  const { module: backend, library } = load();
   return {
     library,
     compress: (input) => backend.compress_raw(input),
