@@ -3,7 +3,7 @@ import { caseKey } from "../cases.js";
 import type { Progress } from "../run.js";
 import { formatDuration } from "./format.js";
 import type { BenchReport } from "./json.js";
-import { headline } from "./markdown.js";
+import { blockDrift, headline } from "./markdown.js";
 import {
   allocationTable,
   comparisonTable,
@@ -47,10 +47,18 @@ export function renderTerminal(report: BenchReport, colour: boolean): string {
   add(`Allocated per op, JS heap / external (${best} = least)`, allocationTable(report));
   add("Adapter overhead (library direct vs through adapter, p50)", overheadTable(report));
   add("Unavailable codecs", unavailableTable(report));
-  add(
-    `Compared with ${report.comparison?.baseline ?? "baseline"} (± ${report.comparison?.thresholdPercent ?? 0} %)`,
-    comparisonTable(report),
-  );
+  const cmp = report.comparison;
+  const table = comparisonTable(report);
+  if (cmp && table) {
+    const changed = table.rows.filter((row) => row[6]?.text !== "");
+    out.push(
+      colour ? `\x1b[1mCompared with ${cmp.baseline}\x1b[22m` : `Compared with ${cmp.baseline}`,
+      `${cmp.rows.length} cases, ${changed.length} beyond ±${cmp.thresholdPercent} % (listed below)`,
+      blockDrift(report),
+      "",
+    );
+    if (changed.length > 0) out.push(textTable({ ...table, rows: changed }, colour), "");
+  }
   return out.join("\n");
 }
 
