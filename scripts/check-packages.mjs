@@ -35,6 +35,10 @@ const byName = new Map(all.map((p) => [p.name, p]));
 
 // ---- package.json, README, CHANGELOG -----------------------------------------------------
 
+// Files are read through these so templates/adapter can be checked with placeholders filled.
+const exists = (p, rel) => existsSync(join(p.dir, rel));
+const read = (p, rel) => (p.fill ?? ((t) => t))(readFileSync(join(p.dir, rel), "utf8"));
+
 /** `types` must come first in every conditional object, at any depth (TypeScript stops at
  * the first condition that matches, so a later `types` is never seen). */
 function checkConditions(name, value, path) {
@@ -53,11 +57,10 @@ function checkConditions(name, value, path) {
 /** The shared README layout: title, Install (with the npm command), Usage, [Backend notes],
  * License, in that order; other sections may sit between Usage and License. */
 function checkReadme(p) {
-  const file = join(p.dir, "README.md");
-  if (!existsSync(file)) return report(p.name, "README.md is missing");
-  const text = readFileSync(file, "utf8");
+  if (!exists(p, "README.md")) return report(p.name, "README.md is missing");
+  const text = read(p, "README.md");
   const title = text.split("\n", 1)[0];
-  if (title !== `# ${p.name}`) report(p.name, `README.md must start with "# ${p.name}"`);
+  if (title !== `# ${p.pkg.name}`) report(p.name, `README.md must start with "# ${p.pkg.name}"`);
   const headings = text.match(/^## .+$/gm) ?? [];
   const required = [
     "## Install",
@@ -75,8 +78,8 @@ function checkReadme(p) {
   }
   if (headings.at(-1) !== "## License")
     report(p.name, `README.md: "## License" must be the last section`);
-  if (!text.includes(`npm install ${p.name}`)) {
-    report(p.name, `README.md: Install must show \`npm install ${p.name}\``);
+  if (!text.includes(`npm install ${p.pkg.name}`)) {
+    report(p.name, `README.md: Install must show \`npm install ${p.pkg.name}\``);
   }
 }
 
@@ -84,14 +87,15 @@ function checkReadme(p) {
  * inserts each release under that first line, so every package's history starts from the
  * same stub (see CONTRIBUTING.md). */
 function checkChangelog(p) {
-  const file = join(p.dir, "CHANGELOG.md");
-  if (!existsSync(file)) return report(p.name, "CHANGELOG.md is missing (stub: `# <name>`)");
-  const first = readFileSync(file, "utf8").split("\n", 1)[0];
-  if (first !== `# ${p.name}`) report(p.name, `CHANGELOG.md must start with "# ${p.name}"`);
+  if (!exists(p, "CHANGELOG.md"))
+    return report(p.name, "CHANGELOG.md is missing (stub: `# <name>`)");
+  const first = read(p, "CHANGELOG.md").split("\n", 1)[0];
+  if (first !== `# ${p.pkg.name}`) report(p.name, `CHANGELOG.md must start with "# ${p.pkg.name}"`);
 }
 
 function checkManifest(p) {
   const { pkg, name } = p;
+  if (!pkg.name) report(name, `"name" is missing`);
   if (pkg.type !== "module") report(name, `"type" must be "module"`);
   if (pkg.sideEffects !== false) report(name, `"sideEffects" must be false`);
   if (!pkg.exports || typeof pkg.exports !== "object" || !pkg.exports["."]) {
@@ -124,10 +128,9 @@ function checkManifest(p) {
 }
 
 function checkAdapter(p) {
-  const test = join(p.dir, "src", "conformance.test.ts");
-  if (!existsSync(test)) {
+  if (!exists(p, "src/conformance.test.ts")) {
     report(p.name, "src/conformance.test.ts is missing");
-  } else if (!/\brunConformance\s*\(/.test(readFileSync(test, "utf8"))) {
+  } else if (!/\brunConformance\s*\(/.test(read(p, "src/conformance.test.ts"))) {
     report(p.name, "src/conformance.test.ts does not call runConformance()");
   }
   if (!p.pkg.devDependencies?.["@snappykit/conformance"]) {
@@ -166,6 +169,32 @@ for (const file of readdirSync(join(root, ".changeset")).filter((f) => f.endsWit
     if (!target) report(`.changeset/${file}`, `names ${dep}, which is not a workspace package`);
     else if (!target.publishable) report(`.changeset/${file}`, `names private package ${dep}`);
   }
+}
+
+// The template contributors copy must pass the same checks, once its placeholders are filled
+// as scripts/new-adapter.mjs fills them.
+const templateDir = join(root, "templates", "adapter");
+if (existsSync(templateDir)) {
+  const fill = (text) =>
+    text
+      .replaceAll("ADAPTER_ID", "example")
+      .replaceAll("BACKEND_PACKAGE", "example-backend")
+      .replaceAll("BACKEND_VERSION", "1.0.0");
+  const pkg = JSON.parse(fill(readFileSync(join(templateDir, "package.json"), "utf8")));
+  const template = {
+    name: "templates/adapter",
+    dir: templateDir,
+    relDir: "packages/example",
+    pkg,
+    adapter: true,
+    fill,
+  };
+  if (pkg.snappykit?.adapter !== true)
+    report(template.name, `package.json lacks "snappykit": { "adapter": true }`);
+  checkManifest(template);
+  checkReadme(template);
+  checkChangelog(template);
+  checkAdapter(template);
 }
 
 for (const p of publishable) {
@@ -219,7 +248,14 @@ try {
       const args = [attwBin, tarball, "--profile", "esm-only", "--no-color"];
       let attw = "ok";
       try {
-        await run(process.execPath, [...args, "--format", "json"], { maxBuffer: 64 << 20 });
+        const { stdout } = await run(process.execPath, [...args, "--format", "json"], {
+          maxBuffer: 64 << 20,
+        });
+        // attw exits 0 for a package with no types at all; a user would get `any`.
+        if (JSON.parse(stdout).analysis?.types === false) {
+          attw = "FAIL";
+          report(p.name, "attw: the package ships no type declarations");
+        }
       } catch (error) {
         if (error.code === undefined) throw error;
         attw = "FAIL";

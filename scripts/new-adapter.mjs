@@ -1,0 +1,44 @@
+#!/usr/bin/env node
+// Starts a new adapter package from templates/adapter (step 2 of CONTRIBUTING.md):
+//
+//   node scripts/new-adapter.mjs <id> <backend-package>@<exact-version>
+//   e.g. node scripts/new-adapter.mjs snappyjs snappyjs@0.7.0
+//
+// Copies the template to packages/<id> and fills in ADAPTER_ID, BACKEND_PACKAGE and BACKEND_VERSION.
+// Then run `pnpm install` and adapt src/index.ts to the backend's API.
+import { cpSync, existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { repoRoot } from "./lib/workspace.mjs";
+
+const [id, spec] = process.argv.slice(2);
+const match = /^(@?[^@]+)@(\d[^\s]*)$/.exec(spec ?? "");
+if (!id || !/^[a-z0-9][a-z0-9-]*$/.test(id) || !match) {
+  console.error("usage: node scripts/new-adapter.mjs <id> <backend-package>@<exact-version>");
+  process.exit(2);
+}
+const [, backend, version] = match;
+const target = join(repoRoot, "packages", id);
+if (existsSync(target)) {
+  console.error(`packages/${id} already exists`);
+  process.exit(1);
+}
+
+cpSync(join(repoRoot, "templates", "adapter"), target, { recursive: true });
+const fill = (dir) => {
+  for (const name of readdirSync(dir)) {
+    const file = join(dir, name);
+    if (statSync(file).isDirectory()) {
+      fill(file);
+      continue;
+    }
+    const text = readFileSync(file, "utf8")
+      .replaceAll("ADAPTER_ID", id)
+      .replaceAll("BACKEND_PACKAGE", backend)
+      .replaceAll("BACKEND_VERSION", version);
+    writeFileSync(file, text);
+  }
+};
+fill(target);
+console.log(
+  `packages/${id} created for ${backend}@${version}. Next: pnpm install, then CONTRIBUTING.md step 3.`,
+);
