@@ -78,8 +78,17 @@ function checkReadme(p) {
   }
   if (headings.at(-1) !== "## License")
     report(p.name, `README.md: "## License" must be the last section`);
-  if (!text.includes(`npm install ${p.pkg.name}`)) {
-    report(p.name, `README.md: Install must show \`npm install ${p.pkg.name}\``);
+  // Any package manager's install command will do, as long as it names this package.
+  const install = text.split(/^## /m).find((section) => section.startsWith("Install")) ?? "";
+  if (
+    !new RegExp(`(npm (install|i)|pnpm add|yarn add)\\b[^\\n]*${p.pkg.name}(?![\\w-])`).test(
+      install,
+    )
+  ) {
+    report(
+      p.name,
+      `README.md: Install must show how to install it (\`npm install ${p.pkg.name}\`)`,
+    );
   }
 }
 
