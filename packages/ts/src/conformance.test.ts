@@ -1,0 +1,4 @@
+import { runConformance } from "@snappykit/conformance";
+import { createCodec } from "./index.js";
+
+runConformance({ setup: () => createCodec() });
