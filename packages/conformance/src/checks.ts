@@ -18,12 +18,20 @@ export interface Check {
   run(codec: SnappyCodec): void;
 }
 
-/** Extra inputs for the round-trip and golden checks, e.g. the fixtures. */
+/** A set of real payloads: every item round-trips, and every golden stream decodes to it. */
+export interface PayloadSet {
+  readonly name: string;
+  readonly items: readonly Uint8Array[];
+  /** The items as a reference encoder (Google's libsnappy) compressed them, in order. */
+  readonly golden?: readonly Uint8Array[];
+}
+
+/** Extra inputs for the round-trip and golden checks. */
 export interface ConformanceInputs {
   /** More round-trip inputs besides the built-in corpus. */
   readonly corpus?: readonly CorpusItem[];
-  /** Streams written by a reference encoder (libsnappy) and the bytes they decode to. */
-  readonly golden?: readonly { name: string; compressed: Uint8Array; expected: Uint8Array }[];
+  /** Real payloads, e.g. every `@snappykit/fixtures` payload with its libsnappy golden vectors. */
+  readonly payloads?: readonly PayloadSet[];
 }
 
 function fail(message: string): never {
@@ -156,9 +164,21 @@ export function conformanceChecks(inputs: ConformanceInputs = {}): Check[] {
     });
   }
 
-  for (const golden of inputs.golden ?? []) {
-    add("decodes libsnappy output", golden.name, (c) => {
-      sameBytes(c.uncompress(golden.compressed), golden.expected, golden.name);
+  for (const payload of inputs.payloads ?? []) {
+    add("round trip", `fixture ${payload.name} (${payload.items.length} items)`, (c) => {
+      payload.items.forEach((item, i) => {
+        const compressed = c.compress(item);
+        sameBytes(c.uncompress(compressed), item, `${payload.name}[${i}] round trip`);
+        sameBytes(oracleUncompress(compressed), item, `${payload.name}[${i}] oracle`);
+      });
+    });
+    const { golden } = payload;
+    if (!golden) continue;
+    add("decodes libsnappy output", `fixture ${payload.name}`, (c) => {
+      if (golden.length !== payload.items.length) fail("golden and items differ in count");
+      golden.forEach((stream, i) => {
+        sameBytes(c.uncompress(stream), payload.items[i]!, `${payload.name}[${i}] golden`);
+      });
     });
   }
 

@@ -1,5 +1,10 @@
 export { type HostileCase, hostileCases, type ValidStream, validStreams } from "./cases.js";
-export { type Check, type ConformanceInputs, conformanceChecks } from "./checks.js";
+export {
+  type Check,
+  type ConformanceInputs,
+  conformanceChecks,
+  type PayloadSet,
+} from "./checks.js";
 export { oracleUncompress } from "./oracle.js";
 export { builtinCorpus, type CorpusItem, literalStream, randomBytes } from "./streams.js";
-export { type ConformanceOptions, runConformance } from "./suite.js";
+export { type ConformanceOptions, fixturePayloads, runConformance } from "./suite.js";

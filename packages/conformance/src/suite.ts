@@ -1,6 +1,7 @@
 import type { SnappyCodec } from "@snappykit/core";
+import { getGolden, loadPayloads } from "@snappykit/fixtures";
 import { afterAll, beforeAll, describe, it } from "vitest";
-import { type ConformanceInputs, conformanceChecks } from "./checks.js";
+import { type ConformanceInputs, conformanceChecks, type PayloadSet } from "./checks.js";
 
 /** What an adapter's test file passes to {@link runConformance}. */
 export interface ConformanceOptions extends ConformanceInputs {
@@ -8,6 +9,17 @@ export interface ConformanceOptions extends ConformanceInputs {
   setup(): Promise<SnappyCodec> | SnappyCodec;
   /** Release whatever `setup` created. */
   teardown?(codec: SnappyCodec): Promise<void> | void;
+  /**
+   * Also round-trip every `@snappykit/fixtures` payload and decode its libsnappy golden
+   * vectors (added to `payloads`).
+   * @default true
+   */
+  fixtures?: boolean;
+}
+
+/** Every fixture payload with its golden vectors. */
+export function fixturePayloads(): PayloadSet[] {
+  return loadPayloads().map((p) => ({ name: p.name, items: p.items, golden: getGolden(p.name) }));
 }
 
 /**
@@ -29,7 +41,11 @@ export function runConformance(options: ConformanceOptions): void {
       if (codec) await options.teardown?.(codec);
     });
     const groups = new Map<string, ReturnType<typeof conformanceChecks>>();
-    for (const check of conformanceChecks(options)) {
+    const payloads = [
+      ...(options.payloads ?? []),
+      ...(options.fixtures === false ? [] : fixturePayloads()),
+    ];
+    for (const check of conformanceChecks({ ...options, payloads })) {
       const list = groups.get(check.group) ?? [];
       list.push(check);
       groups.set(check.group, list);
