@@ -44,6 +44,8 @@ describe("parseCliArgs", () => {
       "--fail-on-regression",
       "--reference",
       "napi",
+      "--clock",
+      "cpu",
     ]);
     expect(o).toMatchObject({
       quick: true,
@@ -54,6 +56,7 @@ describe("parseCliArgs", () => {
       thresholdPercent: 5,
       failOnRegression: true,
       reference: "napi",
+      clock: "cpu",
     });
   });
 
@@ -70,6 +73,7 @@ describe("parseCliArgs", () => {
     [["--threshold", "ten"], /--threshold must be a non-negative number/],
     [["--threshold=-1"], /--threshold must be a non-negative number/],
     [["--fail-on-regression"], /needs --compare/],
+    [["--clock", "tsc"], /unknown --clock "tsc"; valid: wall, cpu/],
     [["--payload", ","], /--payload needs a value/],
   ])("rejects %j with a clear message", (argv, message) => {
     expect(() => parseCliArgs(argv)).toThrow(UsageError);

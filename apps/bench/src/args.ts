@@ -23,6 +23,7 @@ export interface CliOptions {
   readonly thresholdPercent: number;
   readonly failOnRegression: boolean;
   readonly reference?: string;
+  readonly clock: "wall" | "cpu";
 }
 
 /** A bad command line: printed with a pointer to --help, exit code 2. */
@@ -44,6 +45,8 @@ after a cross-compatibility gate against the reference codec (libsnappy, else na
                           (default: all; the ssz_snappy ops only on req/resp payloads
                           unless named here)
   --reference <id>        reference codec for the gate and uncompress inputs
+  --clock <wall|cpu>      time sync ops by wall clock (default) or process CPU time
+                          (steadier on a loaded machine; async ops stay on wall time)
   --out <dir>             where to write reports (default apps/bench/results)
   --format <list>         report files to write: json,md,svg (default all three)
   --compare <file.json>   per-case p50 change against an earlier report
@@ -87,6 +90,10 @@ export function parseCliArgs(argv: readonly string[]): CliOptions {
       `--threshold must be a non-negative number of percent, got "${values.threshold}"`,
     );
   }
+  const clock = values.clock ?? "wall";
+  if (clock !== "wall" && clock !== "cpu") {
+    throw new UsageError(`unknown --clock "${clock}"; valid: wall, cpu`);
+  }
   if (values["fail-on-regression"] && values.compare === undefined) {
     throw new UsageError("--fail-on-regression needs --compare <baseline.json>");
   }
@@ -114,6 +121,7 @@ export function parseCliArgs(argv: readonly string[]): CliOptions {
     thresholdPercent: threshold,
     failOnRegression: values["fail-on-regression"] === true,
     ...(values.reference !== undefined && { reference: values.reference }),
+    clock,
   };
 }
 
@@ -135,6 +143,7 @@ function parse(argv: readonly string[]) {
       threshold: { type: "string" },
       "fail-on-regression": { type: "boolean" },
       reference: { type: "string" },
+      clock: { type: "string" },
     },
   });
 }

@@ -22,6 +22,7 @@ function result(codec: string, payload: string, op: string, p50: number): CaseRe
     max: p50,
     avg: p50,
     alloc: { heap: 0, external: 0 },
+    wallMs: 1,
   };
 }
 

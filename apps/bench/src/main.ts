@@ -148,7 +148,7 @@ async function run(opts: CliOptions, io: Io, log: (line: string) => void): Promi
     overheadPayloads: pickOverheadPayloads(payloads),
     explicitOps: opts.ops !== undefined,
   });
-  const timing = opts.quick ? QUICK_TIMING : FULL_TIMING;
+  const timing = { ...(opts.quick ? QUICK_TIMING : FULL_TIMING), clock: opts.clock };
   log(`timing ${cases.length} cases (${opts.quick ? "quick" : "full"} mode)`);
   const results = await runCases(cases, timing, progressPrinter(io.stderr));
   clearProgress(io.stderr);

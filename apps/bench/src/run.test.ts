@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { discoverAdapters, loadAdapters } from "./adapters.js";
 import { adapterTarget, type BenchCase, getOp, type Target } from "./cases.js";
 import { runGate } from "./gate.js";
-import { hasGc, runCase, runCases, type TimingOptions } from "./run.js";
+import { estimateRemaining, hasGc, runCase, runCases, type TimingOptions } from "./run.js";
 import { syntheticPayloads } from "./synthetic.js";
 
 const TINY: TimingOptions = {
@@ -12,6 +12,7 @@ const TINY: TimingOptions = {
   batchMs: 0.5,
   batchMaxBytes: 256 * 1024,
   allocationRuns: 3,
+  clock: "wall",
 };
 
 let reference: Target;
@@ -44,6 +45,13 @@ describe("runCase", () => {
     expect(r.alloc.external).toBeLessThan(r.bytes * 2);
   });
 
+  it("can time sync ops on process CPU time", async () => {
+    const c = cases("compress").find((x) => x.prepared.payload.name === "synthetic-block")!;
+    const r = await runCase(c, { ...TINY, clock: "cpu" });
+    expect(r.p50).toBeGreaterThan(0);
+    expect(r.min).toBeLessThanOrEqual(r.max);
+  });
+
   it("times async ops and reports progress for every case", async () => {
     const list = cases("compress-async").slice(0, 2);
     const seen: number[] = [];
@@ -51,5 +59,21 @@ describe("runCase", () => {
     expect(seen).toEqual([1, 2]);
     expect(results.map((r) => r.op)).toEqual(["compress-async", "compress-async"]);
     expect(results.every((r) => r.p50 > 0)).toBe(true);
+  });
+});
+
+describe("estimateRemaining", () => {
+  it("is unknown before the first case and the mean while sizes are equal", () => {
+    expect(estimateRemaining([], [1, 2])).toBeUndefined();
+    expect(estimateRemaining([{ bytes: 10, ms: 100 }], [10, 10, 10])).toBe(300);
+  });
+
+  it("extrapolates by payload size", () => {
+    const done = [
+      { bytes: 100, ms: 110 },
+      { bytes: 1000, ms: 200 },
+    ];
+    // ms = 100 + 0.1 × bytes
+    expect(estimateRemaining(done, [10_000])).toBeCloseTo(1100);
   });
 });

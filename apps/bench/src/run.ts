@@ -22,7 +22,16 @@ export interface TimingOptions {
   readonly batchMaxBytes: number;
   /** Single ops measured for allocation (the median is reported). */
   readonly allocationRuns: number;
+  /**
+   * What a batch is timed with: `wall` (performance.now) or `cpu` (process CPU time, all
+   * threads: immune to waiting for a core on a loaded machine, but blind to idle waits).
+   * Async ops are always timed on the wall clock: their cost is latency.
+   */
+  readonly clock: Clock;
 }
+
+/** The clock batches are timed with. */
+export type Clock = "wall" | "cpu";
 
 /** Defaults of a full run: ≤ 5 minutes for ~9 codecs on the default payloads, 2 cores. */
 export const FULL_TIMING: TimingOptions = {
@@ -32,6 +41,7 @@ export const FULL_TIMING: TimingOptions = {
   batchMs: 2,
   batchMaxBytes: 4 << 20,
   allocationRuns: 5,
+  clock: "wall",
 };
 
 /** `--quick`: the same matrix, an order of magnitude less time per case (CI). */
@@ -42,6 +52,7 @@ export const QUICK_TIMING: TimingOptions = {
   batchMs: 1,
   batchMaxBytes: 4 << 20,
   allocationRuns: 3,
+  clock: "wall",
 };
 
 /** Every figure measured for one case. Times are nanoseconds per op (all items). */
@@ -71,10 +82,16 @@ export interface CaseResult {
    * not see (where output bytes live). Median of single ops after a forced GC.
    */
   readonly alloc: { readonly heap: number; readonly external: number };
+  /** Wall time the whole case took (warm-up, sampling, allocation), for budgeting runs. */
+  readonly wallMs: number;
 }
 
 const yieldTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
-const now = () => performance.now() * 1e6;
+const wallNow = () => performance.now() * 1e6;
+const cpuNow = () => {
+  const u = process.cpuUsage();
+  return (u.user + u.system) * 1e3;
+};
 
 type Batch = (k: number) => number | Promise<number>;
 
@@ -83,7 +100,8 @@ type Batch = (k: number) => number | Promise<number>;
  * feedback and stays monomorphic (a shared loop would see every backend and go
  * megamorphic, charging dispatch cost unevenly). Returns ns per op for `k` ops.
  */
-function makeBatch(c: BenchCase): Batch {
+function makeBatch(c: BenchCase, clock: Clock): Batch {
+  const now = clock === "cpu" && !c.op.async ? cpuNow : wallNow;
   const call = c.op.call(c.target);
   if (!call) throw new Error(`${c.target.codec} cannot run ${c.op.id}`);
   const inputs = c.op.inputs(c.prepared);
@@ -176,7 +194,8 @@ async function allocation(batch: Batch, runs: number): Promise<{ heap: number; e
  * event-loop turns, then measure allocation on single ops.
  */
 export async function runCase(c: BenchCase, options: TimingOptions): Promise<CaseResult> {
-  const batch = makeBatch(c);
+  const started = performance.now();
+  const batch = makeBatch(c, options.clock);
   const outputBytes = Math.max(1, c.op.outputBytes(c.prepared));
   const maxByBytes = Math.max(1, Math.floor(options.batchMaxBytes / outputBytes));
 
@@ -234,6 +253,7 @@ export async function runCase(c: BenchCase, options: TimingOptions): Promise<Cas
     max: stats.max,
     avg: stats.avg,
     alloc,
+    wallMs: performance.now() - started,
   };
 }
 
@@ -243,8 +263,30 @@ export interface Progress {
   readonly total: number;
   readonly current: BenchCase;
   readonly elapsedMs: number;
-  /** Estimated from the mean time per finished case. */
+  /** Estimated time left (see {@link estimateRemaining}); undefined before the first case. */
   readonly etaMs: number | undefined;
+}
+
+const opBytes = (c: BenchCase) => c.prepared.payload.bytes;
+
+/**
+ * Time left, from a least-squares fit of case wall time against payload bytes over the
+ * finished cases (cases run small payloads first, so a plain mean would underestimate
+ * the large ones at the end); falls back to the mean until sizes differ.
+ */
+export function estimateRemaining(
+  done: readonly { bytes: number; ms: number }[],
+  remainingBytes: readonly number[],
+): number | undefined {
+  if (done.length === 0) return undefined;
+  const n = done.length;
+  const mx = done.reduce((a, d) => a + d.bytes, 0) / n;
+  const my = done.reduce((a, d) => a + d.ms, 0) / n;
+  const sxx = done.reduce((a, d) => a + (d.bytes - mx) ** 2, 0);
+  const slope =
+    sxx === 0 ? 0 : Math.max(0, done.reduce((a, d) => a + (d.bytes - mx) * (d.ms - my), 0) / sxx);
+  const intercept = my - slope * mx;
+  return remainingBytes.reduce((a, b) => a + Math.max(my / 4, intercept + slope * b), 0);
 }
 
 /** Run every case in order, reporting progress before each. */
@@ -254,17 +296,19 @@ export async function runCases(
   onProgress?: (p: Progress) => void,
 ): Promise<CaseResult[]> {
   const results: CaseResult[] = [];
+  const done: { bytes: number; ms: number }[] = [];
   const start = performance.now();
   for (let i = 0; i < cases.length; i++) {
-    const elapsedMs = performance.now() - start;
     onProgress?.({
       index: i + 1,
       total: cases.length,
       current: cases[i]!,
-      elapsedMs,
-      etaMs: i === 0 ? undefined : (elapsedMs / i) * (cases.length - i),
+      elapsedMs: performance.now() - start,
+      etaMs: estimateRemaining(done, cases.slice(i).map(opBytes)),
     });
-    results.push(await runCase(cases[i]!, options));
+    const result = await runCase(cases[i]!, options);
+    results.push(result);
+    done.push({ bytes: opBytes(cases[i]!), ms: result.wallMs });
   }
   return results;
 }

@@ -53,7 +53,7 @@ export function headline(report: BenchReport): string {
     `Node ${e.node} (V8 ${e.v8})`,
     `${e.cpu}, ${e.cores} cores, ${e.memoryGiB} GiB`,
     `${e.os} ${e.arch}`,
-    `${report.mode} mode, ${formatDuration(report.durationMs)}`,
+    `${report.mode} mode, ${report.timing.clock ?? "wall"} clock, ${formatDuration(report.durationMs)}`,
   ].join(" · ");
 }
 
@@ -74,7 +74,11 @@ export function renderMarkdown(report: BenchReport, extras: MarkdownExtras = {})
     "Speed: time per op (p50)",
     "One op processes every item of the payload. `uncompress` rows all decode the " +
       "reference's compressed bytes, so only the decoder differs. **Bold** = fastest in " +
-      "the row; lower is better. `-async` rows are the thread-pool API, awaited item by item.",
+      "the row; lower is better. `-async` rows are the thread-pool API, awaited item by item " +
+      "(always wall time). " +
+      (report.timing.clock === "cpu"
+        ? "Sync rows are process CPU time (`--clock cpu`), not wall time."
+        : "Times are wall time."),
     "",
     markdownTable(speedTable(report)),
   );
@@ -89,8 +93,8 @@ export function renderMarkdown(report: BenchReport, extras: MarkdownExtras = {})
     "Allocation per op",
     "Bytes allocated by one op, as `JS heap / external`: JS heap is mitata's probe " +
       "(V8 used heap + malloced), external is Buffer/ArrayBuffer backing stores, where " +
-      "output bytes live and which mitata's probe does not see. Median of single ops " +
-      "after a forced GC (the counterpart of JMH's `-prof gc` B/op). **Bold** = least.",
+      "output bytes live and which mitata's probe does not see. Median of single ops, " +
+      "each after two minor GCs (the counterpart of JMH's `-prof gc` B/op). **Bold** = least.",
     "",
     markdownTable(allocationTable(report)),
   );
