@@ -6,6 +6,7 @@
 // https://github.com/google/snappy/blob/main/format_description.txt
 
 import { maxCompressedLength, SnappyError } from "@snappykit/core";
+import { POOLED_MAX, pool, reserve, take } from "./pool.js";
 
 /**
  * libsnappy compresses its input in independent 64 KiB fragments (kBlockSize): the hash
@@ -25,36 +26,47 @@ const MIN_TABLE_SIZE = 1 << 8;
  */
 const INPUT_MARGIN = 15;
 
-/** Literals up to this long are copied byte by byte; longer ones with `set` (one call). */
-const SHORT_LITERAL = 32;
+/** Literals up to this long are copied 4 bytes at a time; longer ones with `set` (one call). */
+const SHORT_LITERAL = 256;
 
 /** The multiplicative hash libsnappy uses (`HashBytes`): `(bytes * 0x1e35a7bd) >> shift`. */
 const HASH_MULTIPLIER = 0x1e35a7bd;
 
 /**
- * Shared hash table of block-relative positions, cleared (only the part in use) per block.
+ * Shared hash table of block positions, cleared (only the part in use) per block.
  * Module-level so compressing allocates nothing but its output; safe because compression is
  * synchronous and never re-entered.
  */
 const table = new Uint16Array(MAX_TABLE_SIZE);
 
-/** The 4 bytes at `i`, little-endian, as a signed 32-bit integer (compared, hashed, never printed). */
-function load32(src: Uint8Array, i: number): number {
-  return src[i]! | (src[i + 1]! << 8) | (src[i + 2]! << 16) | (src[i + 3]! << 24);
-}
+/**
+ * Each block is copied here first: a `DataView` made once reads 4 bytes in one load (about
+ * twice as fast as combining four byte loads), and every read sees the same array type. The
+ * copy costs ~2 µs per 64 KiB; making a `DataView` over the caller's buffer costs an
+ * allocation per call, which small messages cannot afford.
+ */
+const block = new Uint8Array(BLOCK_SIZE);
+const blockView = new DataView(block.buffer);
+
+/** Largest output staged in {@link scratch}: the worst case of a 1 MiB input. */
+const SCRATCH_MAX = maxCompressedLength(1 << 20);
+
+/** Reused output buffer for mid-size results, grown on demand up to {@link SCRATCH_MAX}. */
+let scratch = new Uint8Array(0);
+let scratchView = new DataView(scratch.buffer);
 
 /**
- * Write a literal of `length` (≥ 1) bytes from `src[from..]` at `out[op]`; returns the new `op`.
+ * Write a literal of `length` (≥ 1) bytes from `block[from..]` at `out[op]`; returns the new `op`.
  *
  * §2.1 Literals (00): the tag's upper six bits hold length-1 when it is below 60; otherwise
  * they hold 60..63, meaning length-1 follows in 1..4 little-endian bytes. libsnappy uses the
  * fewest bytes that fit (a block is at most 64 KiB, so at most two).
  */
 function emitLiteral(
-  src: Uint8Array,
   from: number,
   length: number,
   out: Uint8Array,
+  outView: DataView,
   op: number,
 ): number {
   const n = length - 1;
@@ -65,14 +77,21 @@ function emitLiteral(
     out[op++] = n;
   } else {
     out[op++] = 61 << 2;
-    out[op++] = n & 0xff;
-    out[op++] = n >>> 8;
+    outView.setUint16(op, n, true);
+    op += 2;
   }
   if (length <= SHORT_LITERAL) {
-    for (let i = 0; i < length; i++) out[op + i] = src[from + i]!;
-  } else {
-    out.set(src.subarray(from, from + length), op);
+    // Exact copy (no over-read: bytes past the block are stale data from earlier calls).
+    const stop = from + length;
+    while (from + 4 <= stop) {
+      outView.setInt32(op, blockView.getInt32(from, true), true);
+      op += 4;
+      from += 4;
+    }
+    while (from < stop) out[op++] = block[from++]!;
+    return op;
   }
+  out.set(block.subarray(from, from + length), op);
   return op + length;
 }
 
@@ -83,15 +102,20 @@ function emitLiteral(
  * three bits in the tag. §2.2.2 Copy with 2-byte offset (10): lengths 1..64, offsets below
  * 65536, little-endian. libsnappy never emits §2.2.3 (4-byte offsets): blocks are ≤ 64 KiB.
  */
-function emitCopyAtMost64(out: Uint8Array, op: number, offset: number, length: number): number {
+function emitCopyAtMost64(
+  out: Uint8Array,
+  outView: DataView,
+  op: number,
+  offset: number,
+  length: number,
+): number {
   if (length < 12 && offset < 2048) {
     out[op] = 1 | ((length - 4) << 2) | ((offset >>> 3) & 0xe0);
     out[op + 1] = offset & 0xff;
     return op + 2;
   }
   out[op] = 2 | ((length - 1) << 2);
-  out[op + 1] = offset & 0xff;
-  out[op + 2] = offset >>> 8;
+  outView.setUint16(op + 1, offset, true);
   return op + 3;
 }
 
@@ -100,31 +124,30 @@ function emitCopyAtMost64(out: Uint8Array, op: number, offset: number, length: n
  * at least 68 remain (so the tail never drops below 4, the shortest copy it emits), then 60
  * if more than 64 remain, then the rest.
  */
-function emitCopy(out: Uint8Array, op: number, offset: number, length: number): number {
+function emitCopy(
+  out: Uint8Array,
+  outView: DataView,
+  op: number,
+  offset: number,
+  length: number,
+): number {
   while (length >= 68) {
-    op = emitCopyAtMost64(out, op, offset, 64);
+    op = emitCopyAtMost64(out, outView, op, offset, 64);
     length -= 64;
   }
   if (length > 64) {
-    op = emitCopyAtMost64(out, op, offset, 60);
+    op = emitCopyAtMost64(out, outView, op, offset, 60);
     length -= 60;
   }
-  return emitCopyAtMost64(out, op, offset, length);
+  return emitCopyAtMost64(out, outView, op, offset, length);
 }
 
 /**
- * Compress `src[base..end)` (at most one 64 KiB block) into `out[op..]`; libsnappy's
+ * Compress `block[0..length)` (one block of at most 64 KiB) into `out[op..]`; libsnappy's
  * `CompressFragment`. Returns the new `op`.
  */
-function compressBlock(
-  src: Uint8Array,
-  base: number,
-  end: number,
-  out: Uint8Array,
-  op: number,
-): number {
-  const length = end - base;
-  if (length < INPUT_MARGIN) return emitLiteral(src, base, length, out, op);
+function compressBlock(length: number, out: Uint8Array, outView: DataView, op: number): number {
+  if (length < INPUT_MARGIN) return emitLiteral(0, length, out, outView, op);
 
   // Table size: smallest power of two ≥ the block, clamped to 256..16384 (GetHashTable).
   let tableSize = MIN_TABLE_SIZE;
@@ -133,10 +156,10 @@ function compressBlock(
   const shift = Math.clz32(tableSize) + 1;
   table.fill(0, 0, tableSize);
 
-  const ipLimit = end - INPUT_MARGIN;
-  let nextEmit = base;
-  let ip = base + 1;
-  let nextBytes = load32(src, ip);
+  const ipLimit = length - INPUT_MARGIN;
+  let nextEmit = 0;
+  let ip = 1;
+  let nextBytes = blockView.getInt32(ip, true);
   let nextHash = Math.imul(nextBytes, HASH_MULTIPLIER) >>> shift;
 
   for (;;) {
@@ -153,62 +176,77 @@ function compressBlock(
       const step = skip >>> 5;
       skip += step;
       nextIp = ip + step;
-      if (nextIp > ipLimit) return emitRemainder(src, nextEmit, end, out, op);
-      nextBytes = load32(src, nextIp);
+      if (nextIp > ipLimit) return emitRemainder(nextEmit, length, out, outView, op);
+      nextBytes = blockView.getInt32(nextIp, true);
       nextHash = Math.imul(nextBytes, HASH_MULTIPLIER) >>> shift;
-      candidate = base + table[hash]!;
-      table[hash] = ip - base;
-    } while (bytes !== load32(src, candidate));
+      candidate = table[hash]!;
+      table[hash] = ip;
+    } while (bytes !== blockView.getInt32(candidate, true));
 
     // Everything since the last copy is a literal (never empty: ip > nextEmit here).
-    op = emitLiteral(src, nextEmit, ip - nextEmit, out, op);
+    op = emitLiteral(nextEmit, ip - nextEmit, out, outView, op);
 
     // Emit copies for as long as the position right after a copy starts another match.
     let current: number;
     do {
-      // Extend the match as far as it goes within the block (FindMatchLength).
+      // Extend the match as far as it goes within the block (FindMatchLength): 4 bytes at a
+      // time, the first differing byte found from the XOR's lowest set bit.
       let s = ip + 4;
       let c = candidate + 4;
-      while (s < end && src[s] === src[c]) {
-        s++;
-        c++;
+      for (;;) {
+        if (s > length - 4) {
+          while (s < length && block[s] === block[c]) {
+            s++;
+            c++;
+          }
+          break;
+        }
+        const diff = blockView.getInt32(s, true) ^ blockView.getInt32(c, true);
+        if (diff !== 0) {
+          s += (31 - Math.clz32(diff & -diff)) >>> 3;
+          break;
+        }
+        s += 4;
+        c += 4;
       }
-      op = emitCopy(out, op, ip - candidate, s - ip);
+      op = emitCopy(out, outView, op, ip - candidate, s - ip);
       ip = s;
       nextEmit = ip;
-      if (ip >= ipLimit) return emitRemainder(src, nextEmit, end, out, op);
+      if (ip >= ipLimit) return emitRemainder(nextEmit, length, out, outView, op);
       // Index the byte before and at the new position, as libsnappy does, then try the
       // position itself as the next match.
-      const prevHash = Math.imul(load32(src, ip - 1), HASH_MULTIPLIER) >>> shift;
-      table[prevHash] = ip - 1 - base;
-      current = load32(src, ip);
+      const prevHash = Math.imul(blockView.getInt32(ip - 1, true), HASH_MULTIPLIER) >>> shift;
+      table[prevHash] = ip - 1;
+      current = blockView.getInt32(ip, true);
       const currentHash = Math.imul(current, HASH_MULTIPLIER) >>> shift;
-      candidate = base + table[currentHash]!;
-      table[currentHash] = ip - base;
-    } while (current === load32(src, candidate));
+      candidate = table[currentHash]!;
+      table[currentHash] = ip;
+    } while (current === blockView.getInt32(candidate, true));
 
     ip++;
-    nextBytes = load32(src, ip);
+    nextBytes = blockView.getInt32(ip, true);
     nextHash = Math.imul(nextBytes, HASH_MULTIPLIER) >>> shift;
   }
 }
 
 function emitRemainder(
-  src: Uint8Array,
   nextEmit: number,
-  end: number,
+  length: number,
   out: Uint8Array,
+  outView: DataView,
   op: number,
 ): number {
-  return nextEmit < end ? emitLiteral(src, nextEmit, end - nextEmit, out, op) : op;
+  return nextEmit < length ? emitLiteral(nextEmit, length - nextEmit, out, outView, op) : op;
 }
 
 /**
  * Compress `input` to the Snappy raw format, writing the same bytes as Google libsnappy 1.1.7
  * and snappy@7 (Rust `snap`).
  *
- * The output is a fresh `Uint8Array` of exactly the compressed size; nothing else is
- * allocated (the hash table is reused across calls).
+ * Allocates only the result (the hash table and block buffer are reused). Results whose worst
+ * case is at most 2 KiB are views into a shared 16 KiB slab, like Node's pooled `Buffer`s:
+ * their `byteOffset` may be non-zero and their `buffer` holds other results. Larger results
+ * are views of a buffer of the worst-case size (`32 + n + n/6` bytes).
  *
  * @throws SnappyError `INVALID_ARGUMENT` when `input` is not a `Uint8Array` or is longer than
  * the 2^32-1 bytes the format can declare.
@@ -221,17 +259,49 @@ export function compress(input: Uint8Array): Uint8Array {
   if (n > 0xffff_ffff) {
     throw new SnappyError("INVALID_ARGUMENT", `input of ${n} bytes exceeds Snappy's 2^32-1`);
   }
-  const out = new Uint8Array(maxCompressedLength(n));
+  const max = maxCompressedLength(n);
+  let out: Uint8Array;
+  let outView: DataView;
+  let start: number;
+  if (max <= POOLED_MAX) {
+    start = reserve(max);
+    out = pool.bytes;
+    outView = pool.view;
+  } else if (max <= SCRATCH_MAX) {
+    // Compressed into a reused buffer, then copied out at its exact size (below): a fresh
+    // worst-case buffer costs more in page faults and zeroing than the copy does.
+    if (scratch.length < max) {
+      scratch = new Uint8Array(Math.max(max, Math.min(2 * scratch.length, SCRATCH_MAX)));
+      scratchView = new DataView(scratch.buffer);
+    }
+    start = 0;
+    out = scratch;
+    outView = scratchView;
+  } else {
+    start = 0;
+    out = new Uint8Array(max);
+    outView = new DataView(out.buffer);
+  }
   // §1 Preamble: the uncompressed length as a little-endian varint (≤ 5 bytes).
-  let op = 0;
+  let op = start;
   let v = n;
   while (v >= 0x80) {
     out[op++] = (v & 0x7f) | 0x80;
     v = Math.floor(v / 0x80);
   }
   out[op++] = v;
-  for (let start = 0; start < n; start += BLOCK_SIZE) {
-    op = compressBlock(input, start, Math.min(start + BLOCK_SIZE, n), out, op);
+  if (n === 0) {
+    // The preamble alone: an empty block would be emitted as a zero-length literal.
+  } else if (n <= BLOCK_SIZE) {
+    block.set(input);
+    op = compressBlock(n, out, outView, op);
+  } else {
+    for (let from = 0; from < n; from += BLOCK_SIZE) {
+      const to = Math.min(from + BLOCK_SIZE, n);
+      block.set(input.subarray(from, to));
+      op = compressBlock(to - from, out, outView, op);
+    }
   }
-  return out.subarray(0, op);
+  if (out === pool.bytes) return take(start, op);
+  return out === scratch ? scratch.slice(0, op) : out.subarray(0, op);
 }

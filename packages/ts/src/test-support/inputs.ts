@@ -6,14 +6,20 @@ import fc from "fast-check";
 
 const require = createRequire(import.meta.url);
 const snappy = require("snappy") as {
-  compressSync(input: Buffer): Buffer;
-  uncompressSync(input: Buffer, options: { asBuffer: true }): Buffer;
+  compressSync(input: Buffer, options: { copyOutputData: true }): Buffer;
+  uncompressSync(input: Buffer, options: { asBuffer: true; copyOutputData: true }): Buffer;
 };
+
+// copyOutputData: a V8-owned copy, collected normally. snappy@7's default external buffers are
+// freed by finalizers on the event loop, which a long synchronous fast-check run never
+// reaches (memory grew past 2 GB; see BACKENDS.md).
 
 /** snappy@7 (Rust `snap`, libsnappy 1.1.7 heuristics): the byte-exactness oracle. */
 export function oracleCompress(input: Uint8Array): Uint8Array {
   return new Uint8Array(
-    snappy.compressSync(Buffer.from(input.buffer, input.byteOffset, input.length)),
+    snappy.compressSync(Buffer.from(input.buffer, input.byteOffset, input.length), {
+      copyOutputData: true,
+    }),
   );
 }
 
@@ -22,6 +28,7 @@ export function oracleUncompress(input: Uint8Array): Uint8Array {
   return new Uint8Array(
     snappy.uncompressSync(Buffer.from(input.buffer, input.byteOffset, input.length), {
       asBuffer: true,
+      copyOutputData: true,
     }),
   );
 }
