@@ -2,8 +2,9 @@
 // children and assembles the report. The CLI and the quick test both call runFuzz.
 import { cpus } from "node:os";
 import { discoverAdapters, type LoadedAdapter, loadAdapters } from "@snappykit/bench/adapters";
-import { builtinCorpus, validStreams } from "@snappykit/conformance/cases";
+import { validStreams } from "@snappykit/conformance/cases";
 import type { SnappyCodec } from "@snappykit/core";
+import { loadPayloads } from "@snappykit/fixtures";
 import {
   craftedSet,
   type InputSet,
@@ -69,28 +70,12 @@ const POOL_COMPRESSORS = ["libsnappy", "ts", "napi"];
 /** Largest plaintext of a fixture item used for the pool: keeps mutated inputs small. */
 const POOL_MAX_STREAM = 4096;
 
-interface FixturesModule {
-  loadPayloads():
-    | { name: string; items: Uint8Array[] }[]
-    | Promise<{ name: string; items: Uint8Array[] }[]>;
-}
-
-/** Plaintexts for the pool: the fixtures' payload items, or the suite's corpus until they exist. */
-async function poolSource(): Promise<{ source: string; items: Uint8Array[] }> {
-  try {
-    // A variable specifier: @snappykit/fixtures is still being written and may not be built.
-    const specifier = "@snappykit/fixtures";
-    const mod = (await import(specifier)) as FixturesModule;
-    const payloads = await mod.loadPayloads();
-    const items = payloads.flatMap((p) => p.items.slice(0, 16));
-    if (items.length > 0)
-      return { source: `@snappykit/fixtures (${payloads.length} payloads)`, items };
-  } catch {
-    // fall through to the built-in corpus
-  }
+/** Plaintexts for the pool: the first items of every fixture payload. */
+function poolSource(): { source: string; items: Uint8Array[] } {
+  const payloads = loadPayloads();
   return {
-    source: "@snappykit/conformance's built-in corpus (fixtures not available)",
-    items: builtinCorpus().map((c) => c.bytes),
+    source: `@snappykit/fixtures (${payloads.length} payloads, prefixes of up to 16 items each)`,
+    items: payloads.flatMap((p) => p.items.slice(0, 16)),
   };
 }
 
@@ -113,8 +98,8 @@ function pickCompressor(loaded: readonly LoadedAdapter[]): SnappyCodec {
 }
 
 /** The valid streams the mutated set is built from. */
-async function buildPool(compressor: SnappyCodec) {
-  const { source, items } = await poolSource();
+function buildPool(compressor: SnappyCodec) {
+  const { source, items } = poolSource();
   const streams = poolPlaintexts(items).map((p) => compressor.compress(p));
   // The suite's hand-built streams add element forms encoders rarely write (copy-4, long
   // literal lengths), so mutations reach those decoder paths too.
@@ -161,7 +146,7 @@ export async function runFuzz(options: FuzzOptions = {}): Promise<SafetyReport> 
   // Loaded here too (not only in the children): to learn each adapter's variants, to
   // report the ones that do not load, and to build the mutated set's valid streams.
   const { loaded, failed: notLoaded } = await loadAdapters(entries);
-  const pool = await buildPool(pickCompressor(loaded));
+  const pool = buildPool(pickCompressor(loaded));
   const subjects: Subject[] = loaded.flatMap((a) => [
     { id: a.id, entry: a.entry, target: "codec" as const },
     ...a.variants.map((v) => ({

@@ -55,6 +55,19 @@ export interface SafetyReport {
   mutatedPool: { source: string; compressor: string; streams: number; maxStreamBytes: number };
   rows: SafetyRow[];
   failed: FailedRow[];
+  /**
+   * The matrices rendered as Markdown without the top heading (subsections at level 3),
+   * for reports that embed this file without importing this package (the bench).
+   */
+  markdown?: string;
+}
+
+/** Options for {@link renderSafetyMarkdown}. */
+export interface RenderOptions {
+  /** Level of the "Safety on hostile input" heading; subsections go one deeper. @default 2 */
+  depth?: number;
+  /** Leave out the top heading (when the host document has its own). @default false */
+  omitHeading?: boolean;
 }
 
 const COLUMN: Record<Outcome, string> = {
@@ -150,14 +163,22 @@ function examples(report: SafetyReport): string[] {
   const lines: string[] = [];
   for (const row of report.rows) {
     for (const [set, s] of Object.entries(row.sets) as [SetName, CellStats][]) {
+      // One line per input, naming every notable thing it did (a hang is also slow, ...).
+      const byIndex = new Map<number, { kinds: string[]; ex: (typeof s.examples)["hang"] }>();
       for (const [kind, list] of Object.entries(s.examples)) {
         if (kind === "rejectedOther" && row.target === "raw") continue; // expected of raw libraries
         for (const ex of list ?? []) {
-          const hex = ex.hex.length > 80 ? `${ex.hex.slice(0, 80)}…` : ex.hex;
-          lines.push(
-            `- ${row.id}${row.target === "raw" ? " (raw)" : ""}, ${set} #${ex.index}, ${kind}: \`${hex}\` (${formatMs(ex.ms)}, +${formatBytes(ex.rssGrowth)}${ex.detail ? `; ${ex.detail}` : ""})`,
-          );
+          const seen = byIndex.get(ex.index) ?? { kinds: [], ex: [ex] };
+          seen.kinds.push(kind === "rss" ? "≥ 64 MiB" : kind);
+          byIndex.set(ex.index, seen);
         }
+      }
+      for (const [index, { kinds, ex }] of byIndex) {
+        const e = ex![0]!;
+        const hex = e.hex.length > 80 ? `${e.hex.slice(0, 80)}…` : e.hex;
+        lines.push(
+          `- ${row.id}${row.target === "raw" ? " (raw)" : ""}, ${set} #${index}, ${kinds.join(" + ")}: \`${hex}\` (${formatMs(e.ms)}, +${formatBytes(e.rssGrowth)}${e.detail ? `; ${e.detail}` : ""})`,
+        );
       }
     }
   }
@@ -166,18 +187,17 @@ function examples(report: SafetyReport): string[] {
 
 /**
  * Render a {@link SafetyReport} as Markdown: the adapter matrix, the raw-library matrix,
- * a per-set breakdown and example inputs. Headings start at level `depth` (default 2) so
- * the bench can nest it in its own report.
+ * a per-set breakdown and example inputs, nestable in another report via `options`.
  */
-export function renderSafetyMarkdown(report: SafetyReport, depth = 2): string {
+export function renderSafetyMarkdown(report: SafetyReport, options: RenderOptions = {}): string {
+  const depth = options.depth ?? 2;
   const h = (level: number) => "#".repeat(depth + level);
   const adapters = report.rows.filter((r) => r.target === "codec");
   const raw = report.rows.filter((r) => r.target === "raw");
   const nText = (n: Record<SetName, number>) =>
     `${n.random.toLocaleString("en-US")} random, ${n.mutated.toLocaleString("en-US")} mutated, ${n.crafted} crafted`;
   const out: string[] = [
-    `${h(0)} Safety on hostile input`,
-    "",
+    ...(options.omitHeading ? [] : [`${h(0)} Safety on hostile input`, ""]),
     `Every call ran in a child process under a watchdog: decompress ${nText(report.n)} inputs per adapter` +
       (raw.length > 0 ? ` (${nText(report.rawN)} per raw library)` : "") +
       `, each judged against the reference. Random inputs are 1–128 bytes; mutated inputs are valid streams built from the fixtures with 1–4 bytes overwritten (a quarter also truncated). ` +
