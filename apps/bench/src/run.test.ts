@@ -13,6 +13,7 @@ const TINY: TimingOptions = {
   batchMaxBytes: 256 * 1024,
   allocationRuns: 3,
   clock: "wall",
+  rounds: 2,
 };
 
 let reference: Target;

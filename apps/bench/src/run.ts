@@ -28,6 +28,8 @@ export interface TimingOptions {
    * Async ops are always timed on the wall clock: their cost is latency.
    */
   readonly clock: Clock;
+  /** Interleaved sampling rounds per case (see {@link runCases}). */
+  readonly rounds: number;
 }
 
 /** The clock batches are timed with. */
@@ -42,6 +44,7 @@ export const FULL_TIMING: TimingOptions = {
   batchMaxBytes: 4 << 20,
   allocationRuns: 5,
   clock: "wall",
+  rounds: 4,
 };
 
 /** `--quick`: the same matrix, an order of magnitude less time per case (CI). */
@@ -53,6 +56,7 @@ export const QUICK_TIMING: TimingOptions = {
   batchMaxBytes: 4 << 20,
   allocationRuns: 3,
   clock: "wall",
+  rounds: 2,
 };
 
 /** Every figure measured for one case. Times are nanoseconds per op (all items). */
@@ -189,17 +193,21 @@ async function allocation(batch: Batch, runs: number): Promise<{ heap: number; e
   };
 }
 
-/**
- * Time one case: warm up (and size the batch), let mitata sample batches separated by
- * event-loop turns, then measure allocation on single ops.
- */
-export async function runCase(c: BenchCase, options: TimingOptions): Promise<CaseResult> {
+/** A case being timed: its batch function, batch size and the samples so far. */
+interface CaseRun {
+  readonly c: BenchCase;
+  readonly batch: Batch;
+  readonly K: number;
+  readonly samples: number[];
+  wallMs: number;
+}
+
+/** Warm a case up and size its batch: grow towards batchMs, within the output cap. */
+async function prepareCase(c: BenchCase, options: TimingOptions): Promise<CaseRun> {
   const started = performance.now();
   const batch = makeBatch(c, options.clock);
   const outputBytes = Math.max(1, c.op.outputBytes(c.prepared));
   const maxByBytes = Math.max(1, Math.floor(options.batchMaxBytes / outputBytes));
-
-  // Warm-up: start with one op, grow the batch towards batchMs, keep the fastest op time.
   let best = Number.POSITIVE_INFINITY;
   let k = 1;
   const warmEnd = performance.now() + options.warmupMs;
@@ -208,8 +216,16 @@ export async function runCase(c: BenchCase, options: TimingOptions): Promise<Cas
     best = Math.min(best, await batch(k));
     k = Math.max(1, Math.min(maxByBytes, Math.round((options.batchMs * 1e6) / Math.max(best, 1))));
   } while (performance.now() < warmEnd);
-  const K = Math.min(k, 100_000);
+  return { c, batch, K: Math.min(k, 100_000), samples: [], wallMs: performance.now() - started };
+}
 
+/**
+ * One round of mitata sampling for a case: `1 / rounds` of its budget. mitata's GC before
+ * sampling runs in the first round only (a full GC costs 10-30 ms here).
+ */
+async function sampleRound(run: CaseRun, options: TimingOptions): Promise<void> {
+  const started = performance.now();
+  const { batch, K } = run;
   const stats = await measure(
     function* () {
       yield {
@@ -221,15 +237,23 @@ export async function runCase(c: BenchCase, options: TimingOptions): Promise<Cas
       };
     },
     {
-      min_cpu_time: options.timeMs * 1e6,
-      min_samples: options.minSamples,
+      min_cpu_time: (options.timeMs / options.rounds) * 1e6,
+      min_samples: Math.max(1, Math.ceil(options.minSamples / options.rounds)),
       warmup_samples: 0,
-      ...(hasGc() ? {} : { gc: false }),
+      ...(hasGc() && run.samples.length === 0 ? {} : { gc: false }),
     },
   );
+  run.samples.push(...stats.samples);
+  run.wallMs += performance.now() - started;
+}
 
-  const alloc = await allocation(batch, options.allocationRuns);
-  const { target, prepared, op } = c;
+const at = (sorted: readonly number[], q: number) => sorted[(q * (sorted.length - 1)) | 0]!;
+
+async function finishCase(run: CaseRun, options: TimingOptions): Promise<CaseResult> {
+  const started = performance.now();
+  const alloc = await allocation(run.batch, options.allocationRuns);
+  const s = [...run.samples].sort((a, b) => a - b);
+  const { target, prepared, op } = run.c;
   return {
     key: caseKey({
       codec: target.codec,
@@ -244,17 +268,25 @@ export async function runCase(c: BenchCase, options: TimingOptions): Promise<Cas
     op: op.id,
     items: prepared.payload.items.length,
     bytes: prepared.payload.bytes,
-    batch: K,
-    samples: stats.samples.length,
-    p50: stats.p50,
-    p75: stats.p75,
-    p99: stats.p99,
-    min: stats.min,
-    max: stats.max,
-    avg: stats.avg,
+    batch: run.K,
+    samples: s.length,
+    // Percentiles as mitata computes them, over the samples of every round.
+    p50: at(s, 0.5),
+    p75: at(s, 0.75),
+    p99: at(s, 0.99),
+    min: s[0]!,
+    max: s[s.length - 1]!,
+    avg: s.reduce((a, v) => a + v, 0) / s.length,
     alloc,
-    wallMs: performance.now() - started,
+    wallMs: run.wallMs + performance.now() - started,
   };
+}
+
+/** Time one case on its own (all rounds back to back), then measure allocation. */
+export async function runCase(c: BenchCase, options: TimingOptions): Promise<CaseResult> {
+  const run = await prepareCase(c, options);
+  for (let r = 0; r < options.rounds; r++) await sampleRound(run, options);
+  return finishCase(run, options);
 }
 
 /** Progress of a run, for the live line. */
@@ -289,7 +321,13 @@ export function estimateRemaining(
   return remainingBytes.reduce((a, b) => a + Math.max(my / 4, intercept + slope * b), 0);
 }
 
-/** Run every case in order, reporting progress before each. */
+/**
+ * Run every case. Cases of one row (same payload and op) are timed in interleaved rounds,
+ * A B C A B C ..., so a slow spell of the machine lands on every codec of the row rather
+ * than on whichever case it happened to hit; this is what keeps the comparison within a
+ * row (and adapter vs raw library) fair on a shared machine. Progress fires once per case,
+ * when it is first warmed up.
+ */
 export async function runCases(
   cases: readonly BenchCase[],
   options: TimingOptions,
@@ -298,17 +336,39 @@ export async function runCases(
   const results: CaseResult[] = [];
   const done: { bytes: number; ms: number }[] = [];
   const start = performance.now();
-  for (let i = 0; i < cases.length; i++) {
-    onProgress?.({
-      index: i + 1,
-      total: cases.length,
-      current: cases[i]!,
-      elapsedMs: performance.now() - start,
-      etaMs: estimateRemaining(done, cases.slice(i).map(opBytes)),
-    });
-    const result = await runCase(cases[i]!, options);
-    results.push(result);
-    done.push({ bytes: opBytes(cases[i]!), ms: result.wallMs });
+  let i = 0;
+  while (i < cases.length) {
+    const first = cases[i]!;
+    let end = i;
+    while (
+      end < cases.length &&
+      cases[end]!.prepared === first.prepared &&
+      cases[end]!.op === first.op
+    ) {
+      end++;
+    }
+    const runs: CaseRun[] = [];
+    for (let j = i; j < end; j++) {
+      onProgress?.({
+        index: j + 1,
+        total: cases.length,
+        current: cases[j]!,
+        elapsedMs: performance.now() - start,
+        etaMs: estimateRemaining(done, cases.slice(j).map(opBytes)),
+      });
+      runs.push(await prepareCase(cases[j]!, options));
+      // The row's first round runs as its cases are prepared, so progress keeps moving.
+      await sampleRound(runs[runs.length - 1]!, options);
+    }
+    for (let r = 1; r < options.rounds; r++) {
+      for (const run of runs) await sampleRound(run, options);
+    }
+    for (const run of runs) {
+      const result = await finishCase(run, options);
+      results.push(result);
+      done.push({ bytes: opBytes(run.c), ms: result.wallMs });
+    }
+    i = end;
   }
   return results;
 }
