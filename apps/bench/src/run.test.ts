@@ -63,6 +63,21 @@ describe("runCase", () => {
   });
 });
 
+describe("runCases", () => {
+  it("times a row's cases in interleaved rounds and returns them in case order", async () => {
+    const base = cases("compress")[0]!;
+    const other: BenchCase = { ...base, target: { ...base.target, codec: "napi-again" } };
+    const seen: string[] = [];
+    const results = await runCases([base, other], { ...TINY, rounds: 3 }, (p) =>
+      seen.push(p.current.target.codec),
+    );
+    expect(seen).toEqual(["napi", "napi-again"]);
+    expect(results.map((r) => r.codec)).toEqual(["napi", "napi-again"]);
+    // Every round contributes at least one sample.
+    for (const r of results) expect(r.samples).toBeGreaterThanOrEqual(3);
+  });
+});
+
 describe("estimateRemaining", () => {
   it("is unknown before the first case and the mean while sizes are equal", () => {
     expect(estimateRemaining([], [1, 2])).toBeUndefined();

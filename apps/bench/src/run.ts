@@ -354,7 +354,12 @@ export async function runCases(
         total: cases.length,
         current: cases[j]!,
         elapsedMs: performance.now() - start,
-        etaMs: estimateRemaining(done, cases.slice(j).map(opBytes)),
+        etaMs:
+          done.length > 0
+            ? estimateRemaining(done, cases.slice(j).map(opBytes))
+            : j > 0 // still in the first row: nothing finished yet, extrapolate its pace
+              ? ((performance.now() - start) / j) * (cases.length - j)
+              : undefined,
       });
       runs.push(await prepareCase(cases[j]!, options));
       // The row's first round runs as its cases are prepared, so progress keeps moving.
