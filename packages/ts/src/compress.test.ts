@@ -126,6 +126,17 @@ describe("compress: byte-identical to snappy@7", () => {
     expectSameAsOracle(base.subarray(123, 4567));
   });
 
+  it("rejects non-byte input with INVALID_ARGUMENT", () => {
+    expect(() => compress("abc" as never)).toThrow(/input must be a Uint8Array/);
+    try {
+      compress([1, 2, 3] as never);
+    } catch (error) {
+      expect((error as { code?: string }).code).toBe("INVALID_ARGUMENT");
+      return;
+    }
+    throw new Error("accepted an array");
+  });
+
   it("does not alias: an earlier result survives later calls", () => {
     const a = compress(structured(1000, 1));
     const copy = a.slice();

@@ -5,7 +5,7 @@
 // Format clauses cited below are from google/snappy format_description.txt:
 // https://github.com/google/snappy/blob/main/format_description.txt
 
-import { maxCompressedLength, SnappyError } from "@snappykit/core";
+import { assertBytes, maxCompressedLength, SnappyError } from "@snappykit/core";
 import { POOLED_MAX, pool, reserve, take } from "./pool.js";
 
 /**
@@ -252,9 +252,7 @@ function emitRemainder(
  * the 2^32-1 bytes the format can declare.
  */
 export function compress(input: Uint8Array): Uint8Array {
-  if (!(input instanceof Uint8Array)) {
-    throw new SnappyError("INVALID_ARGUMENT", `input must be a Uint8Array, got ${typeof input}`);
-  }
+  assertBytes(input);
   const n = input.length;
   if (n > 0xffff_ffff) {
     throw new SnappyError("INVALID_ARGUMENT", `input of ${n} bytes exceeds Snappy's 2^32-1`);

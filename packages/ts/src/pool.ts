@@ -38,5 +38,6 @@ export function reserve(size: number): number {
 /** Hand out `pool.bytes[start..end)`; the next result starts at the next 8-byte boundary. */
 export function take(start: number, end: number): Uint8Array {
   pool.offset = (end + 7) & ~7;
-  return pool.bytes.subarray(start, end);
+  // The constructor, not `subarray`: same view, about half the cost (no species lookup).
+  return new Uint8Array(pool.bytes.buffer, start, end - start);
 }
