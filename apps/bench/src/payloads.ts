@@ -27,11 +27,6 @@ export function makePayload(
   return { name, description, kind, items, bytes: items.reduce((n, item) => n + item.length, 0) };
 }
 
-/** Mean item size: what decides whether a payload counts as "small" or "large". */
-export function meanItemBytes(payload: BenchPayload): number {
-  return payload.items.length === 0 ? 0 : payload.bytes / payload.items.length;
-}
-
 /** The run's payloads and which of them a plain run uses. */
 export interface PayloadSource {
   readonly all: readonly BenchPayload[];

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { compareReports } from "../compare.js";
 import { type BenchReport, computeOverhead, readReport, renderJson } from "./json.js";
 import { markdownTable, renderMarkdown } from "./markdown.js";
-import { CAP, renderSvg } from "./svg.js";
+import { CAP, colourFor, renderSvg } from "./svg.js";
 import { renderTerminal } from "./terminal.js";
 
 // A real `pnpm bench --quick` run on 4 codecs and 3 payloads, recorded (see README).
@@ -130,12 +130,20 @@ describe("renderSvg", () => {
     expect(svg).not.toMatch(/NaN|undefined|Infinity/);
   });
 
-  it("draws one bar per adapter case, the fastest of each group marked", () => {
-    const bars = svg.match(/<rect x="\d+(\.\d+)?" y="\d+" width="[\d.]+" height="14"/g) ?? [];
-    expect(bars).toHaveLength(recorded.cases.filter((c) => c.impl === "adapter").length);
-    const groups = new Set(recorded.cases.map((c) => `${c.payload}/${c.op}`)).size;
-    expect(svg.match(/>fastest · /g)).toHaveLength(groups);
-    expect(svg).toContain(`${CAP}×</text>`);
+  it("draws one coloured cell per adapter case, the fastest of each row outlined", () => {
+    const cells = svg.match(/<rect [^>]*height="20" fill="hsl\(/g) ?? [];
+    expect(cells).toHaveLength(recorded.cases.filter((c) => c.impl === "adapter").length);
+    const rows = new Set(recorded.cases.map((c) => `${c.payload}/${c.op}`)).size;
+    const best = (svg.match(/class="best"/g) ?? []).length;
+    expect(best).toBeGreaterThanOrEqual(rows);
+    expect(svg.match(/class="cell fastest" text-anchor="middle">1×<\/text>/g)).toHaveLength(best);
+    expect(svg).toContain(`≥${CAP}×</text>`);
+  });
+
+  it("scales colour from green at 1× to red at the cap", () => {
+    expect(colourFor(1)).toBe("hsl(130, 70%, 70%)");
+    expect(colourFor(CAP)).toBe("hsl(0, 70%, 62%)");
+    expect(colourFor(100)).toBe(colourFor(CAP));
   });
 });
 

@@ -1,16 +1,9 @@
-// The SVG chart: for each payload and op, every codec's p50 relative to the fastest, so a
-// reader sees at a glance who wins and by how much. Bars share one linear scale (fastest
-// = 1×); bars beyond the cap are cut and marked, their true factor printed beside them.
+// The SVG chart: a heat map, rows payload × op, columns codecs, each cell the codec's p50
+// relative to the row's fastest (1× green → 8× and beyond red, log scale). One screen shows
+// who wins where and by how much; hovering a cell gives the absolute time.
 import { formatTime } from "./format.js";
 import type { BenchReport } from "./json.js";
 import { codecColumns, payloadLabel, rowCases, rowKeys } from "./tables.js";
-
-const RUNTIME_COLOURS: Record<string, string> = {
-  native: "#2563eb",
-  wasm: "#9333ea",
-  js: "#ea580c",
-};
-const FALLBACK_COLOUR = "#64748b";
 
 const esc = (s: string) =>
   s
@@ -19,85 +12,103 @@ const esc = (s: string) =>
     .replaceAll(">", "&gt;")
     .replaceAll('"', "&quot;");
 
-/** Factor beyond which bars are cut (keeps a 50× outlier from flattening everything). */
+/** Factor at which the colour scale saturates (red). */
 export const CAP = 8;
 
-/** Render the relative-time chart as a standalone SVG document. */
+/** Cell colour for a factor ≥ 1: green at 1×, through yellow, to red at {@link CAP}×. */
+export function colourFor(factor: number): string {
+  const t = Math.min(1, Math.log2(Math.max(1, factor)) / Math.log2(CAP));
+  return `hsl(${Math.round(130 * (1 - t))}, 70%, ${Math.round(70 - 8 * t)}%)`;
+}
+
+/** Render the relative-time heat map as a standalone SVG document. */
 export function renderSvg(report: BenchReport): string {
-  const width = 860;
-  const labelW = 120;
-  const valueW = 150;
-  const barMax = width - labelW - valueW - 30;
-  const barH = 14;
-  const gap = 3;
-  const groupGap = 16;
-  const headH = 20;
   const cols = codecColumns(report);
+  const rows = rowKeys(report);
+  const labelW = 340;
+  const cellW = 80;
+  const cellH = 22;
+  const fastestW = 200;
+  const top = 96;
+  const width = labelW + cols.length * cellW + fastestW;
   const runtime = new Map(report.codecs.map((k) => [k.id, k.runtime]));
-  const scale = (f: number) => (Math.min(f, CAP) / CAP) * barMax;
 
   const body: string[] = [];
-  let y = 70;
-  for (const { payload, op } of rowKeys(report)) {
+  cols.forEach((id, i) => {
+    const x = labelW + i * cellW + cellW / 2;
+    body.push(
+      `<text x="${x}" y="${top - 18}" class="codec" text-anchor="middle">${esc(id)}</text>`,
+      `<text x="${x}" y="${top - 6}" class="axis" text-anchor="middle">${esc(runtime.get(id) ?? "")}</text>`,
+    );
+  });
+  let y = top;
+  let previous = "";
+  for (const { payload, op } of rows) {
+    if (payload !== previous && previous !== "") {
+      body.push(`<line x1="10" y1="${y + 3}" x2="${width - 10}" y2="${y + 3}" class="sep"/>`);
+      y += 6;
+    }
     const cases = rowCases(report, payload, op);
     const best = Math.min(...[...cases.values()].map((r) => r.p50));
-    body.push(
-      `<text x="10" y="${y + 14}" class="group">${esc(payloadLabel(report, payload))} · ${esc(op)}</text>`,
-    );
-    y += headH;
-    for (const id of cols) {
-      const r = cases.get(id);
-      if (!r) continue;
-      const f = r.p50 / best;
-      const w = Math.max(1.5, scale(f));
-      const colour = RUNTIME_COLOURS[runtime.get(id) ?? ""] ?? FALLBACK_COLOUR;
+    const winner = [...cases.values()].find((r) => r.p50 === best)!;
+    if (payload !== previous) {
       body.push(
-        `<text x="${labelW}" y="${y + barH - 3}" class="codec" text-anchor="end">${esc(id)}</text>`,
-        `<rect x="${labelW + 8}" y="${y}" width="${w.toFixed(1)}" height="${barH}" fill="${colour}"${f === 1 ? "" : ' fill-opacity="0.75"'}><title>${esc(`${id}: ${formatTime(r.p50)} (${f.toFixed(2)}× fastest)`)}</title></rect>`,
+        `<text x="10" y="${y + 15}" class="group">${esc(payloadLabel(report, payload))}</text>`,
       );
-      if (f > CAP) {
-        const x = labelW + 8 + w;
-        body.push(
-          `<path d="M${x - 6} ${y} l4 ${barH / 2} l-4 ${barH / 2}" stroke="#fff" stroke-width="2" fill="none"/>`,
-        );
-      }
-      body.push(
-        `<text x="${labelW + 16 + w}" y="${y + barH - 3}" class="${f === 1 ? "best" : "value"}">${f === 1 ? "fastest" : `${f.toFixed(2)}×`} · ${esc(formatTime(r.p50))}</text>`,
-      );
-      y += barH + gap;
     }
-    y += groupGap;
+    body.push(
+      `<text x="${labelW - 8}" y="${y + 15}" class="label" text-anchor="end">${esc(op)}</text>`,
+    );
+    cols.forEach((id, i) => {
+      const x = labelW + i * cellW;
+      const r = cases.get(id);
+      if (!r) {
+        body.push(
+          `<rect x="${x + 1}" y="${y + 1}" width="${cellW - 2}" height="${cellH - 2}" class="none"/>`,
+        );
+        return;
+      }
+      const f = r.p50 / best;
+      body.push(
+        `<rect x="${x + 1}" y="${y + 1}" width="${cellW - 2}" height="${cellH - 2}" fill="${colourFor(f)}"${f === 1 ? ' class="best"' : ""}><title>${esc(`${id} · ${payload} · ${op}: ${formatTime(r.p50)} (${f.toFixed(2)}× the fastest)`)}</title></rect>`,
+        `<text x="${x + cellW / 2}" y="${y + 15}" class="${f === 1 ? "cell fastest" : "cell"}" text-anchor="middle">${f === 1 ? "1×" : f >= 10 ? `${Math.round(f)}×` : `${f.toFixed(1)}×`}</text>`,
+      );
+    });
+    body.push(
+      `<text x="${labelW + cols.length * cellW + 10}" y="${y + 15}" class="label">${esc(`${winner.codec} ${formatTime(best)}`)}</text>`,
+    );
+    previous = payload;
+    y += cellH;
   }
 
-  // Grid lines at whole factors, drawn under the bars.
-  const grid: string[] = [];
-  for (let f = 1; f <= CAP; f++) {
-    const x = labelW + 8 + scale(f);
-    grid.push(
-      `<line x1="${x.toFixed(1)}" y1="58" x2="${x.toFixed(1)}" y2="${y - groupGap}" class="grid"/>`,
-      `<text x="${x.toFixed(1)}" y="54" class="axis" text-anchor="middle">${f}×</text>`,
+  // Legend: the colour scale from 1× to CAP×.
+  const legend: string[] = [];
+  const steps = [1, 1.5, 2, 3, 4, 6, CAP];
+  steps.forEach((f, i) => {
+    const x = width - 10 - (steps.length - i) * 44;
+    legend.push(
+      `<rect x="${x}" y="40" width="42" height="14" fill="${colourFor(f)}"/>`,
+      `<text x="${x + 21}" y="66" class="axis" text-anchor="middle">${f === CAP ? `≥${f}` : f}×</text>`,
     );
-  }
-  const legend = Object.entries(RUNTIME_COLOURS)
-    .map(
-      ([name, colour], i) =>
-        `<rect x="${width - 250 + i * 80}" y="12" width="12" height="12" fill="${colour}"/><text x="${width - 234 + i * 80}" y="22" class="axis">${name}</text>`,
-    )
-    .join("");
+  });
+
   const e = report.environment;
-  const height = y + 10;
-  return `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="system-ui, -apple-system, Segoe UI, sans-serif">
+  const title = "Snappy time per op relative to the fastest codec of each row (p50)";
+  const height = y + 16;
+  return `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="system-ui, -apple-system, Segoe UI, sans-serif" role="img" aria-labelledby="chart-title">
+<title id="chart-title">${title}</title>
 <style>
 .title{font-size:15px;font-weight:600;fill:#0f172a}.sub{font-size:11px;fill:#475569}
-.group{font-size:12px;font-weight:600;fill:#0f172a}.codec{font-size:11px;fill:#334155}
-.value{font-size:11px;fill:#334155}.best{font-size:11px;font-weight:600;fill:#15803d}
-.axis{font-size:10px;fill:#64748b}.grid{stroke:#e2e8f0;stroke-width:1}
+.group{font-size:12px;font-weight:600;fill:#0f172a}.label{font-size:11px;fill:#334155}
+.codec{font-size:11px;font-weight:600;fill:#0f172a}.axis{font-size:10px;fill:#64748b}
+.cell{font-size:11px;fill:#111827}.fastest{font-weight:700}
+.best{stroke:#14532d;stroke-width:2}.none{fill:#f1f5f9}.sep{stroke:#cbd5e1;stroke-width:1}
 </style>
 <rect width="100%" height="100%" fill="#fff"/>
-<text x="10" y="22" class="title">Snappy time per op relative to the fastest codec (p50, shorter is faster)</text>
-<text x="10" y="38" class="sub">${esc(`${e.cpu} × ${e.cores} · Node ${e.node} · ${e.date.slice(0, 10)} · ${report.mode} run · bars cut at ${CAP}×`)}</text>
-${legend}
-${grid.join("\n")}
+<text x="10" y="22" class="title">${title}</text>
+<text x="10" y="40" class="sub">${esc(`1× = fastest (outlined; its time on the right), lower is better; hover a cell for its time. ${report.mode} run, ${report.timing.clock ?? "wall"} clock.`)}</text>
+<text x="10" y="56" class="sub">${esc(`${e.cpu} × ${e.cores} · Node ${e.node} · ${e.date.slice(0, 10)} · commit ${(e.commit ?? "unknown").slice(0, 12)}`)}</text>
+${legend.join("\n")}
 ${body.join("\n")}
 </svg>
 `;
