@@ -68,6 +68,13 @@ describe("compareReports", () => {
     expect(maxAbsDelta(cmp, (r) => r.codec !== "c")).toBe(25);
   });
 
+  it("does not compare a payload whose bytes changed between the runs", () => {
+    const regenerated = report([{ ...result("a", "p", "compress", 500), bytes: 101 }]);
+    const c = compareReports(base, regenerated, 10, "base.json");
+    expect(c.rows).toEqual([]);
+    expect(c.payloadChanged).toEqual(["p"]);
+  });
+
   it("a higher threshold turns the regression into noise", () => {
     expect(regressions(compareReports(base, current, 30, "base.json"))).toEqual([]);
   });

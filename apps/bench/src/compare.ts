@@ -17,10 +17,16 @@ export function compareReports(
   const base = new Map(baseline.cases.map((c) => [c.key, c]));
   const seen = new Set<string>();
   const rows: ComparisonRow[] = [];
+  const payloadChanged = new Set<string>();
   for (const c of current.cases) {
     const b = base.get(c.key);
     if (!b) continue;
     seen.add(c.key);
+    // Same name, other bytes (regenerated fixtures): not the same measurement.
+    if (b.bytes !== c.bytes || b.items !== c.items) {
+      payloadChanged.add(c.payload);
+      continue;
+    }
     const deltaPercent = ((c.p50 - b.p50) / b.p50) * 100;
     rows.push({
       key: c.key,
@@ -46,6 +52,7 @@ export function compareReports(
     rows,
     onlyInBaseline: baseline.cases.filter((c) => !seen.has(c.key)).map((c) => c.key),
     onlyInCurrent: current.cases.filter((c) => !base.has(c.key)).map((c) => c.key),
+    payloadChanged: [...payloadChanged],
   };
 }
 

@@ -70,6 +70,8 @@ export interface Comparison {
   /** Case keys in only one of the two reports. */
   readonly onlyInBaseline: readonly string[];
   readonly onlyInCurrent: readonly string[];
+  /** Payloads whose bytes differ between the runs (fixtures regenerated): not compared. */
+  readonly payloadChanged?: readonly string[];
 }
 
 /** Everything one `pnpm bench` run measured. */

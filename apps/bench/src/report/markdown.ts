@@ -118,7 +118,10 @@ export function renderMarkdown(report: BenchReport, extras: MarkdownExtras = {})
         `its p50. ${reg} regression${reg === 1 ? "" : "s"}, ${c.rows.length} cases compared` +
         (c.onlyInBaseline.length + c.onlyInCurrent.length > 0
           ? `; ${c.onlyInBaseline.length} only in baseline, ${c.onlyInCurrent.length} only here.`
-          : "."),
+          : ".") +
+        (c.payloadChanged?.length
+          ? ` Not compared, payload bytes differ between the runs: ${c.payloadChanged.join(", ")}.`
+          : ""),
       "",
       blockDrift(report),
       "",

@@ -53,7 +53,10 @@ export function renderTerminal(report: BenchReport, colour: boolean): string {
     const changed = table.rows.filter((row) => row[6]?.text !== "");
     out.push(
       colour ? `\x1b[1mCompared with ${cmp.baseline}\x1b[22m` : `Compared with ${cmp.baseline}`,
-      `${cmp.rows.length} cases, ${changed.length} beyond ±${cmp.thresholdPercent} % (listed below)`,
+      `${cmp.rows.length} cases, ${changed.length} beyond ±${cmp.thresholdPercent} % (listed below)` +
+        (cmp.payloadChanged?.length
+          ? `; not compared (payload bytes differ): ${cmp.payloadChanged.join(", ")}`
+          : ""),
       blockDrift(report),
       "",
     );
