@@ -24,7 +24,7 @@ Options:
   --raw / --no-raw  also fuzz each raw backend (default --raw)
   --seed <n>        seed of the random and mutated sets (default 1)
   --out <dir>       where to write safety.json and safety.md (default apps/fuzz/results)
-  --quick           small run: --n 200 --raw-n 100
+  --quick           small run: --n 200 --raw-n 50
   --help            this text
 `;
 
@@ -55,6 +55,8 @@ process.on("warning", (warning) => {
 
 async function main(): Promise<number> {
   const { values } = parseArgs({
+    // `pnpm fuzz -- --quick` forwards the "--" itself; it is not an end-of-options marker here.
+    args: process.argv.slice(2).filter((arg) => arg !== "--"),
     options: {
       n: { type: "string" },
       "raw-n": { type: "string" },
@@ -77,7 +79,7 @@ async function main(): Promise<number> {
   const badSet = sets?.find((s) => !SET_NAMES.includes(s as SetName));
   if (badSet) throw new Error(`unknown --set ${badSet} (crafted, random, mutated)`);
   const n = count(values.n, "n") ?? (values.quick ? 200 : 10_000);
-  const rawN = count(values["raw-n"], "raw-n") ?? (values.quick ? 100 : 2_000);
+  const rawN = count(values["raw-n"], "raw-n") ?? (values.quick ? 50 : 2_000);
   const out = resolve(values.out ?? join(dirname(fileURLToPath(import.meta.url)), "..", "results"));
 
   const started = performance.now();

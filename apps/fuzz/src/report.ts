@@ -109,6 +109,25 @@ function formatDuration(ms: number): string {
   return s >= 60 ? `${Math.floor(s / 60)} min ${s % 60} s` : `${s} s`;
 }
 
+/**
+ * A Markdown table with padded columns (the layout biome's Markdown formatter keeps), so
+ * the committed report passes `biome check` as written.
+ */
+export function markdownTable(
+  headers: readonly string[],
+  align: readonly ("l" | "r")[],
+  rows: readonly (readonly string[])[],
+): string[] {
+  const width = headers.map((h, i) =>
+    Math.max(3, h.length, ...rows.map((r) => (r[i] ?? "").length)),
+  );
+  const pad = (text: string, i: number) =>
+    align[i] === "r" ? text.padStart(width[i]!) : text.padEnd(width[i]!);
+  const line = (cells: readonly string[]) => `| ${cells.map(pad).join(" | ")} |`;
+  const rule = width.map((w, i) => (align[i] === "r" ? `${"-".repeat(w - 1)}:` : "-".repeat(w)));
+  return [line(headers), `| ${rule.join(" | ")} |`, ...rows.map(line)];
+}
+
 const bad = (n: number, isBad: boolean) => (n > 0 && isBad ? `**${n}**` : String(n));
 
 function matrix(rows: readonly SafetyRow[], raw: boolean): string[] {
@@ -121,16 +140,11 @@ function matrix(rows: readonly SafetyRow[], raw: boolean): string[] {
     "slowest call",
     "targets",
   ];
-  const lines = [
-    `| ${head.join(" | ")} |`,
-    `|${head.map((_, i) => (i ? "--:" : "---")).join("|")}|`,
-  ];
-  for (const row of rows) {
+  const body = rows.map((row) => {
     const t = row.total;
-    const name = raw ? `${row.id}: ${row.library}` : `${row.id} (${row.library})`;
     const rss = formatBytes(t.maxRssGrowth);
-    const cells = [
-      name,
+    return [
+      raw ? `${row.id}: ${row.library}` : `${row.id} (${row.library})`,
       String(t.calls),
       ...OUTCOMES.map((o) => bad(t.counts[o], BAD.has(o) && !(raw && o === "rejectedOther"))),
       bad(t.slow, true),
@@ -138,25 +152,50 @@ function matrix(rows: readonly SafetyRow[], raw: boolean): string[] {
       formatMs(t.maxMs),
       row.missed.length === 0 ? "✓ met" : "✗ missed",
     ];
-    lines.push(`| ${cells.join(" | ")} |`);
-  }
-  return lines;
+  });
+  return markdownTable(
+    head,
+    head.map((_, i) => (i === 0 ? "l" : "r")),
+    body,
+  );
 }
 
 function perSet(report: SafetyReport): string[] {
-  const lines = [
-    "| codec | set | calls | silent accept | wrong bytes | false reject | other error | crash | hang | slow | ≥ 64 MiB | peak RSS growth | slowest |",
-    "|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|",
+  const head = [
+    "codec",
+    "set",
+    "calls",
+    "silent accept",
+    "wrong bytes",
+    "false reject",
+    "other error",
+    "crash",
+    "hang",
+    "slow",
+    "≥ 64 MiB",
+    "peak RSS growth",
+    "slowest",
   ];
+  const body: string[][] = [];
   for (const row of report.rows) {
     for (const [set, s] of Object.entries(row.sets) as [SetName, CellStats][]) {
       const c = s.counts;
-      lines.push(
-        `| ${row.id}${row.target === "raw" ? " (raw)" : ""} | ${set} | ${s.calls} | ${c.silentAccept} | ${c.wrongBytes} | ${c.falseReject} | ${c.rejectedOther} | ${c.crash} | ${c.hang} | ${s.slow} | ${s.rssOver} | ${formatBytes(s.maxRssGrowth)} | ${formatMs(s.maxMs)} |`,
-      );
+      body.push([
+        `${row.id}${row.target === "raw" ? " (raw)" : ""}`,
+        set,
+        ...[s.calls, c.silentAccept, c.wrongBytes, c.falseReject, c.rejectedOther, c.crash, c.hang]
+          .concat([s.slow, s.rssOver])
+          .map(String),
+        formatBytes(s.maxRssGrowth),
+        formatMs(s.maxMs),
+      ]);
     }
   }
-  return lines;
+  return markdownTable(
+    head,
+    head.map((_, i) => (i < 2 ? "l" : "r")),
+    body,
+  );
 }
 
 function examples(report: SafetyReport): string[] {
@@ -254,5 +293,5 @@ export function renderSafetyMarkdown(report: SafetyReport, options: RenderOption
       "",
     );
   }
-  return out.join("\n");
+  return out.join("\n").trimEnd();
 }
