@@ -17,8 +17,8 @@ safety matrix. Exits 1 when an adapter row misses the targets.
 
 Options:
   --n <count>       random and mutated inputs per set (default 10000)
-  --raw-n <count>   inputs per set for raw rows, at most --n (default 2000: raw
-                    libraries allocate GBs and hang, so they are slow to fuzz)
+  --raw-n <count>   inputs per set for raw rows, at most --n (default: --n; raw
+                    libraries allocate GBs and hang, so at 10000 they take ~25 min)
   --codec <id>      only this adapter (repeatable, or comma-separated)
   --set <name>      only this set: crafted, random, mutated (repeatable)
   --raw / --no-raw  also fuzz each raw backend (default --raw)
@@ -79,7 +79,7 @@ async function main(): Promise<number> {
   const badSet = sets?.find((s) => !SET_NAMES.includes(s as SetName));
   if (badSet) throw new Error(`unknown --set ${badSet} (crafted, random, mutated)`);
   const n = count(values.n, "n") ?? (values.quick ? 200 : 10_000);
-  const rawN = count(values["raw-n"], "raw-n") ?? (values.quick ? 50 : 2_000);
+  const rawN = count(values["raw-n"], "raw-n") ?? (values.quick ? 50 : n);
   const out = resolve(values.out ?? join(dirname(fileURLToPath(import.meta.url)), "..", "results"));
 
   const started = performance.now();
