@@ -1,29 +1,27 @@
+import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { renderSafety } from "./safety.js";
+import { loadSafetySection, renderSafety } from "./safety.js";
 
-describe("renderSafety", () => {
-  it("uses a ready Markdown string from the fuzz helper as is", () => {
-    expect(renderSafety({ markdown: "| a |\n|---|\n" })).toBe("| a |\n|---|");
+describe("safety section", () => {
+  it("embeds the fuzzer's Markdown without its own heading", () => {
+    const md = renderSafety({ markdown: "## Safety on hostile input\n\n| a |\n|---|\n" }, "f.json");
+    expect(md).toBe("From `f.json` (`pnpm fuzz`).\n\n| a |\n|---|");
   });
 
-  it("draws codec × outcome counts from a list of rows with nested counts", () => {
-    const md = renderSafety({
-      rows: [
-        { codec: "napi", impl: "adapter", outcomes: { rejected: 10, hang: 0 } },
-        { codec: "snappyjs", impl: "raw", outcomes: { rejected: 7, silentAccept: 3 } },
-      ],
-    });
-    expect(md).toContain("| codec          | rejected | hang | silentAccept |");
-    expect(md).toMatch(/\| napi\s+\|\s+10 \|\s+0 \|\s+— \|/);
-    expect(md).toMatch(/\| snappyjs \(raw\) \|\s+7 \|\s+— \|\s+3 \|/);
+  it("says so when the file has no matrix", () => {
+    expect(renderSafety({ version: 1 }, "f.json")).toMatch(/no rendered safety matrix/);
   });
 
-  it("reads a codec → counts map", () => {
-    const md = renderSafety({ matrix: { ts: { rejected: 5, crash: 0 } } });
-    expect(md).toMatch(/\| ts\s+\|\s+5 \|\s+0 \|/);
-  });
-
-  it("says so when it finds no matrix", () => {
-    expect(renderSafety({ version: 1 })).toMatch(/no codec × outcome matrix/);
+  it("prefers a local run over the committed one, and is absent without either", () => {
+    const root = mkdtempSync(join(tmpdir(), "safety-"));
+    expect(loadSafetySection(root)).toBeUndefined();
+    mkdirSync(join(root, "apps/fuzz/docs"), { recursive: true });
+    writeFileSync(join(root, "apps/fuzz/docs/safety.json"), JSON.stringify({ markdown: "docs" }));
+    expect(loadSafetySection(root)).toContain("docs");
+    mkdirSync(join(root, "apps/fuzz/results"), { recursive: true });
+    writeFileSync(join(root, "apps/fuzz/results/safety.json"), "{ not json");
+    expect(loadSafetySection(root)).toMatch(/could not be read/);
   });
 });
