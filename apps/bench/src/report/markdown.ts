@@ -152,8 +152,7 @@ export function renderMarkdown(report: BenchReport, extras: MarkdownExtras = {})
   section(
     "Safety on hostile input",
     extras.safety ??
-      "No fuzzing results found (`apps/fuzz/results/safety.json`); run the fuzz helper to " +
-        "include them here.",
+      "No fuzzing results found (`apps/fuzz/results/` or `apps/fuzz/docs/`); run `pnpm fuzz`.",
   );
   const e = report.environment;
   section(
