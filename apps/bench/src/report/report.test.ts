@@ -81,9 +81,10 @@ describe("renderMarkdown", () => {
     expect(renderMarkdown(recorded)).toContain("Every adapter in the workspace loaded.");
   });
 
-  it("includes the fuzz helper's section when given, and a pointer otherwise", () => {
+  it("includes the fuzzer's section when given, and a pointer otherwise", () => {
     expect(renderMarkdown(recorded, { safety: "SAFETY TABLE" })).toContain("SAFETY TABLE");
-    expect(md).toContain("apps/fuzz/results/safety.json");
+    expect(md).toContain("No fuzzing results found");
+    expect(md).toContain("run `pnpm fuzz`");
   });
 
   it("reports a comparison with its regressions and block-sized drift", () => {
