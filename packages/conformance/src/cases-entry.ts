@@ -2,4 +2,4 @@
 // inputs outside a test run, such as the fuzzer.
 export { type HostileCase, hostileCases, type ValidStream, validStreams } from "./cases.js";
 export { oracleUncompress } from "./oracle.js";
-export { builtinCorpus, type CorpusItem, literalStream } from "./streams.js";
+export { builtinCorpus, type CorpusItem, literalStream, prng, randomBytes } from "./streams.js";

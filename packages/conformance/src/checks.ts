@@ -11,11 +11,11 @@ import { hostileCases, validStreams } from "./cases.js";
 import { oracleUncompress } from "./oracle.js";
 import { builtinCorpus, type CorpusItem, prng, randomBytes } from "./streams.js";
 
-/** One named check; `run` throws (an assertion error) when the codec fails it. */
+/** One named check; `run` throws (or rejects) when the codec fails it. */
 export interface Check {
   readonly group: string;
   readonly name: string;
-  run(codec: SnappyCodec): void;
+  run(codec: SnappyCodec): void | Promise<void>;
 }
 
 /** A set of real payloads: every item round-trips, and every golden stream decodes to it. */
@@ -87,6 +87,24 @@ function expectRejection(
   fail(`${what}: returned ${length} instead of throwing SnappyError ${codes.join(" or ")}`);
 }
 
+async function expectAsyncRejection(
+  call: () => Promise<unknown>,
+  codes: readonly string[],
+  what: string,
+): Promise<void> {
+  let result: unknown;
+  try {
+    result = await call();
+  } catch (error) {
+    if (!isSnappyError(error)) fail(`${what}: rejected with ${String(error)}, not SnappyError`);
+    if (!codes.includes(error.code))
+      fail(`${what}: code ${error.code}, expected ${codes.join(" or ")}`);
+    return;
+  }
+  const got = result instanceof Uint8Array ? `${result.length} bytes` : typeof result;
+  fail(`${what}: resolved with ${got} instead of rejecting with ${codes.join(" or ")}`);
+}
+
 /**
  * Flip 1–4 bytes of `stream` (and sometimes cut it short) `count` times, deterministically.
  */
@@ -131,7 +149,7 @@ const hex = (bytes: Uint8Array) =>
 /** Every check the suite runs, in order. */
 export function conformanceChecks(inputs: ConformanceInputs = {}): Check[] {
   const checks: Check[] = [];
-  const add = (group: string, name: string, run: (codec: SnappyCodec) => void) =>
+  const add = (group: string, name: string, run: (codec: SnappyCodec) => void | Promise<void>) =>
     checks.push({ group, name, run });
 
   add("contract", "declares contractVersion 1, a name, its library@version and runtime", (c) => {
@@ -233,6 +251,53 @@ export function conformanceChecks(inputs: ConformanceInputs = {}): Check[] {
     for (let i = 0; i < 300; i++) {
       const input = randomBytes(1 + Math.floor(next() * 64), 1000 + i);
       agreeWithOracle(c, input, `random input ${hex(input)}`);
+    }
+  });
+
+  add("contract", "takes Uint8Array views at an offset and Buffers alike", (c) => {
+    const data = randomBytes(3000, 41);
+    const compressed = c.compress(data);
+    // Views whose byteOffset is not 0, inside a larger buffer with other bytes around them.
+    const around = (bytes: Uint8Array) => {
+      const padded = randomBytes(bytes.length + 13, 42);
+      padded.set(bytes, 7);
+      return padded.subarray(7, 7 + bytes.length);
+    };
+    sameBytes(c.compress(around(data)), compressed, "compress(view at offset)");
+    sameBytes(c.uncompress(around(compressed)), data, "uncompress(view at offset)");
+    if (typeof Buffer !== "undefined") {
+      sameBytes(c.uncompress(Buffer.from(compressed)), data, "uncompress(Buffer)");
+    }
+  });
+
+  add("contract", "async API (where offered) gives the sync API's bytes and errors", async (c) => {
+    const data = randomBytes(5000, 51);
+    const compressed = c.compress(data);
+    if (c.compressAsync) {
+      sameBytes(await c.compressAsync(data), compressed, "compressAsync");
+      await expectAsyncRejection(
+        () => c.compressAsync!("x" as never),
+        ["INVALID_ARGUMENT"],
+        "compressAsync(string)",
+      );
+    }
+    const uncompressAsync = c.uncompressAsync;
+    if (uncompressAsync) {
+      sameBytes(await uncompressAsync(compressed), data, "uncompressAsync");
+      await expectAsyncRejection(
+        () => uncompressAsync(compressed, { maxLength: 4999 }),
+        ["LENGTH_LIMIT"],
+        "uncompressAsync over maxLength",
+      );
+      for (const hostile of hostileCases) {
+        const options =
+          hostile.maxLength === undefined ? undefined : { maxLength: hostile.maxLength };
+        await expectAsyncRejection(
+          () => uncompressAsync(hostile.bytes, options),
+          hostile.codes,
+          `uncompressAsync: ${hostile.name}`,
+        );
+      }
     }
   });
 

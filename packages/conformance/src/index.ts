@@ -6,5 +6,5 @@ export {
   type PayloadSet,
 } from "./checks.js";
 export { oracleUncompress } from "./oracle.js";
-export { builtinCorpus, type CorpusItem, literalStream, randomBytes } from "./streams.js";
+export { builtinCorpus, type CorpusItem, literalStream, prng, randomBytes } from "./streams.js";
 export { type ConformanceOptions, fixturePayloads, runConformance } from "./suite.js";

@@ -53,9 +53,9 @@ export function runConformance(options: ConformanceOptions): void {
     for (const [group, checks] of groups) {
       describe(group, () => {
         for (const check of checks) {
-          it(check.name, () => {
+          it(check.name, async () => {
             if (!codec) throw new Error("setup() did not produce a codec");
-            check.run(codec);
+            await check.run(codec);
           });
         }
       });
