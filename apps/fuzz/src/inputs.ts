@@ -1,18 +1,6 @@
 // The three input sets, deterministic from a seed so every codec sees the same bytes and a
 // run can be replayed: crafted cases, uniformly random inputs, mutated valid streams.
-import { hostileCases, validStreams } from "@snappykit/conformance/cases";
-
-/** mulberry32: a small seeded PRNG in [0, 1); the same seed gives the same inputs everywhere. */
-export function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { hostileCases, prng, validStreams } from "@snappykit/conformance/cases";
 
 /** Names of the input sets, in run order. */
 export type SetName = "crafted" | "random" | "mutated";

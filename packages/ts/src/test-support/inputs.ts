@@ -2,6 +2,7 @@
 // every compressor path (no match, short and long matches, near and far offsets, 64 KiB
 // block boundaries). Test-only: excluded from the build.
 import { createRequire } from "node:module";
+import { prng } from "@snappykit/conformance";
 import fc from "fast-check";
 
 const require = createRequire(import.meta.url);
@@ -38,18 +39,6 @@ export function firstDifference(a: Uint8Array, b: Uint8Array): number {
   const n = Math.min(a.length, b.length);
   for (let i = 0; i < n; i++) if (a[i] !== b[i]) return i;
   return a.length === b.length ? -1 : n;
-}
-
-/** mulberry32: seeded, so a failing input is reproducible from its (size, seed). */
-export function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 export function randomBytes(n: number, seed: number, mask = 0xff): Uint8Array {
