@@ -2,7 +2,7 @@
 // req/resp ops (ssz_snappy encode/decode) plug in beside the block ones without touching
 // the runner or the reports.
 import type { RawBackend, SnappyCodec } from "@snappykit/core";
-import { decodeSszSnappy, encodeSszSnappy, MAX_PAYLOAD_SIZE } from "@snappykit/framing";
+import { crc32cTs, decodeSszSnappy, encodeSszSnappy, MAX_PAYLOAD_SIZE } from "@snappykit/framing";
 import type { BenchPayload } from "./payloads.js";
 
 /** Whether a case calls the adapter (`SnappyCodec`) or its library directly (`createRaw`). */
@@ -113,6 +113,7 @@ function framedOp(
   run: (codec: SnappyCodec) => (input: Uint8Array) => Uint8Array,
   inputs: (p: PreparedPayload) => readonly Uint8Array[],
   outputBytes: (p: PreparedPayload) => number,
+  inDefaultRun = true,
 ): OpSpec {
   return {
     id,
@@ -124,13 +125,15 @@ function framedOp(
         : undefined,
     inputs,
     outputBytes,
-    defaultFor: (payload) => payload.kind === "reqresp",
+    defaultFor: (payload) => inDefaultRun && payload.kind === "reqresp",
   };
 }
 
 // ssz_snappy accepts any SSZ size up to the spec's MAX_PAYLOAD_SIZE here: the bench
 // measures the encoding, not a type's bounds.
 const ANY_SIZE = { minSize: 0, maxSize: MAX_PAYLOAD_SIZE };
+// The same with the pure-TypeScript CRC-32C forced, to measure what the native one buys.
+const TS_CRC = { crc32c: crc32cTs };
 const framedCache = new WeakMap<PreparedPayload, Uint8Array[]>();
 const referenceFramed = (p: PreparedPayload) => {
   let framed = framedCache.get(p);
@@ -198,6 +201,23 @@ export const OPS: readonly OpSpec[] = [
     (codec) => (framed) => decodeSszSnappy(codec, framed, ANY_SIZE),
     referenceFramed,
     (p) => p.payload.bytes,
+  ),
+  // Opt-in (`--op`): the framing CRC choice, not a codec property, so one codec suffices.
+  framedOp(
+    "ssz_snappy-encode-ts-crc",
+    "ssz_snappy encode with the pure-TypeScript CRC-32C instead of the native one",
+    (codec) => (ssz) => encodeSszSnappy(codec, ssz, TS_CRC),
+    (p) => p.payload.items,
+    (p) => sumCompressed(p) + p.payload.items.length * 64,
+    false,
+  ),
+  framedOp(
+    "ssz_snappy-decode-ts-crc",
+    "ssz_snappy decode with the pure-TypeScript CRC-32C instead of the native one",
+    (codec) => (framed) => decodeSszSnappy(codec, framed, { ...ANY_SIZE, ...TS_CRC }),
+    referenceFramed,
+    (p) => p.payload.bytes,
+    false,
   ),
 ];
 
