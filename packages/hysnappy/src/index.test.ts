@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
-import { isSnappyError, type SnappyCodec, SnappyError } from "@snappykit/core";
+import { snappyErrorOf } from "@snappykit/conformance";
+import { isSnappyError, type SnappyCodec } from "@snappykit/core";
 import { snappyUncompressor } from "hysnappy";
 import { beforeAll, describe, expect, it } from "vitest";
 import { createCodec, createRaw } from "./index.js";
@@ -7,16 +8,7 @@ import { createCodec, createRaw } from "./index.js";
 // "hello hello hello hello" as Google's libsnappy writes it: a literal, then a copy.
 const HELLO = Uint8Array.of(23, 20, 104, 101, 108, 108, 111, 32, 66, 6, 0);
 const HELLO_TEXT = new TextEncoder().encode("hello hello hello hello");
-
-const codeOf = (fn: () => unknown): string => {
-  try {
-    fn();
-  } catch (error) {
-    if (error instanceof SnappyError) return error.code;
-    throw error;
-  }
-  return "no error";
-};
+const codeOf = (fn: () => unknown) => snappyErrorOf(fn).code;
 
 let codec: SnappyCodec;
 beforeAll(async () => {

@@ -1,4 +1,5 @@
 import { createRequire } from "node:module";
+import { snappyErrorOf, thrown } from "@snappykit/conformance";
 import { isSnappyError, type SnappyCodec, type SnappyErrorCode } from "@snappykit/core";
 import { beforeAll, describe, expect, it } from "vitest";
 import { createCodec, createRaw } from "./index.js";
@@ -14,19 +15,10 @@ const textCompressed = Uint8Array.from([
   0x64,
 ]);
 
-function thrownBy(fn: () => unknown): unknown {
-  try {
-    fn();
-  } catch (error) {
-    return error;
-  }
-  throw new Error("expected a throw");
-}
-
 function expectCode(fn: () => unknown, code: SnappyErrorCode): Error {
-  const thrown = thrownBy(fn);
-  expect(isSnappyError(thrown, code), String(thrown)).toBe(true);
-  return thrown as Error;
+  const error = snappyErrorOf(fn);
+  expect(error.code, error.message).toBe(code);
+  return error;
 }
 
 let codec: SnappyCodec;
@@ -76,8 +68,8 @@ describe("@snappykit/libsnappy", () => {
     expect(raw.compress(text)).toEqual(Buffer.from(textCompressed));
     expect(raw.uncompress(textCompressed)).toEqual(Buffer.from(text));
     // Raw errors are the binding's own, not SnappyError.
-    const thrown = thrownBy(() => raw.uncompress(Uint8Array.from([0x05, 0x01, 0x02])));
-    expect(isSnappyError(thrown)).toBe(false);
-    expect(String(thrown)).toMatch(/Invalid input/);
+    const rawError = thrown(() => raw.uncompress(Uint8Array.from([0x05, 0x01, 0x02])));
+    expect(isSnappyError(rawError)).toBe(false);
+    expect(String(rawError)).toMatch(/Invalid input/);
   });
 });

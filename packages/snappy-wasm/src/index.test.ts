@@ -1,22 +1,13 @@
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { type SnappyCodec, SnappyError } from "@snappykit/core";
+import { snappyErrorOf } from "@snappykit/conformance";
+import type { SnappyCodec } from "@snappykit/core";
 import { beforeAll, describe, expect, it } from "vitest";
 import { createCodec, createRaw } from "./index.js";
 
 // "hello hello hello hello" as Google's libsnappy writes it: a literal, then a copy.
 const HELLO = Uint8Array.of(23, 20, 104, 101, 108, 108, 111, 32, 66, 6, 0);
 const HELLO_TEXT = new TextEncoder().encode("hello hello hello hello");
-
-const errorOf = (fn: () => unknown): SnappyError => {
-  try {
-    fn();
-  } catch (error) {
-    if (error instanceof SnappyError) return error;
-    throw error;
-  }
-  throw new Error("expected a SnappyError");
-};
 
 // The same CommonJS module instance the adapter loads, to watch its wasm memory.
 const wasmMemory = (
@@ -57,9 +48,9 @@ describe("@snappykit/snappy-wasm", () => {
     const twoGiB = Uint8Array.of(0xff, 0xff, 0xff, 0xff, 0x07, 0, 0, 0, 0);
     const sixtyFourMiB = Uint8Array.of(0x80, 0x80, 0x80, 0x20, 0, 0, 0, 0);
     const before = wasmMemory.buffer.byteLength;
-    expect(errorOf(() => codec.uncompress(twoGiB)).code).toBe("LENGTH_LIMIT");
+    expect(snappyErrorOf(() => codec.uncompress(twoGiB)).code).toBe("LENGTH_LIMIT");
     // Under the default maxLength, but a 4-byte body cannot expand to 64 MiB.
-    expect(errorOf(() => codec.uncompress(sixtyFourMiB)).code).toBe("CORRUPT_INPUT");
+    expect(snappyErrorOf(() => codec.uncompress(sixtyFourMiB)).code).toBe("CORRUPT_INPUT");
     expect(wasmMemory.buffer.byteLength).toBe(before);
   });
 
@@ -70,12 +61,12 @@ describe("@snappykit/snappy-wasm", () => {
       Uint8Array.of(8, 0x0c, 97, 98, 99, 100, 0x01, 0), // copy with offset 0
     ];
     for (const stream of cases) {
-      const error = errorOf(() => codec.uncompress(stream));
+      const error = snappyErrorOf(() => codec.uncompress(stream));
       expect(error.code).toBe("CORRUPT_INPUT");
       expect(error.message).toMatch(/^snappy-wasm@\d+\.\d+\.\d+ rejected the stream: snappy:/);
       expect(error.cause).toBeInstanceOf(Error);
     }
-    expect(errorOf(() => codec.uncompress(new Uint8Array(0))).code).toBe("CORRUPT_INPUT");
+    expect(snappyErrorOf(() => codec.uncompress(new Uint8Array(0))).code).toBe("CORRUPT_INPUT");
   });
 
   it("returns arrays that later calls do not overwrite", () => {
@@ -90,8 +81,8 @@ describe("@snappykit/snappy-wasm", () => {
   });
 
   it("wraps bad arguments as INVALID_ARGUMENT", () => {
-    expect(errorOf(() => codec.compress("abc" as never)).code).toBe("INVALID_ARGUMENT");
-    expect(errorOf(() => codec.uncompress([1, 2] as never)).code).toBe("INVALID_ARGUMENT");
+    expect(snappyErrorOf(() => codec.compress("abc" as never)).code).toBe("INVALID_ARGUMENT");
+    expect(snappyErrorOf(() => codec.uncompress([1, 2] as never)).code).toBe("INVALID_ARGUMENT");
   });
 
   it("createRaw calls snappy-wasm directly", async () => {

@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
-import { type SnappyCodec, SnappyError } from "@snappykit/core";
+import { snappyErrorOf } from "@snappykit/conformance";
+import type { SnappyCodec } from "@snappykit/core";
 import { beforeAll, describe, expect, it } from "vitest";
 import { createCodec, createRaw } from "./index.js";
 
@@ -16,16 +17,6 @@ const MISREAD = {
   over32Bits: Uint8Array.of(0x85, 0x80, 0x80, 0x80, 0x10, 0x10, ...ABCDE),
   // 5 in a 6-byte varint: libsnappy stops at 5 bytes, stablelib reads on.
   overlong: Uint8Array.of(0x85, 0x80, 0x80, 0x80, 0x80, 0x00, 0x10, ...ABCDE),
-};
-
-const errorOf = (fn: () => unknown): SnappyError => {
-  try {
-    fn();
-  } catch (error) {
-    if (error instanceof SnappyError) return error;
-    throw error;
-  }
-  throw new Error("expected a SnappyError");
 };
 
 let codec: SnappyCodec;
@@ -63,14 +54,14 @@ describe("@snappykit/stablelib", () => {
 
   it("rejects those preambles with CORRUPT_INPUT", () => {
     for (const [what, stream] of Object.entries(MISREAD)) {
-      expect(errorOf(() => codec.uncompress(stream)).code, what).toBe("CORRUPT_INPUT");
+      expect(snappyErrorOf(() => codec.uncompress(stream)).code, what).toBe("CORRUPT_INPUT");
     }
   });
 
   it("rejects a hostile preamble before allocating", () => {
     const twoGiB = Uint8Array.of(0xff, 0xff, 0xff, 0xff, 0x07, 0, 0, 0, 0);
-    expect(errorOf(() => codec.uncompress(twoGiB)).code).toBe("LENGTH_LIMIT");
-    expect(errorOf(() => codec.uncompress(twoGiB, { maxLength: 2 ** 32 })).code).toBe(
+    expect(snappyErrorOf(() => codec.uncompress(twoGiB)).code).toBe("LENGTH_LIMIT");
+    expect(snappyErrorOf(() => codec.uncompress(twoGiB, { maxLength: 2 ** 32 })).code).toBe(
       "CORRUPT_INPUT",
     );
   });
@@ -82,7 +73,7 @@ describe("@snappykit/stablelib", () => {
       Uint8Array.of(8, 0x0c, 97, 98, 99, 100, 0x01, 0), // copy with offset 0
     ];
     for (const stream of cases) {
-      const error = errorOf(() => codec.uncompress(stream));
+      const error = snappyErrorOf(() => codec.uncompress(stream));
       expect(error.code).toBe("CORRUPT_INPUT");
       expect(error.message).toMatch(/^@stablelib\/snappy@\d+\.\d+\.\d+ rejected the stream: /);
       expect(error.cause).toBeInstanceOf(Error);
@@ -101,8 +92,8 @@ describe("@snappykit/stablelib", () => {
   });
 
   it("wraps bad arguments as INVALID_ARGUMENT", () => {
-    expect(errorOf(() => codec.compress("abc" as never)).code).toBe("INVALID_ARGUMENT");
-    expect(errorOf(() => codec.uncompress([1, 2] as never)).code).toBe("INVALID_ARGUMENT");
+    expect(snappyErrorOf(() => codec.compress("abc" as never)).code).toBe("INVALID_ARGUMENT");
+    expect(snappyErrorOf(() => codec.uncompress([1, 2] as never)).code).toBe("INVALID_ARGUMENT");
   });
 
   it("createRaw names the same library", async () => {
