@@ -7,10 +7,17 @@
 import type { RawBackend, SnappyCodec } from "@snappykit/core";
 // JSON import attributes: the version reported is the one in the package actually loaded.
 import pkg from "../package.json" with { type: "json" };
-import { compress } from "./compress.js";
-import { uncompress } from "./decompress.js";
+import { compress, compressInto, maxCompressedLengthOf } from "./compress.js";
+import { uncompress, uncompressedLength, uncompressInto } from "./decompress.js";
 
-export { compress, uncompress };
+export {
+  compress,
+  compressInto,
+  maxCompressedLengthOf as maxCompressedLength,
+  uncompress,
+  uncompressedLength,
+  uncompressInto,
+};
 
 /** This package and its version, as reported in {@link SnappyCodec.library}: `@snappykit/ts@x.y.z`. */
 export const library = `${pkg.name}@${pkg.version}`;
