@@ -4,6 +4,8 @@
 //
 // Usage: node scripts/time.mjs [payload ...] [--codecs=ts,napi] [--batches=25] [--cpu]
 //          [--before=<dir with dist/ and package.json>]
+// Codecs: ts, napi, ts-into (compressInto/uncompressInto into one reused array), before and
+// before-into (the build in --before), snappyjs, stablelib, hysnappy.
 //
 // The codecs run interleaved: batch k of every codec runs before batch k+1 of any, so a
 // disturbance on a shared machine hits all of them alike. Each batch is ~8 MiB of output or
@@ -36,18 +38,20 @@ const codecs = {
     uncompress: (b) => napi.uncompressSync(b, { asBuffer: true }),
   },
 };
-if (ts.compressInto) {
-  // The caller-owned-buffer path: one output buffer of the worst-case size, reused.
-  const cOut = new Uint8Array(ts.maxCompressedLength(4 << 20));
+/** The caller-owned-buffer path of a build, when it has one: one output array, reused. */
+function intoCodec(m) {
+  const cOut = new Uint8Array(m.maxCompressedLength(4 << 20));
   const uOut = new Uint8Array(4 << 20);
-  codecs["ts-into"] = {
-    compress: (b) => ts.compressInto(b, cOut),
-    uncompress: (b) => ts.uncompressInto(b, uOut),
+  return {
+    compress: (b) => m.compressInto(b, cOut),
+    uncompress: (b) => m.uncompressInto(b, uOut),
   };
 }
+if (ts.compressInto) codecs["ts-into"] = intoCodec(ts);
 if (beforeDir) {
   const before = await import(pathToFileURL(resolve(beforeDir, "dist/index.js")).href);
   codecs.before = { compress: before.compress, uncompress: (b) => before.uncompress(b) };
+  if (before.compressInto) codecs["before-into"] = intoCodec(before);
 }
 const others = {
   snappyjs: async () => {

@@ -87,7 +87,7 @@ function decodeBody(
       const tag = srcBytes[pos]!;
       const type = tag & 3;
       if (type === 0) {
-        const length = (tag >>> 2) + 1;
+        let length = (tag >>> 2) + 1;
         // The most common literals (≤ 16 bytes): four 4-byte moves, whatever the length.
         outView.setInt32(op, src.getInt32(pos + 1, true), true);
         outView.setInt32(op + 4, src.getInt32(pos + 5, true), true);
@@ -98,13 +98,33 @@ function decodeBody(
           op += length;
           continue;
         }
-        // 17–60 bytes, only if all of them (and 7 more, for the 8-byte steps) are in the
-        // input; otherwise the checked code below takes it.
-        if (length > 60 || pos + length + 8 > end) break;
-        let from = pos + 17;
-        pos += length + 1;
+        // Longer literals: the bytes start right after the tag, and the first 16 are done.
+        let from = pos + 1;
+        let done = 16;
+        if (length > 60) {
+          // 61–64: the length-1 is in the next 1–4 bytes (§2.1). Up to 2 here (a literal
+          // below 64 KiB, all libsnappy writes); longer ones go to the checked code.
+          if (length > 62) break;
+          from = pos + length - 59;
+          length = (length === 61 ? srcBytes[pos + 1]! : src.getUint16(pos + 1, true)) + 1;
+          done = 0;
+          // Room in the output, with 7 bytes to spare for the 8-byte steps below.
+          if (length + 7 > outEnd - op) break;
+          if (length >= LONG_LITERAL) {
+            if (length > end - from) break;
+            out.set(srcBytes.subarray(from, from + length), op);
+            pos = from + length;
+            op += length;
+            continue;
+          }
+        }
+        // All of it, and 7 more bytes for the 8-byte steps, must be in the input; otherwise
+        // the checked code below takes it.
+        if (length + 7 > end - from) break;
+        pos = from + length;
         const stop = op + length;
-        op += 16;
+        op += done;
+        from += done;
         do {
           outView.setInt32(op, src.getInt32(from, true), true);
           outView.setInt32(op + 4, src.getInt32(from + 4, true), true);
