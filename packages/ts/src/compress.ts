@@ -5,8 +5,8 @@
 // Format clauses cited below are from google/snappy format_description.txt:
 // https://github.com/google/snappy/blob/main/format_description.txt
 
-import { assertBytes, maxCompressedLength, SnappyError } from "@snappykit/core";
-import { assertNoOverlap, assertRoom, viewOf } from "./output.js";
+import { assertBytes, assertOutputSpace, maxCompressedLength } from "@snappykit/core";
+import { viewOf } from "./output.js";
 
 /**
  * libsnappy compresses its input in independent 64 KiB fragments (kBlockSize): the hash
@@ -239,17 +239,6 @@ function emitRemainder(
   return nextEmit < length ? emitLiteral(nextEmit, length - nextEmit, out, outView, op) : op;
 }
 
-/** Throw unless `input` is a `Uint8Array` of at most 2^32-1 bytes (all the preamble can declare). */
-function checkInput(input: Uint8Array): void {
-  assertBytes(input);
-  if (input.length > 0xffff_ffff) {
-    throw new SnappyError(
-      "INVALID_ARGUMENT",
-      `input of ${input.length} bytes exceeds Snappy's 2^32-1`,
-    );
-  }
-}
-
 /**
  * Compress `input` into `out[0..)`, which has room for its worst case
  * (`maxCompressedLength(input.length)`); returns the bytes written. Writes nothing past them.
@@ -292,7 +281,8 @@ function compressTo(input: Uint8Array, out: Uint8Array, outView: DataView): numb
  * the 2^32-1 bytes the format can declare.
  */
 export function compress(input: Uint8Array): Uint8Array {
-  checkInput(input);
+  assertBytes(input);
+  // Also rejects an input over the 2^32-1 bytes the preamble can declare.
   const max = maxCompressedLength(input.length);
   if (max <= SCRATCH_MAX) {
     // A fresh worst-case buffer costs more in page faults and zeroing than the copy does.
@@ -307,19 +297,6 @@ export function compress(input: Uint8Array): Uint8Array {
 }
 
 /**
- * The output length {@link compressInto} needs for `length` input bytes: libsnappy's
- * `MaxCompressedLength`, `32 + n + floor(n / 6)`.
- *
- * @throws SnappyError `INVALID_ARGUMENT` unless `length` is an integer in 0..2^32-1.
- */
-export function maxCompressedLengthOf(length: number): number {
-  if (!Number.isInteger(length) || length < 0 || length > 0xffff_ffff) {
-    throw new SnappyError("INVALID_ARGUMENT", `length ${length} is not an integer in 0..2^32-1`);
-  }
-  return maxCompressedLength(length);
-}
-
-/**
  * Compress `input` into `output[0..n)` and return `n`: the same bytes {@link compress}
  * returns, with nothing written past them and nothing allocated.
  *
@@ -329,9 +306,7 @@ export function maxCompressedLengthOf(length: number): number {
  * `input` is longer than 2^32-1 bytes.
  */
 export function compressInto(input: Uint8Array, output: Uint8Array): number {
-  checkInput(input);
-  assertBytes(output, "output");
-  assertRoom(output, maxCompressedLength(input.length), "the worst case of this input");
-  assertNoOverlap(input, output);
+  assertBytes(input);
+  assertOutputSpace(input, output, maxCompressedLength(input.length));
   return compressTo(input, output, viewOf(output));
 }

@@ -6,12 +6,12 @@
 // https://github.com/google/snappy/blob/main/format_description.txt
 
 import {
-  assertBytes,
+  assertOutputSpace,
   checkUncompressedLength,
   SnappyError,
   type UncompressOptions,
 } from "@snappykit/core";
-import { assertNoOverlap, assertRoom, viewOf } from "./output.js";
+import { viewOf } from "./output.js";
 
 /** Literals at least this long use `set` (one call); shorter ones 4-byte moves. */
 const LONG_LITERAL = 256;
@@ -394,9 +394,7 @@ export function uncompressInto(
   options?: UncompressOptions,
 ): number {
   const { length, headerSize } = checkUncompressedLength(input, options);
-  assertBytes(output, "output");
-  assertRoom(output, length, "the declared length");
-  assertNoOverlap(input, output);
+  assertOutputSpace(input, output, length);
   decode(input, headerSize, length, output, viewOf(output), 0);
   return length;
 }

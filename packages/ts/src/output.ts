@@ -2,8 +2,6 @@
 // `DataView`, and making one costs an allocation per call, which on a 144-byte message is
 // more than the decoding. Callers of the `*Into` functions reuse one output array, so the
 // view of the last one is kept (and with it a reference to that array until another comes).
-import { SnappyError, type SnappyErrorCode } from "@snappykit/core";
-
 let lastBytes: Uint8Array | undefined;
 let lastView: DataView = new DataView(new ArrayBuffer(0));
 
@@ -15,28 +13,4 @@ export function viewOf(bytes: Uint8Array): DataView {
     lastBytes = bytes;
   }
   return lastView;
-}
-
-/**
- * Throw `INVALID_ARGUMENT` when `output` and `input` share memory: the codec reads input it
- * has already overwritten.
- */
-export function assertNoOverlap(input: Uint8Array, output: Uint8Array): void {
-  if (
-    input.buffer === output.buffer &&
-    input.byteOffset < output.byteOffset + output.byteLength &&
-    output.byteOffset < input.byteOffset + input.byteLength
-  ) {
-    throw new SnappyError("INVALID_ARGUMENT", "output overlaps input");
-  }
-}
-
-/** Throw `OUTPUT_TOO_SMALL` unless `output` has room for `needed` bytes (`what` says why). */
-export function assertRoom(output: Uint8Array, needed: number, what: string): void {
-  if (output.length < needed) {
-    throw new SnappyError(
-      "OUTPUT_TOO_SMALL" as SnappyErrorCode,
-      `output of ${output.length} bytes is shorter than ${what} (${needed} bytes)`,
-    );
-  }
 }
