@@ -84,13 +84,20 @@ function decodeBody(
   const fastOutEnd = outEnd - 72;
   for (;;) {
     while (pos <= fastEnd && op <= fastOutEnd) {
-      const tag = srcBytes[pos]!;
+      // The tag and the three bytes after it in one load: a copy's offset is among them.
+      const word = src.getInt32(pos, true);
+      const tag = word & 0xff;
       const type = tag & 3;
       if (type === 0) {
         let length = (tag >>> 2) + 1;
-        // The most common literals (≤ 16 bytes): four 4-byte moves, whatever the length.
+        // The most common literals (≤ 8 bytes, ≤ 16): two or four 4-byte moves.
         outView.setInt32(op, src.getInt32(pos + 1, true), true);
         outView.setInt32(op + 4, src.getInt32(pos + 5, true), true);
+        if (length <= 8) {
+          pos += length + 1;
+          op += length;
+          continue;
+        }
         outView.setInt32(op + 8, src.getInt32(pos + 9, true), true);
         outView.setInt32(op + 12, src.getInt32(pos + 13, true), true);
         if (length <= 16) {
@@ -138,11 +145,11 @@ function decodeBody(
       let offset: number;
       if (type === 1) {
         length = 4 + ((tag >>> 2) & 7);
-        offset = ((tag >>> 5) << 8) | srcBytes[pos + 1]!;
+        offset = ((tag >>> 5) << 8) | ((word >>> 8) & 0xff);
         pos += 2;
       } else if (type === 2) {
         length = (tag >>> 2) + 1;
-        offset = srcBytes[pos + 1]! | (srcBytes[pos + 2]! << 8);
+        offset = (word >>> 8) & 0xffff;
         pos += 3;
       } else {
         length = (tag >>> 2) + 1;
@@ -170,13 +177,11 @@ function decodeBody(
         op += 4;
         from = op - (offset === 3 ? 6 : 4);
       }
-      // Most copies are ≤ 16 bytes: four moves, then a loop only for longer ones.
+      // Most copies are ≤ 8 bytes: two moves, then a loop only for longer ones.
       outView.setInt32(op, outView.getInt32(from, true), true);
       outView.setInt32(op + 4, outView.getInt32(from + 4, true), true);
-      outView.setInt32(op + 8, outView.getInt32(from + 8, true), true);
-      outView.setInt32(op + 12, outView.getInt32(from + 12, true), true);
-      op += 16;
-      from += 16;
+      op += 8;
+      from += 8;
       while (op < stop) {
         outView.setInt32(op, outView.getInt32(from, true), true);
         outView.setInt32(op + 4, outView.getInt32(from + 4, true), true);
