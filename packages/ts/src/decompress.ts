@@ -90,8 +90,13 @@ function decodeBody(
       const type = tag & 3;
       if (type === 0) {
         let length = (tag >>> 2) + 1;
-        // The most common literals (≤ 8 bytes, ≤ 16): two or four 4-byte moves.
+        // The most common literals (≤ 4, ≤ 8, ≤ 16 bytes): one, two or four 4-byte moves.
         outView.setInt32(op, src.getInt32(pos + 1, true), true);
+        if (length <= 4) {
+          pos += length + 1;
+          op += length;
+          continue;
+        }
         outView.setInt32(op + 4, src.getInt32(pos + 5, true), true);
         if (length <= 8) {
           pos += length + 1;
