@@ -49,6 +49,20 @@ function allocate(length: number): Uint8Array {
     : new Uint8Array(length);
 }
 
+/**
+ * For each copy-1 and copy-2 tag (§2.2.1, §2.2.2): the copy's length in bits 0–6, copy-1's
+ * top three offset bits (in place: bits 8–10), bit 12 set for copy-2 (one more offset byte),
+ * and from bit 16 the mask of the offset bytes that follow the tag (0xff or 0xffff).
+ */
+const COPY_TABLE = new Int32Array(256);
+for (let tag = 0; tag < 256; tag++) {
+  if ((tag & 3) === 1) {
+    COPY_TABLE[tag] = (0xff << 16) | ((tag >>> 5) << 8) | (4 + ((tag >>> 2) & 7));
+  } else if ((tag & 3) === 2) {
+    COPY_TABLE[tag] = (0xffff << 16) | (1 << 12) | ((tag >>> 2) + 1);
+  }
+}
+
 function corrupt(message: string, tagAt: number): SnappyError {
   return new SnappyError("CORRUPT_INPUT", `${message} (tag at byte ${tagAt})`);
 }
@@ -146,27 +160,16 @@ function decodeBody(
         op = stop;
         continue;
       }
-      let length: number;
-      let offset: number;
-      if (type === 1) {
-        length = 4 + ((tag >>> 2) & 7);
-        offset = ((tag >>> 5) << 8) | ((word >>> 8) & 0xff);
-        pos += 2;
-      } else if (type === 2) {
-        length = (tag >>> 2) + 1;
-        offset = (word >>> 8) & 0xffff;
-        pos += 3;
-      } else {
-        length = (tag >>> 2) + 1;
-        offset = src.getInt32(pos + 1, true);
-        pos += 5;
-      }
-      // Offset 0, or one before the output start (a negative LE32 is one ≥ 2^31): the
-      // checked code below reports it.
-      if (offset <= 0 || offset > op - start) {
-        pos -= type === 1 ? 2 : type === 2 ? 3 : 5;
-        break;
-      }
+      // Copy-1 and copy-2 without a branch between them: one table entry gives the length,
+      // the offset's bytes after the tag (masked out of `word`) and copy-1's top offset
+      // bits. Copy-4 (libsnappy never writes it) goes to the checked code.
+      if (type === 3) break;
+      const entry = COPY_TABLE[tag]!;
+      const offset = ((word >>> 8) & (entry >>> 16)) | (entry & 0x700);
+      // Offset 0, or one before the output start: the checked code below reports it.
+      if (offset === 0 || offset > op - start) break;
+      pos += 2 + ((entry >>> 12) & 1);
+      const length = entry & 0x7f;
       let from = op - offset;
       const stop = op + length;
       // §2.2 lets a copy overlap its own output (offset < length: the last `offset` bytes
