@@ -96,6 +96,9 @@ function decodeBody(
   // through the fully checked code below one element at a time.
   const fastEnd = end - 17;
   const fastOutEnd = outEnd - 72;
+  // A local, not the module binding: each module-variable read is a load chain the
+  // optimiser repeats at every use.
+  const copyTable = COPY_TABLE;
   for (;;) {
     while (pos <= fastEnd && op <= fastOutEnd) {
       // The tag and the three bytes after it in one load: a copy's offset is among them.
@@ -164,7 +167,7 @@ function decodeBody(
       // the offset's bytes after the tag (masked out of `word`) and copy-1's top offset
       // bits. Copy-4 (libsnappy never writes it) goes to the checked code.
       if (type === 3) break;
-      const entry = COPY_TABLE[tag]!;
+      const entry = copyTable[tag]!;
       const offset = ((word >>> 8) & (entry >>> 16)) | (entry & 0x700);
       // Offset 0, or one before the output start: the checked code below reports it.
       if (offset === 0 || offset > op - start) break;
