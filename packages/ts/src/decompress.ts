@@ -275,15 +275,8 @@ function decodeChecked(
       checkedOp = op + length;
       return pos + length;
     }
-    const stop = op + length;
-    while (op + 4 <= stop) {
-      outView.setInt32(op, src.getInt32(pos, true), true);
-      op += 4;
-      pos += 4;
-    }
-    while (op < stop) out[op++] = srcBytes[pos++]!;
-    checkedOp = op;
-    return pos;
+    checkedOp = moveExact(src, srcBytes, pos, out, outView, op, length, true);
+    return pos + length;
   }
 
   let length: number;
@@ -323,18 +316,35 @@ function decodeChecked(
       tagAt,
     );
   }
-  let from = op - offset;
+  // A 4-byte move is exact when the copy reads at least 4 bytes back (§2.2 overlap).
+  checkedOp = moveExact(outView, out, op - offset, out, outView, op, length, offset >= 4);
+  return pos;
+}
+
+/**
+ * Move exactly `length` bytes from `fromBytes[from..]` (also read through `fromView`) to
+ * `out[op..]`, 4 at a time when `wide`, else one by one; returns the new output position.
+ */
+function moveExact(
+  fromView: DataView,
+  fromBytes: Uint8Array,
+  from: number,
+  out: Uint8Array,
+  outView: DataView,
+  op: number,
+  length: number,
+  wide: boolean,
+): number {
   const stop = op + length;
-  if (offset >= 4) {
+  if (wide) {
     while (op + 4 <= stop) {
-      outView.setInt32(op, outView.getInt32(from, true), true);
+      outView.setInt32(op, fromView.getInt32(from, true), true);
       op += 4;
       from += 4;
     }
   }
-  while (op < stop) out[op++] = out[from++]!;
-  checkedOp = op;
-  return pos;
+  while (op < stop) out[op++] = fromBytes[from++]!;
+  return stop;
 }
 
 /**
