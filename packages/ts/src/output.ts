@@ -1,7 +1,8 @@
 // Caller-provided output arrays (`compressInto`, `uncompressInto`): the codec writes through a
-// `DataView`, and making one costs an allocation per call, which on a 144-byte message is
-// more than the decoding. Callers of the `*Into` functions reuse one output array, so the
-// view of the last one is kept (and with it a reference to that array until another comes).
+// `DataView`, and making one per call cost ~70 ns (uncompressInto of the 144-byte fixture
+// message: 140 ns with one reused output array, 212 ns alternating between two). Callers of
+// the `*Into` functions reuse one output array, so the view of the last one is kept (and with
+// it a reference to that array until another comes).
 let lastBytes: Uint8Array | undefined;
 let lastView: DataView = new DataView(new ArrayBuffer(0));
 
