@@ -23,7 +23,8 @@ import { createCodec as createNapi } from "@snappykit/napi";
 import { createCodec as createTs } from "@snappykit/ts";
 import { binomialDistribution } from "simple-statistics";
 
-const args = process.argv.slice(2);
+const argv = process.argv.slice(2);
+const args = [...argv];
 const flag = (name) => {
   const i = args.indexOf(name);
   return i < 0 ? undefined : args.splice(i, 2)[1];
@@ -113,6 +114,8 @@ function environment(command) {
   };
 }
 
+// Taken before the run, so edits made while it runs do not mark it dirty.
+const env = environment(`nice -n 19 pnpm --filter @snappykit/auto run measure ${argv.join(" ")}`);
 const ts = await createTs();
 const napi = await createNapi();
 
@@ -170,9 +173,7 @@ if (mode === "sweep") {
     ...crossing([...ratios[op]].map(([size, r]) => ({ size, ...medianWithInterval(r) }))),
   }));
   const result = {
-    environment: environment(
-      `nice -n 19 pnpm --filter @snappykit/auto run measure ${args.join(" ")}`,
-    ),
+    environment: env,
     points,
     crossover,
   };
@@ -217,7 +218,7 @@ if (mode === "sweep") {
       );
     }
   }
-  const json = `${JSON.stringify({ environment: environment(`nice -n 19 pnpm --filter @snappykit/auto run measure table ${args.slice(1).join(" ")}`), rows }, null, 2)}\n`;
+  const json = `${JSON.stringify({ environment: env, rows }, null, 2)}\n`;
   if (out) writeFileSync(out, json);
   else process.stdout.write(json);
 } else {
