@@ -12,7 +12,9 @@
 //
 // Each round times one batch per codec (alternating which goes first) of enough calls to
 // fill ~2 ms, with one event-loop turn between batches so snappy@7's buffer finalizers run
-// outside the timed region. Figures are the median over rounds with a distribution-free
+// outside the timed region. Time is the process's CPU time (user + system, so page faults
+// count), not wall time: on a shared 2-core machine at `nice -n 19` a batch is preempted
+// more often than not, and wall time then measures the neighbours. Figures are the median over rounds with a distribution-free
 // 95 % interval (order statistics of the binomial), ratios likewise over per-round ratios.
 import { execFileSync } from "node:child_process";
 import { writeFileSync } from "node:fs";
@@ -54,7 +56,7 @@ function tile(bytes, size) {
   return out;
 }
 
-/** Calls per batch so one batch takes ~BATCH_NS. */
+/** Calls per batch so one batch takes ~BATCH_NS (of wall time: only a batch size). */
 function calibrate(fn) {
   let calls = 1;
   for (;;) {
@@ -85,9 +87,10 @@ async function timeInterleaved(fns) {
       await turn();
       const fn = fns[name];
       const k = calls[name];
-      const t0 = process.hrtime.bigint();
+      const t0 = process.cpuUsage();
       for (let i = 0; i < k; i++) fn();
-      samples[name].push(Number(process.hrtime.bigint() - t0) / k);
+      const { user, system } = process.cpuUsage(t0);
+      samples[name].push(((user + system) * 1e3) / k);
     }
   }
   return samples;
