@@ -6,6 +6,7 @@ import {
   type RawBackend,
   type SnappyCodec,
   SnappyError,
+  type UncompressOptions,
 } from "@snappykit/core";
 import pkg from "../package.json" with { type: "json" };
 import shipped from "../thresholds.json" with { type: "json" };
@@ -70,6 +71,10 @@ export interface AutoDescription {
 
 /** A {@link SnappyCodec} that routes each call by size, and says how. */
 export interface AutoCodec extends SnappyCodec {
+  /** Always present: a function of the format (see {@link SnappyCodec.uncompressedLength}). */
+  readonly uncompressedLength: (input: Uint8Array, options?: UncompressOptions) => number;
+  /** Always present: a function of the format (see {@link SnappyCodec.maxCompressedLength}). */
+  readonly maxCompressedLength: (length: number) => number;
   /** Which codecs are in use, why, and the thresholds in force. */
   describe(): AutoDescription;
   /** The codec (`"ts"` or `"napi"`) that gets `op` on an input of `size` uncompressed bytes. */
