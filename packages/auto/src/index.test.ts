@@ -1,4 +1,5 @@
 import { snappyErrorOf } from "@snappykit/conformance";
+import { encodeUncompressedLength } from "@snappykit/core";
 import { getPayload, payloadNames } from "@snappykit/fixtures";
 import { createCodec as createTs } from "@snappykit/ts";
 import { describe, expect, it } from "vitest";
@@ -52,6 +53,31 @@ describe("@snappykit/auto", () => {
     const toTs = await createCodec({ thresholds: { uncompress: null } });
     expect(snappyErrorOf(() => toNative.uncompress(corrupt)).message).toMatch(/^snappy@7/);
     expect(snappyErrorOf(() => toTs.uncompress(corrupt)).message).not.toMatch(/snappy@7/);
+  });
+
+  it("routes uncompress by the length the stream declares, whatever its varint width", async () => {
+    // A literal of `declared - 4` bytes, then a copy with offset 0: invalid, and each
+    // backend says so in its own words.
+    const corrupt = (declared: number) => {
+      const head = encodeUncompressedLength(declared);
+      const n = declared - 4 - 1;
+      const literal =
+        n < 60
+          ? [n << 2]
+          : n < 256
+            ? [60 << 2, n]
+            : n < 65536
+              ? [61 << 2, n & 255, n >> 8]
+              : [62 << 2, n & 255, (n >> 8) & 255, n >> 16];
+      return Uint8Array.from([...head, ...literal, ...new Uint8Array(n + 1), 0x01, 0x00]);
+    };
+    for (const at of [64, 128, 16_384, 2_097_152]) {
+      const codec = await createCodec({ thresholds: { uncompress: at } });
+      expect(snappyErrorOf(() => codec.uncompress(corrupt(at))).message).toMatch(/^snappy@7/);
+      expect(snappyErrorOf(() => codec.uncompress(corrupt(at - 1))).message).not.toMatch(
+        /snappy@7/,
+      );
+    }
   });
 
   it("writes the same bytes whichever backend compresses (both follow libsnappy 1.1.7)", async () => {
