@@ -14,9 +14,9 @@
 // fill ~2 ms, with one event-loop turn between batches so snappy@7's buffer finalizers run
 // outside the timed region. Time is the process's CPU time (user + system, so page faults
 // count), not wall time: on a shared 2-core machine at `nice -n 19` a batch is preempted
-// more often than not, and wall time then measures the neighbours. Run it with
-// `--single-threaded` (the package script does) so V8's background compiler and GC threads,
-// whose CPU time the process total would include, do their work on the main thread. Figures are the median over rounds with a distribution-free
+// more often than not, and wall time then measures the neighbours. (Tried and dropped: a
+// forced gc() before each batch, and V8's --single-threaded. Both made the figures far
+// noisier: freed pages are faulted in again as system time by the next batch.) Figures are the median over rounds with a distribution-free
 // 95 % interval (order statistics of the binomial), ratios likewise over per-round ratios.
 import { execFileSync } from "node:child_process";
 import { writeFileSync } from "node:fs";
@@ -90,9 +90,6 @@ async function timeInterleaved(fns) {
     const order = r % 2 ? [...names].reverse() : names;
     for (const name of order) {
       await turn();
-      // Start every batch from a collected heap, so one codec's garbage is not collected
-      // (and charged) in another's batch.
-      globalThis.gc?.();
       const fn = fns[name];
       const k = calls[name];
       const t0 = process.cpuUsage();
