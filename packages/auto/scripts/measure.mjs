@@ -6,9 +6,10 @@
 //     @snappykit/ts vs @snappykit/napi on prefixes of the beacon-block and blob-sidecar
 //     payloads (tiled past their end), 64 B to 4 MiB in powers of two. Writes the bench's
 //     sweep shape ({ environment, points, crossover }) for scripts/thresholds.mjs.
-//   nice -n 19 pnpm --filter @snappykit/auto run measure table [out.json] [--sizes a,b,...]
-//     ts, napi and auto on every fixture payload (or on prefixes of the given sizes): auto's
-//     time as a ratio to the faster of ts and napi in the same round.
+//   nice -n 19 pnpm --filter @snappykit/auto run measure table [out.json] [--payloads a,b]
+//       [--sizes a,b,...]
+//     ts, napi and auto on every fixture payload (or the named ones, or prefixes of the given
+//     sizes): auto's time as a ratio to the faster of ts and napi in the same round.
 //
 // Each round times one batch per codec (alternating which goes first) of enough calls to
 // fill ~2 ms, with one event-loop turn between batches so snappy@7's buffer finalizers run
@@ -35,6 +36,7 @@ const flag = (name) => {
 };
 const rounds = Number(flag("--rounds") ?? 15);
 const sizesFlag = flag("--sizes");
+const payloadsFlag = flag("--payloads");
 const [mode = "sweep", out] = args;
 const BATCH_NS = 2e6;
 const LEVEL = 0.95;
@@ -200,7 +202,10 @@ if (mode === "sweep") {
           items: [tile(getPayload(name).items[0], Number(s))],
         })),
       )
-    : loadPayloads().map((p) => ({ name: p.name, items: p.items }));
+    : loadPayloads(payloadsFlag ? { names: payloadsFlag.split(",") } : undefined).map((p) => ({
+        name: p.name,
+        items: p.items,
+      }));
   const rows = [];
   for (const set of sets) {
     for (const op of ["compress", "uncompress"]) {
