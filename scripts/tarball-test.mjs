@@ -29,11 +29,23 @@ const work = mkdtempSync(join(tmpdir(), "snappykit-tarballs-"));
 const tarballs = join(work, "tarballs");
 const project = join(work, "consumer");
 mkdirSync(tarballs);
-mkdirSync(project);
 
 const sh = (cmd, args, opts = {}) => {
   console.log(`$ ${cmd} ${args.map((a) => a.replace(work, "$TMP")).join(" ")}`);
   execFileSync(cmd, args, { stdio: "inherit", ...opts });
+};
+
+/** An empty ESM project at `dir` with `specs` installed by plain npm. */
+const npmProject = (dir, name, specs, env) => {
+  mkdirSync(dir);
+  writeFileSync(
+    join(dir, "package.json"),
+    `${JSON.stringify({ name, private: true, type: "module" }, null, 2)}\n`,
+  );
+  sh("npm", ["install", "--no-audit", "--no-fund", "--loglevel=error", ...specs], {
+    cwd: dir,
+    env,
+  });
 };
 
 let ok = false;
@@ -43,28 +55,15 @@ try {
   const adapters = packed.filter((x) => x.manifest.snappykit?.adapter === true);
   if (adapters.length === 0) throw new Error("no adapter was packed");
 
-  // 2. Install with plain npm into an empty project.
-  writeFileSync(
-    join(project, "package.json"),
-    `${JSON.stringify({ name: "snappykit-consumer", private: true, type: "module" }, null, 2)}\n`,
-  );
-  // snappy@6 compiles with node-gyp at install; offline it cannot fetch Node's headers,
-  // so point it at the ones that ship with this Node.
+  // 2. Install with plain npm into an empty project. snappy@6 compiles with node-gyp at
+  // install; offline it cannot fetch Node's headers, so point it at the ones that ship with
+  // this Node.
   const nodedir = dirname(dirname(process.execPath));
-  sh(
-    "npm",
-    [
-      "install",
-      "--no-audit",
-      "--no-fund",
-      "--loglevel=error",
-      ...packed.map((x) => x.tarball),
-      `@types/node@${typesNode.version}`,
-    ],
-    {
-      cwd: project,
-      env: { ...process.env, npm_config_nodedir: process.env.npm_config_nodedir ?? nodedir },
-    },
+  npmProject(
+    project,
+    "snappykit-consumer",
+    [...packed.map((x) => x.tarball), `@types/node@${typesNode.version}`],
+    { ...process.env, npm_config_nodedir: process.env.npm_config_nodedir ?? nodedir },
   );
 
   // Every @snappykit/* must be ours, from its tarball, installed once at the top level:
@@ -216,22 +215,12 @@ process.exitCode = failed > 0 ? 1 : 0;
   };
   visit(auto.manifest.name);
   const alone = join(work, "auto-alone");
-  mkdirSync(alone);
-  writeFileSync(
-    join(alone, "package.json"),
-    `${JSON.stringify({ name: "auto-consumer", private: true, type: "module" }, null, 2)}\n`,
-  );
   const { npm_config_nodedir: _, ...withoutHeaders } = process.env;
-  sh(
-    "npm",
-    [
-      "install",
-      "--no-audit",
-      "--no-fund",
-      "--loglevel=error",
-      ...[...closure].map((name) => byName.get(name).tarball),
-    ],
-    { cwd: alone, env: withoutHeaders },
+  npmProject(
+    alone,
+    "auto-consumer",
+    [...closure].map((name) => byName.get(name).tarball),
+    withoutHeaders,
   );
   const aloneLock = JSON.parse(readFileSync(join(alone, "package-lock.json"), "utf8"));
   const built = Object.entries(aloneLock.packages).filter(([, e]) => e.hasInstallScript);

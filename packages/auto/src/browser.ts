@@ -2,17 +2,10 @@
 // importing the native binding, so bundlers do not pull Node-only code in.
 import type { RawBackend } from "@snappykit/core";
 import * as ts from "@snappykit/ts";
-import { type AutoCodec, type AutoOptions, route, routeRaw } from "./auto.js";
+import type { AutoCodec, AutoOptions } from "./auto.js";
+import { route, routeRaw } from "./route.js";
 
-export type {
-  AutoCodec,
-  AutoDescription,
-  AutoOptions,
-  Op,
-  Provenance,
-  Thresholds,
-} from "./auto.js";
-export { library, provenance, shippedThresholds } from "./auto.js";
+export * from "./auto.js";
 
 const NO_NATIVE = { reason: "browser build: no native code, @snappykit/ts for every call" };
 

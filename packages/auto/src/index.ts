@@ -7,17 +7,10 @@
  */
 import type { RawBackend } from "@snappykit/core";
 import * as ts from "@snappykit/ts";
-import { type AutoCodec, type AutoOptions, type NativeResult, route, routeRaw } from "./auto.js";
+import type { AutoCodec, AutoOptions } from "./auto.js";
+import { type NativeResult, route, routeRaw } from "./route.js";
 
-export type {
-  AutoCodec,
-  AutoDescription,
-  AutoOptions,
-  Op,
-  Provenance,
-  Thresholds,
-} from "./auto.js";
-export { library, provenance, shippedThresholds } from "./auto.js";
+export * from "./auto.js";
 
 async function loadNative(options: AutoOptions): Promise<NativeResult> {
   if (options.native === false) return { reason: "native disabled by options (native: false)" };
