@@ -53,6 +53,16 @@ function medianWithInterval(values) {
   return { p50: mid, ci: { low: sorted[j], high: sorted[n - 1 - j], level: LEVEL } };
 }
 
+/** JSON with one point or row per line: small diffs, still readable. */
+function serialize(result) {
+  const fields = Object.entries(result).map(([key, value]) =>
+    Array.isArray(value)
+      ? `  ${JSON.stringify(key)}: [\n${value.map((v) => `    ${JSON.stringify(v)}`).join(",\n")}\n  ]`
+      : `  ${JSON.stringify(key)}: ${JSON.stringify(value)}`,
+  );
+  return `{\n${fields.join(",\n")}\n}\n`;
+}
+
 /** `size` bytes of `bytes` repeated: prefixes past the payload's end keep its content. */
 function tile(bytes, size) {
   const out = new Uint8Array(size);
@@ -187,7 +197,7 @@ if (mode === "sweep") {
     points,
     crossover,
   };
-  const json = `${JSON.stringify(result, null, 2)}\n`;
+  const json = serialize(result);
   if (out) writeFileSync(out, json);
   else process.stdout.write(json);
 } else if (mode === "table") {
@@ -231,7 +241,7 @@ if (mode === "sweep") {
       );
     }
   }
-  const json = `${JSON.stringify({ environment: env, rows }, null, 2)}\n`;
+  const json = serialize({ environment: env, rows });
   if (out) writeFileSync(out, json);
   else process.stdout.write(json);
 } else {
