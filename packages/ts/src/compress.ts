@@ -37,7 +37,7 @@ const HASH_MULTIPLIER = 0x1e35a7bd;
  * Module-level so compressing allocates nothing but its output; safe because compression is
  * synchronous and never re-entered.
  */
-const table = new Uint16Array(MAX_TABLE_SIZE);
+const sharedTable = new Uint16Array(MAX_TABLE_SIZE);
 
 /**
  * Each block is copied here first: a `DataView` made once reads 4 bytes in one load (about
@@ -45,8 +45,8 @@ const table = new Uint16Array(MAX_TABLE_SIZE);
  * copy costs ~2 µs per 64 KiB; making a `DataView` over the caller's buffer costs an
  * allocation per call, which small messages cannot afford.
  */
-const block = new Uint8Array(BLOCK_SIZE);
-const blockView = new DataView(block.buffer);
+const sharedBlock = new Uint8Array(BLOCK_SIZE);
+const sharedBlockView = new DataView(sharedBlock.buffer);
 
 /** Largest output staged in {@link scratch}: the worst case of a 1 MiB input. */
 const SCRATCH_MAX = maxCompressedLength(1 << 20);
@@ -80,6 +80,10 @@ function emitLiteral(
     outView.setUint16(op, n, true);
     op += 2;
   }
+  // Locals, not the module bindings: each module-variable read is a load chain the
+  // optimiser repeats at every use.
+  const block = sharedBlock;
+  const blockView = sharedBlockView;
   if (length <= SHORT_LITERAL) {
     // Exact copy (no over-read: bytes past the block are stale data from earlier calls).
     const stop = from + length;
@@ -148,6 +152,11 @@ function emitCopy(
  */
 function compressBlock(length: number, out: Uint8Array, outView: DataView, op: number): number {
   if (length < INPUT_MARGIN) return emitLiteral(0, length, out, outView, op);
+  // Locals, not the module bindings: each module-variable read is a load chain the
+  // optimiser repeats at every use (measured: see the package README).
+  const table = sharedTable;
+  const block = sharedBlock;
+  const blockView = sharedBlockView;
 
   // Table size: smallest power of two ≥ the block, clamped to 256..16384 (GetHashTable).
   let tableSize = MIN_TABLE_SIZE;
@@ -256,12 +265,12 @@ function compressTo(input: Uint8Array, out: Uint8Array, outView: DataView): numb
   if (n === 0) {
     // The preamble alone: an empty block would be emitted as a zero-length literal.
   } else if (n <= BLOCK_SIZE) {
-    block.set(input);
+    sharedBlock.set(input);
     op = compressBlock(n, out, outView, op);
   } else {
     for (let from = 0; from < n; from += BLOCK_SIZE) {
       const to = Math.min(from + BLOCK_SIZE, n);
-      block.set(input.subarray(from, to));
+      sharedBlock.set(input.subarray(from, to));
       op = compressBlock(to - from, out, outView, op);
     }
   }

@@ -49,6 +49,20 @@ function allocate(length: number): Uint8Array {
     : new Uint8Array(length);
 }
 
+/**
+ * For each copy-1 and copy-2 tag (§2.2.1, §2.2.2): the copy's length in bits 0–6, copy-1's
+ * top three offset bits (in place: bits 8–10), bit 12 set for copy-2 (one more offset byte),
+ * and from bit 16 the mask of the offset bytes that follow the tag (0xff or 0xffff).
+ */
+const COPY_TABLE = new Int32Array(256);
+for (let tag = 0; tag < 256; tag++) {
+  if ((tag & 3) === 1) {
+    COPY_TABLE[tag] = (0xff << 16) | ((tag >>> 5) << 8) | (4 + ((tag >>> 2) & 7));
+  } else if ((tag & 3) === 2) {
+    COPY_TABLE[tag] = (0xffff << 16) | (1 << 12) | ((tag >>> 2) + 1);
+  }
+}
+
 function corrupt(message: string, tagAt: number): SnappyError {
   return new SnappyError("CORRUPT_INPUT", `${message} (tag at byte ${tagAt})`);
 }
@@ -82,15 +96,30 @@ function decodeBody(
   // through the fully checked code below one element at a time.
   const fastEnd = end - 17;
   const fastOutEnd = outEnd - 72;
+  // A local, not the module binding: each module-variable read is a load chain the
+  // optimiser repeats at every use.
+  const copyTable = COPY_TABLE;
   for (;;) {
     while (pos <= fastEnd && op <= fastOutEnd) {
-      const tag = srcBytes[pos]!;
+      // The tag and the three bytes after it in one load: a copy's offset is among them.
+      const word = src.getInt32(pos, true);
+      const tag = word & 0xff;
       const type = tag & 3;
       if (type === 0) {
         let length = (tag >>> 2) + 1;
-        // The most common literals (≤ 16 bytes): four 4-byte moves, whatever the length.
+        // The most common literals (≤ 4, ≤ 8, ≤ 16 bytes): one, two or four 4-byte moves.
         outView.setInt32(op, src.getInt32(pos + 1, true), true);
+        if (length <= 4) {
+          pos += length + 1;
+          op += length;
+          continue;
+        }
         outView.setInt32(op + 4, src.getInt32(pos + 5, true), true);
+        if (length <= 8) {
+          pos += length + 1;
+          op += length;
+          continue;
+        }
         outView.setInt32(op + 8, src.getInt32(pos + 9, true), true);
         outView.setInt32(op + 12, src.getInt32(pos + 13, true), true);
         if (length <= 16) {
@@ -134,27 +163,16 @@ function decodeBody(
         op = stop;
         continue;
       }
-      let length: number;
-      let offset: number;
-      if (type === 1) {
-        length = 4 + ((tag >>> 2) & 7);
-        offset = ((tag >>> 5) << 8) | srcBytes[pos + 1]!;
-        pos += 2;
-      } else if (type === 2) {
-        length = (tag >>> 2) + 1;
-        offset = srcBytes[pos + 1]! | (srcBytes[pos + 2]! << 8);
-        pos += 3;
-      } else {
-        length = (tag >>> 2) + 1;
-        offset = src.getInt32(pos + 1, true);
-        pos += 5;
-      }
-      // Offset 0, or one before the output start (a negative LE32 is one ≥ 2^31): the
-      // checked code below reports it.
-      if (offset <= 0 || offset > op - start) {
-        pos -= type === 1 ? 2 : type === 2 ? 3 : 5;
-        break;
-      }
+      // Copy-1 and copy-2 without a branch between them: one table entry gives the length,
+      // the offset's bytes after the tag (masked out of `word`) and copy-1's top offset
+      // bits. Copy-4 (libsnappy never writes it) goes to the checked code.
+      if (type === 3) break;
+      const entry = copyTable[tag]!;
+      const offset = ((word >>> 8) & (entry >>> 16)) | (entry & 0x700);
+      // Offset 0, or one before the output start: the checked code below reports it.
+      if (offset === 0 || offset > op - start) break;
+      pos += 2 + ((entry >>> 12) & 1);
+      const length = entry & 0x7f;
       let from = op - offset;
       const stop = op + length;
       // §2.2 lets a copy overlap its own output (offset < length: the last `offset` bytes
@@ -170,13 +188,11 @@ function decodeBody(
         op += 4;
         from = op - (offset === 3 ? 6 : 4);
       }
-      // Most copies are ≤ 16 bytes: four moves, then a loop only for longer ones.
+      // Most copies are ≤ 8 bytes: two moves, then a loop only for longer ones.
       outView.setInt32(op, outView.getInt32(from, true), true);
       outView.setInt32(op + 4, outView.getInt32(from + 4, true), true);
-      outView.setInt32(op + 8, outView.getInt32(from + 8, true), true);
-      outView.setInt32(op + 12, outView.getInt32(from + 12, true), true);
-      op += 16;
-      from += 16;
+      op += 8;
+      from += 8;
       while (op < stop) {
         outView.setInt32(op, outView.getInt32(from, true), true);
         outView.setInt32(op + 4, outView.getInt32(from + 4, true), true);
@@ -259,15 +275,8 @@ function decodeChecked(
       checkedOp = op + length;
       return pos + length;
     }
-    const stop = op + length;
-    while (op + 4 <= stop) {
-      outView.setInt32(op, src.getInt32(pos, true), true);
-      op += 4;
-      pos += 4;
-    }
-    while (op < stop) out[op++] = srcBytes[pos++]!;
-    checkedOp = op;
-    return pos;
+    checkedOp = moveExact(src, srcBytes, pos, out, outView, op, length, true);
+    return pos + length;
   }
 
   let length: number;
@@ -307,18 +316,35 @@ function decodeChecked(
       tagAt,
     );
   }
-  let from = op - offset;
+  // A 4-byte move is exact when the copy reads at least 4 bytes back (§2.2 overlap).
+  checkedOp = moveExact(outView, out, op - offset, out, outView, op, length, offset >= 4);
+  return pos;
+}
+
+/**
+ * Move exactly `length` bytes from `fromBytes[from..]` (also read through `fromView`) to
+ * `out[op..]`, 4 at a time when `wide`, else one by one; returns the new output position.
+ */
+function moveExact(
+  fromView: DataView,
+  fromBytes: Uint8Array,
+  from: number,
+  out: Uint8Array,
+  outView: DataView,
+  op: number,
+  length: number,
+  wide: boolean,
+): number {
   const stop = op + length;
-  if (offset >= 4) {
+  if (wide) {
     while (op + 4 <= stop) {
-      outView.setInt32(op, outView.getInt32(from, true), true);
+      outView.setInt32(op, fromView.getInt32(from, true), true);
       op += 4;
       from += 4;
     }
   }
-  while (op < stop) out[op++] = out[from++]!;
-  checkedOp = op;
-  return pos;
+  while (op < stop) out[op++] = fromBytes[from++]!;
+  return stop;
 }
 
 /**
