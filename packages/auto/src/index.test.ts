@@ -123,8 +123,10 @@ describe("@snappykit/auto", () => {
 
   it("rejects thresholds that are not sizes", async () => {
     for (const bad of [-1, 1.5, Number.NaN, "100"]) {
-      const error = await createCodec({ thresholds: { compress: bad as number } }).catch((e) => e);
-      expect(error).toMatchObject({ name: "SnappyError", code: "INVALID_ARGUMENT" });
+      for (const create of [createCodec, browser.createCodec]) {
+        const error = await create({ thresholds: { compress: bad as number } }).catch((e) => e);
+        expect(error).toMatchObject({ name: "SnappyError", code: "INVALID_ARGUMENT" });
+      }
     }
   });
 

@@ -55,9 +55,9 @@ function declaredSize(input: Uint8Array): number {
 /** Build the routing codec over `ts` and whatever `native` resolved to. */
 export function route(ts: SnappyCodec, native: NativeResult, options: AutoOptions): AutoCodec {
   const nativeCodec = "codec" in native ? native.codec : undefined;
-  const thresholds: Thresholds = nativeCodec
-    ? resolveThresholds(options)
-    : { compress: null, uncompress: null };
+  // Validated even when native is absent, so a bad option fails everywhere alike.
+  const requested = resolveThresholds(options);
+  const thresholds: Thresholds = nativeCodec ? requested : { compress: null, uncompress: null };
   // Infinity stands for "never", so each call is one comparison.
   const compressFrom = thresholds.compress ?? Number.POSITIVE_INFINITY;
   const uncompressFrom = thresholds.uncompress ?? Number.POSITIVE_INFINITY;
