@@ -2,12 +2,49 @@
  * snappykit adapter for `@stablelib/snappy`: a TypeScript port of Go's snappy.
  * @packageDocumentation
  */
-import { guardedCodec, type RawBackend, type SnappyCodec } from "@snappykit/core";
+import { guardedCodec, type RawBackend, type SnappyCodec, SnappyError } from "@snappykit/core";
 import { installedLibrary } from "@snappykit/core/node";
-import { compress, decompress } from "@stablelib/snappy";
+import { compress, decompress, maxCompressedLength } from "@stablelib/snappy";
 
 /** Short id of this adapter in reports and CLI filters. */
 export const name = "stablelib";
+
+/**
+ * Output room `@stablelib/snappy`'s `compress(src, dst)` needs to write into `dst`: its own
+ * `ceil(32 + n + n/6)`, a byte over the format's bound when n is not a multiple of 6. Given
+ * less, it silently allocates a new array instead.
+ */
+function stablelibBound(length: number): number {
+  const bound = maxCompressedLength(length);
+  if (bound === 0) {
+    throw new SnappyError(
+      "INVALID_ARGUMENT",
+      `${length} bytes is over what @stablelib/snappy compresses`,
+    );
+  }
+  return bound;
+}
+
+/** Fail loudly if the library returned anything but a view of `output` from index 0. */
+function wroteInto(result: Uint8Array, output: Uint8Array): number {
+  if (result.buffer !== output.buffer || result.byteOffset !== output.byteOffset) {
+    throw new SnappyError("BACKEND_ERROR", "@stablelib/snappy did not write into the given array");
+  }
+  return result.length;
+}
+
+// compress(src) allocates a worst-case array per call and returns a view of its start: a
+// result whose buffer is up to 17% larger than its bytes. Compressing into one reused
+// scratch array and copying the bytes out (the core does, via ownedBytes) costs a copy of
+// the output but saves allocating the worst case (see the README for both timings).
+const SCRATCH_MAX = stablelibBound(1 << 20);
+let scratch = new Uint8Array(0);
+function compressOwned(input: Uint8Array): Uint8Array {
+  const need = stablelibBound(input.length);
+  if (need > SCRATCH_MAX) return compress(input);
+  if (scratch.length < need) scratch = new Uint8Array(Math.max(need, 4096));
+  return compress(input, scratch);
+}
 
 /**
  * Create a {@link SnappyCodec} backed by `@stablelib/snappy`.
@@ -16,7 +53,12 @@ export const name = "stablelib";
  * never ends decodes to 0 bytes, and a fifth byte over 0x0f or a sixth byte is folded into
  * a different length. `uncompress` therefore reads the preamble strictly with
  * `checkUncompressedLength` (which also enforces `maxLength` and the expansion bound) and
- * the output is checked against it. Results are fresh arrays.
+ * the output is checked against it.
+ *
+ * `compress(src, dst)` and `decompress(src, dst)` write straight into a caller's array, so
+ * this codec declares `compressInto` and `uncompressInto` (the core hands `decompress`
+ * exactly the declared length, so nothing past it can be written), and checks that the
+ * library did write there rather than allocate.
  */
 export async function createCodec(): Promise<SnappyCodec> {
   return guardedCodec({
@@ -24,8 +66,11 @@ export async function createCodec(): Promise<SnappyCodec> {
     library: installedLibrary("@stablelib/snappy", import.meta.url),
     runtime: "js",
     guard: "length",
-    compress: (input) => compress(input),
+    compress: compressOwned,
     uncompress: (input) => decompress(input),
+    maxCompressedLength: stablelibBound,
+    compressInto: (input, output) => wroteInto(compress(input, output), output),
+    uncompressInto: (input, output) => wroteInto(decompress(input, output), output),
   });
 }
 

@@ -1,0 +1,84 @@
+#!/usr/bin/env node
+// Turns a size sweep into thresholds.json, the data @snappykit/auto routes by:
+//
+//   pnpm --filter @snappykit/auto run thresholds [path/to/sweep.json]
+//
+// The sweep is the bench's (`pnpm bench --sweep` writes apps/bench/results/sweep.json) or
+// this package's own measurement (scripts/measure.mjs sweep): { environment, points:
+// [{ codec, op, size, p50, ... }], crossover: [{ op, codecs: [a, b], size, ci }] }. For each
+// op, the crossover between "ts" and "napi" becomes the smallest size sent to native.
+import { readFileSync, writeFileSync } from "node:fs";
+import { dirname, join, relative, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const packageDir = resolve(dirname(fileURLToPath(import.meta.url)), "..");
+const repoRoot = resolve(packageDir, "../..");
+const PAIR = ["napi", "ts"];
+const OPS = ["compress", "uncompress"];
+
+/**
+ * Which codec wins an op with no crossover in range: the one faster at most sizes
+ * (medians over payloads). Returns the threshold: 0 (native throughout) or null (never).
+ */
+function noCrossing(points, op) {
+  const bySize = new Map();
+  for (const p of points.filter((q) => q.op === op && PAIR.includes(q.codec))) {
+    const at = bySize.get(p.size) ?? { napi: [], ts: [] };
+    at[p.codec].push(p.p50);
+    bySize.set(p.size, at);
+  }
+  let nativeWins = 0;
+  let tsWins = 0;
+  const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+  for (const { napi, ts } of bySize.values()) {
+    if (!napi.length || !ts.length) continue;
+    if (median(napi) < median(ts)) nativeWins++;
+    else tsWins++;
+  }
+  if (nativeWins + tsWins === 0) throw new Error(`the sweep has no ts and napi points for ${op}`);
+  return nativeWins > tsWins ? 0 : null;
+}
+
+/** The thresholds file for `sweep`, read from `source` by `generatedBy`. */
+export function thresholdsFromSweep(sweep, generatedBy) {
+  const result = {};
+  const crossover = {};
+  for (const op of OPS) {
+    const entry = (sweep.crossover ?? []).find(
+      (c) => c.op === op && [...c.codecs].sort().join() === PAIR.join(),
+    );
+    if (!entry) throw new Error(`the sweep has no ts/napi crossover entry for ${op}`);
+    result[op] = entry.size === null ? noCrossing(sweep.points ?? [], op) : Math.round(entry.size);
+    crossover[op] = { size: entry.size, ci: entry.ci ?? null };
+  }
+  const env = sweep.environment ?? {};
+  const text = (value) => (typeof value === "string" ? value : JSON.stringify(value ?? "unknown"));
+  return {
+    ...result,
+    provenance: {
+      commit: text(env.commit),
+      node: text(env.node),
+      machine: text(env.machine),
+      date: text(env.date),
+      command: text(env.command),
+      generatedBy,
+      crossover,
+    },
+  };
+}
+
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const source = resolve(
+    process.env.INIT_CWD ?? process.cwd(),
+    process.argv[2] ?? join(repoRoot, "apps/bench/results/sweep.json"),
+  );
+  const shown = relative(repoRoot, source) || source;
+  const data = thresholdsFromSweep(
+    JSON.parse(readFileSync(source, "utf8")),
+    `pnpm --filter @snappykit/auto run thresholds ${shown}`,
+  );
+  writeFileSync(join(packageDir, "thresholds.json"), `${JSON.stringify(data, null, 2)}\n`);
+  console.log(
+    `thresholds.json: compress ${data.compress ?? "never"}, uncompress ${data.uncompress ?? "never"} (from ${shown})`,
+  );
+}

@@ -1,0 +1,138 @@
+import { snappyErrorOf } from "@snappykit/conformance";
+import { encodeUncompressedLength } from "@snappykit/core";
+import { getPayload, payloadNames } from "@snappykit/fixtures";
+import { createCodec as createTs } from "@snappykit/ts";
+import { describe, expect, it } from "vitest";
+import * as browser from "./browser.js";
+import { createCodec, createRaw, provenance, shippedThresholds } from "./index.js";
+
+const block = getPayload("beacon-block").items[0]!;
+
+describe("@snappykit/auto", () => {
+  it("loads native snappy@7 here and says so, with the shipped thresholds", async () => {
+    const codec = await createCodec();
+    const about = codec.describe();
+    expect(about.native).toMatch(/^snappy@7\.\d+\.\d+$/);
+    expect(about.ts).toMatch(/^@snappykit\/ts@\d+\.\d+\.\d+$/);
+    expect(about.reason).toContain(about.native);
+    expect(about.thresholds).toEqual(shippedThresholds);
+    expect(codec.runtime).toBe("native");
+    expect(codec.library).toMatch(
+      /^@snappykit\/auto@\d+\.\d+\.\d+ \(@snappykit\/ts@.+ \+ snappy@7/,
+    );
+  });
+
+  it("ships thresholds with their provenance", () => {
+    for (const op of ["compress", "uncompress"] as const) {
+      const t = shippedThresholds[op];
+      expect(t === null || (Number.isSafeInteger(t) && t >= 0)).toBe(true);
+    }
+    expect(provenance.commit).toMatch(/^[0-9a-f]{40}/);
+    expect(provenance.node).toMatch(/^v\d+/);
+    expect(Date.parse(provenance.date)).not.toBeNaN();
+    expect(provenance.machine).not.toBe("");
+    expect(provenance.command).toContain("pnpm");
+    expect(provenance.generatedBy).toContain("run thresholds");
+  });
+
+  it("routes by size and op, as the thresholds say", async () => {
+    const codec = await createCodec({ thresholds: { compress: 1000, uncompress: 5000 } });
+    expect(codec.backendFor("compress", 999)).toBe("ts");
+    expect(codec.backendFor("compress", 1000)).toBe("napi");
+    expect(codec.backendFor("uncompress", 4999)).toBe("ts");
+    expect(codec.backendFor("uncompress", 5000)).toBe("napi");
+    const never = await createCodec({ thresholds: { compress: null } });
+    expect(never.backendFor("compress", 2 ** 31)).toBe("ts");
+    expect(never.describe().thresholds.uncompress).toBe(shippedThresholds.uncompress);
+  });
+
+  it("really sends a call to the backend it names (told apart by their error messages)", async () => {
+    // A valid preamble (100 bytes) over a body that cannot produce them.
+    const corrupt = Uint8Array.of(100, 0x0c, 1, 2, 3, 4, ...new Array(10).fill(0));
+    const toNative = await createCodec({ thresholds: { uncompress: 0 } });
+    const toTs = await createCodec({ thresholds: { uncompress: null } });
+    expect(snappyErrorOf(() => toNative.uncompress(corrupt)).message).toMatch(/^snappy@7/);
+    expect(snappyErrorOf(() => toTs.uncompress(corrupt)).message).not.toMatch(/snappy@7/);
+  });
+
+  it("routes uncompress by the length the stream declares, whatever its varint width", async () => {
+    // A literal of `declared - 4` bytes, then a copy with offset 0: invalid, and each
+    // backend says so in its own words.
+    const corrupt = (declared: number) => {
+      const head = encodeUncompressedLength(declared);
+      const n = declared - 4 - 1;
+      const literal =
+        n < 60
+          ? [n << 2]
+          : n < 256
+            ? [60 << 2, n]
+            : n < 65536
+              ? [61 << 2, n & 255, n >> 8]
+              : [62 << 2, n & 255, (n >> 8) & 255, n >> 16];
+      return Uint8Array.from([...head, ...literal, ...new Uint8Array(n + 1), 0x01, 0x00]);
+    };
+    for (const at of [64, 128, 16_384, 2_097_152]) {
+      const codec = await createCodec({ thresholds: { uncompress: at } });
+      expect(snappyErrorOf(() => codec.uncompress(corrupt(at))).message).toMatch(/^snappy@7/);
+      expect(snappyErrorOf(() => codec.uncompress(corrupt(at - 1))).message).not.toMatch(
+        /snappy@7/,
+      );
+    }
+  });
+
+  it("writes the same bytes whichever backend compresses (both follow libsnappy 1.1.7)", async () => {
+    const native = await createCodec({ thresholds: { compress: 0 } });
+    const ts = await createCodec({ thresholds: { compress: null } });
+    for (const name of payloadNames) {
+      for (const item of getPayload(name).items.slice(0, 2)) {
+        expect(native.compress(item)).toEqual(ts.compress(item));
+      }
+    }
+  });
+
+  it("falls back to ts for every call when native is off, and says why", async () => {
+    const codec = await createCodec({ native: false });
+    const about = codec.describe();
+    expect(about.native).toBeNull();
+    expect(about.reason).toMatch(/native disabled/);
+    expect(about.thresholds).toEqual({ compress: null, uncompress: null });
+    expect(codec.backendFor("uncompress", 2 ** 30)).toBe("ts");
+    expect(codec.runtime).toBe("js");
+    expect(codec.compressAsync).toBeUndefined();
+    expect(codec.uncompress(codec.compress(block))).toEqual(block);
+  });
+
+  it("the browser entry never loads native code", async () => {
+    const codec = await browser.createCodec();
+    expect(codec.describe().native).toBeNull();
+    expect(codec.describe().reason).toMatch(/browser/);
+    expect(codec.uncompress(codec.compress(block))).toEqual(block);
+    const raw = await browser.createRaw();
+    expect(raw.uncompress(raw.compress(block))).toEqual(block);
+  });
+
+  it("offers *Into exactly when @snappykit/ts does", async () => {
+    const ts = await createTs();
+    const codec = await createCodec();
+    expect(codec.compressInto === undefined).toBe(ts.compressInto === undefined);
+    expect(codec.uncompressInto === undefined).toBe(ts.uncompressInto === undefined);
+    expect(codec.describe().into).toEqual(
+      (["compressInto", "uncompressInto"] as const).filter((k) => ts[k] !== undefined),
+    );
+  });
+
+  it("rejects thresholds that are not sizes", async () => {
+    for (const bad of [-1, 1.5, Number.NaN, "100"]) {
+      for (const create of [createCodec, browser.createCodec]) {
+        const error = await create({ thresholds: { compress: bad as number } }).catch((e) => e);
+        expect(error).toMatchObject({ name: "SnappyError", code: "INVALID_ARGUMENT" });
+      }
+    }
+  });
+
+  it("createRaw routes the unguarded backends the same way", async () => {
+    const raw = await createRaw({ thresholds: { compress: 0, uncompress: 0 } });
+    expect(raw.library).toMatch(/snappy@7/);
+    expect(Uint8Array.from(raw.uncompress(raw.compress(block)))).toEqual(Uint8Array.from(block));
+  });
+});
