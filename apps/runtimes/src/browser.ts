@@ -1,0 +1,110 @@
+// Headless Chromium: each adapter is bundled by esbuild for the browser (no Node
+// polyfills, so a `node:` import or a Node-only dependency fails the bundle) and run in
+// its own page. A bundle or page error means the adapter cannot load there.
+import { existsSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import type { PayloadSet } from "@snappykit/conformance/cases";
+import { build } from "esbuild";
+import { type Browser, chromium } from "playwright-core";
+import type { AdapterResult } from "./portable.js";
+
+const portable = join(dirname(fileURLToPath(import.meta.url)), "portable.js");
+const ORIGIN = "http://runtimes.test";
+
+/** Bundle the adapter `packageName` with the runner, or the bundler's errors. */
+async function bundle(packageName: string): Promise<{ code: string; dirs: string[] } | string> {
+  try {
+    const result = await build({
+      stdin: {
+        contents: `import { runAdapter } from ${JSON.stringify(portable)};
+globalThis.runConformance = (id, payloads) =>
+  runAdapter(id, () => import(${JSON.stringify(packageName)}), payloads);`,
+        resolveDir: dirname(portable),
+        loader: "js",
+      },
+      bundle: true,
+      platform: "browser",
+      format: "esm",
+      target: "es2022",
+      write: false,
+      metafile: true,
+      logLevel: "silent",
+    });
+    const dirs = new Set(Object.keys(result.metafile.inputs).map((file) => dirname(resolve(file))));
+    return { code: result.outputFiles[0]!.text, dirs: [...dirs] };
+  } catch (error) {
+    const errors = (error as { errors?: { text: string; location?: { file: string } }[] }).errors;
+    if (!errors) throw error;
+    return `bundle failed: ${errors
+      .slice(0, 3)
+      .map((e) => (e.location ? `${e.text} (in ${e.location.file})` : e.text))
+      .join("; ")}`;
+  }
+}
+
+/**
+ * Run one adapter in a fresh page. Files the bundle fetches relative to itself (wasm
+ * modules loaded with `new URL(file, import.meta.url)`) are served from the folders of its
+ * inputs, as a bundler's asset handling would ship them. The page is cross-origin
+ * isolated so backends that need SharedArrayBuffer can have it.
+ */
+export async function runInPage(
+  browser: Browser,
+  id: string,
+  packageName: string,
+  payloads: readonly PayloadSet[],
+): Promise<AdapterResult> {
+  const bundled = await bundle(packageName);
+  if (typeof bundled === "string") return { id, status: "cannot load", reason: bundled };
+  const page = await browser.newPage();
+  try {
+    const errors: string[] = [];
+    page.on("pageerror", (error) => errors.push(error.message));
+    const headers = {
+      "cross-origin-opener-policy": "same-origin",
+      "cross-origin-embedder-policy": "require-corp",
+    };
+    await page.route(`${ORIGIN}/**`, (route) => {
+      const path = new URL(route.request().url()).pathname;
+      if (path === "/") {
+        const html = '<!doctype html><script type="module" src="/runner.js"></script>';
+        return route.fulfill({ contentType: "text/html", body: html, headers });
+      }
+      if (path === "/runner.js") {
+        return route.fulfill({ contentType: "text/javascript", body: bundled.code, headers });
+      }
+      const file = bundled.dirs.map((dir) => join(dir, path)).find((f) => existsSync(f));
+      if (!file) return route.fulfill({ status: 404, headers });
+      const contentType = file.endsWith(".wasm") ? "application/wasm" : "text/javascript";
+      return route.fulfill({ path: file, contentType, headers });
+    });
+    await page.goto(`${ORIGIN}/`);
+    try {
+      await page.waitForFunction(() => "runConformance" in globalThis, undefined, {
+        timeout: 30_000,
+      });
+    } catch {
+      return { id, status: "cannot load", reason: errors.join("; ") || "the bundle never ran" };
+    }
+    const result = await page.evaluate(
+      ([id, payloads]) =>
+        (
+          globalThis as unknown as {
+            runConformance(id: string, p: readonly PayloadSet[]): Promise<AdapterResult>;
+          }
+        ).runConformance(id, payloads),
+      [id, payloads] as const,
+    );
+    return result.status === "cannot load" && errors.length
+      ? { ...result, reason: `${result.reason} (page: ${errors.join("; ")})` }
+      : result;
+  } finally {
+    await page.close();
+  }
+}
+
+/** Launch headless Chromium from `executablePath`. */
+export function launch(executablePath: string): Promise<Browser> {
+  return chromium.launch({ executablePath });
+}

@@ -1,0 +1,31 @@
+// Entry for `bun` and `deno` child processes: runs the checks on every adapter given as
+// JSON in argv (id and package name) and prints one JSON line of results. The adapters are
+// imported unbundled by package name, as an application on that runtime would.
+
+import { fixturePayloads } from "./payloads.js";
+import { type AdapterResult, runAdapter } from "./portable.js";
+
+declare const Bun: { version: string } | undefined;
+declare const Deno: { version: { deno: string } } | undefined;
+
+/** What a child prints: its runtime's own name and version, and each adapter's result. */
+export interface ChildReport {
+  readonly runtime: string;
+  readonly results: readonly AdapterResult[];
+}
+
+const adapters = JSON.parse(process.argv[2] ?? "[]") as { id: string; packageName: string }[];
+const payloads = fixturePayloads();
+const results: AdapterResult[] = [];
+for (const { id, packageName } of adapters) {
+  results.push(await runAdapter(id, () => import(packageName), payloads));
+}
+const runtime =
+  typeof Bun !== "undefined"
+    ? `bun ${Bun.version}`
+    : typeof Deno !== "undefined"
+      ? `deno ${Deno.version.deno}`
+      : `node ${process.versions.node}`;
+process.stdout.write(`${JSON.stringify({ runtime, results } satisfies ChildReport)}\n`);
+// Worker pools some backends start (the WASI build's) would keep the process alive.
+process.exit(0);

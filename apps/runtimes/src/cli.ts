@@ -1,0 +1,139 @@
+#!/usr/bin/env node
+// `pnpm test:runtimes`: the conformance checks for every adapter under Bun, Deno and
+// headless Chromium. Prints one summary line per runtime and each adapter's result; exits 1
+// when an adapter that loads fails a check, or when the load matrix differs from EXPECTED.
+import { execFileSync } from "node:child_process";
+import { existsSync, readFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { discoverAdapters } from "@snappykit/bench/adapters";
+import { launch, runInPage } from "./browser.js";
+import type { ChildReport } from "./child.js";
+import { fixturePayloads } from "./payloads.js";
+import type { AdapterResult } from "./portable.js";
+
+const here = dirname(fileURLToPath(import.meta.url));
+const bin = (name: string) => join(here, "..", "node_modules", ".bin", name);
+
+/**
+ * Adapters that are known not to load in a runtime, and why. The run fails when one of
+ * these loads after all (update the table) or when any other adapter cannot load.
+ */
+const EXPECTED_CANNOT_LOAD: Record<string, Record<string, string>> = {
+  browser: {
+    libsnappy: "native addon (node-gyp build of libsnappy): not loadable in the browser",
+    napi: "native addon (napi-rs): not loadable in the browser",
+    "napi-v1": "native addon (napi-rs): not loadable in the browser",
+  },
+};
+
+type Runtime = "bun" | "deno" | "browser";
+const RUNTIMES: readonly Runtime[] = ["bun", "deno", "browser"];
+
+/** An adapter to run: its id and the package name this app imports it by. */
+interface Adapter {
+  readonly id: string;
+  readonly packageName: string;
+}
+
+/**
+ * Every adapter in the workspace. Each is imported by package name (so its `exports`
+ * conditions apply, as for a user), which needs it among this app's dependencies.
+ */
+function adapters(): Adapter[] {
+  const pkg = JSON.parse(readFileSync(join(here, "..", "package.json"), "utf8")) as {
+    dependencies: Record<string, string>;
+  };
+  const found = discoverAdapters().map(({ id, packageName }) => ({ id, packageName }));
+  const missing = found.filter((a) => !pkg.dependencies[a.packageName]);
+  if (missing.length) {
+    const names = missing.map((a) => a.packageName).join(", ");
+    throw new Error(`add ${names} to apps/runtimes/package.json dependencies`);
+  }
+  return found;
+}
+
+function runChild(runtime: "bun" | "deno", adapters: readonly Adapter[]) {
+  const args = runtime === "bun" ? ["run"] : ["run", "--allow-all", "--quiet"];
+  const stdout = execFileSync(
+    bin(runtime),
+    [...args, join(here, "child.js"), JSON.stringify(adapters)],
+    { encoding: "utf8", maxBuffer: 64 * 2 ** 20, stdio: ["ignore", "pipe", "inherit"] },
+  );
+  const line = stdout.trim().split("\n").at(-1) ?? "";
+  return JSON.parse(line) as ChildReport;
+}
+
+/** Path of a Chromium binary, installing Debian's package when it is missing and we can. */
+function chromiumPath(): string {
+  const candidates = [process.env.CHROMIUM_PATH, "/usr/bin/chromium", "/usr/bin/chromium-browser"];
+  const found = candidates.find((path): path is string => !!path && existsSync(path));
+  if (found) return found;
+  const canApt = process.getuid?.() === 0 && existsSync("/usr/bin/apt-get");
+  if (!canApt) {
+    throw new Error(
+      "Chromium not found. Install it (Debian/Ubuntu: `sudo apt-get install -y chromium`) " +
+        "or set CHROMIUM_PATH to a Chromium or Chrome binary.",
+    );
+  }
+  console.log("runtimes: installing Chromium with apt-get (Debian package `chromium`)");
+  const apt = (...args: string[]) =>
+    execFileSync("apt-get", args, {
+      stdio: ["ignore", "ignore", "inherit"],
+      env: { ...process.env, DEBIAN_FRONTEND: "noninteractive" },
+    });
+  apt("update", "-qq");
+  apt("install", "-y", "-qq", "chromium");
+  return "/usr/bin/chromium";
+}
+
+async function runBrowser(adapters: readonly Adapter[]) {
+  const browser = await launch(chromiumPath());
+  try {
+    const payloads = fixturePayloads();
+    const results: AdapterResult[] = [];
+    for (const { id, packageName } of adapters) {
+      results.push(await runInPage(browser, id, packageName, payloads));
+    }
+    return { runtime: `chromium ${browser.version()}`, results };
+  } finally {
+    await browser.close();
+  }
+}
+
+/** Print one runtime's summary and results; return its problems (empty when it is green). */
+function report(name: Runtime, { runtime, results }: ChildReport): string[] {
+  const count = (status: AdapterResult["status"]) =>
+    results.filter((r) => r.status === status).length;
+  console.log(
+    `${runtime}: ${count("pass")} adapters pass, ${count("fail")} fail, ${count("cannot load")} cannot load`,
+  );
+  const problems: string[] = [];
+  const expected = EXPECTED_CANNOT_LOAD[name] ?? {};
+  for (const r of results) {
+    if (r.status === "cannot load") {
+      console.log(`  ${r.id.padEnd(12)} cannot load: ${expected[r.id] ?? ""}`);
+      console.log(`  ${"".padEnd(12)}   ${r.reason}`);
+      if (!expected[r.id]) problems.push(`${name}: ${r.id} cannot load (${r.reason})`);
+      continue;
+    }
+    console.log(`  ${r.id.padEnd(12)} ${r.status}  ${r.checks} checks  ${r.library}`);
+    for (const failure of r.failures) console.log(`  ${"".padEnd(12)}   ✗ ${failure}`);
+    if (r.status === "fail") problems.push(`${name}: ${r.id} fails ${r.failures.length} checks`);
+    if (expected[r.id]) problems.push(`${name}: ${r.id} loads; drop it from EXPECTED_CANNOT_LOAD`);
+  }
+  return problems;
+}
+
+async function main(): Promise<number> {
+  const list = adapters();
+  const problems: string[] = [];
+  for (const name of RUNTIMES) {
+    const result = name === "browser" ? await runBrowser(list) : runChild(name, list);
+    problems.push(...report(name, result));
+  }
+  for (const problem of problems) console.error(`runtimes: ${problem}`);
+  return problems.length ? 1 : 0;
+}
+
+process.exitCode = await main();
