@@ -7,19 +7,25 @@ import { fileURLToPath } from "node:url";
 import type { PayloadSet } from "@snappykit/conformance/cases";
 import { build } from "esbuild";
 import { type Browser, chromium } from "playwright-core";
-import type { AdapterResult } from "./portable.js";
+import { type AdapterResult, importsOf, type Target } from "./portable.js";
 
 const portable = join(dirname(fileURLToPath(import.meta.url)), "portable.js");
 const ORIGIN = "http://runtimes.test";
 
-/** Bundle the adapter `packageName` with the runner, or the bundler's errors. */
-async function bundle(packageName: string): Promise<{ code: string; dirs: string[] } | string> {
+/** Bundle `target` with the runner, or the bundler's errors. */
+async function bundle(target: Target): Promise<{ code: string; dirs: string[] } | string> {
+  // Literal import() calls, so that esbuild bundles each package (lazily evaluated: an
+  // error at evaluation rejects the import instead of breaking the page).
+  const imports = importsOf(target)
+    .map((s) => `${JSON.stringify(s)}: () => import(${JSON.stringify(s)})`)
+    .join(", ");
   try {
     const result = await build({
       stdin: {
-        contents: `import { runAdapter } from ${JSON.stringify(portable)};
-globalThis.runConformance = (id, payloads) =>
-  runAdapter(id, () => import(${JSON.stringify(packageName)}), payloads);`,
+        contents: `import { runTarget } from ${JSON.stringify(portable)};
+const imports = { ${imports} };
+globalThis.runConformance = (target, payloads) =>
+  runTarget(target, (specifier) => imports[specifier](), payloads);`,
         resolveDir: dirname(portable),
         loader: "js",
       },
@@ -51,11 +57,11 @@ globalThis.runConformance = (id, payloads) =>
  */
 export async function runInPage(
   browser: Browser,
-  id: string,
-  packageName: string,
+  target: Target,
   payloads: readonly PayloadSet[],
 ): Promise<AdapterResult> {
-  const bundled = await bundle(packageName);
+  const { id } = target;
+  const bundled = await bundle(target);
   if (typeof bundled === "string") return { id, status: "cannot load", reason: bundled };
   const page = await browser.newPage();
   try {
@@ -88,13 +94,13 @@ export async function runInPage(
       return { id, status: "cannot load", reason: errors.join("; ") || "the bundle never ran" };
     }
     const result = await page.evaluate(
-      ([id, payloads]) =>
+      ([target, payloads]) =>
         (
           globalThis as unknown as {
-            runConformance(id: string, p: readonly PayloadSet[]): Promise<AdapterResult>;
+            runConformance(t: Target, p: readonly PayloadSet[]): Promise<AdapterResult>;
           }
-        ).runConformance(id, payloads),
-      [id, payloads] as const,
+        ).runConformance(target, payloads),
+      [target, payloads] as const,
     );
     return result.status === "cannot load" && errors.length
       ? { ...result, reason: `${result.reason} (page: ${errors.join("; ")})` }

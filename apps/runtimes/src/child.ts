@@ -3,7 +3,7 @@
 // imported unbundled by package name, as an application on that runtime would.
 
 import { fixturePayloads } from "./payloads.js";
-import { type AdapterResult, runAdapter } from "./portable.js";
+import { type AdapterResult, runTarget, type Target } from "./portable.js";
 
 declare const Bun: { version: string } | undefined;
 declare const Deno: { version: { deno: string } } | undefined;
@@ -14,11 +14,11 @@ export interface ChildReport {
   readonly results: readonly AdapterResult[];
 }
 
-const adapters = JSON.parse(process.argv[2] ?? "[]") as { id: string; packageName: string }[];
+const targets = JSON.parse(process.argv[2] ?? "[]") as Target[];
 const payloads = fixturePayloads();
 const results: AdapterResult[] = [];
-for (const { id, packageName } of adapters) {
-  results.push(await runAdapter(id, () => import(packageName), payloads));
+for (const target of targets) {
+  results.push(await runTarget(target, (specifier) => import(specifier), payloads));
 }
 const runtime =
   typeof Bun !== "undefined"

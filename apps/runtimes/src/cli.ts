@@ -10,7 +10,7 @@ import { discoverAdapters } from "@snappykit/bench/adapters";
 import { launch, runInPage } from "./browser.js";
 import type { ChildReport } from "./child.js";
 import { fixturePayloads } from "./payloads.js";
-import type { AdapterResult } from "./portable.js";
+import { type AdapterResult, FRAMING, type Target } from "./portable.js";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const bin = (name: string) => join(here, "..", "node_modules", ".bin", name);
@@ -30,17 +30,11 @@ const EXPECTED_CANNOT_LOAD: Record<string, Record<string, string>> = {
 type Runtime = "bun" | "deno" | "browser";
 const RUNTIMES: readonly Runtime[] = ["bun", "deno", "browser"];
 
-/** An adapter to run: its id and the package name this app imports it by. */
-interface Adapter {
-  readonly id: string;
-  readonly packageName: string;
-}
-
 /**
  * Every adapter in the workspace. Each is imported by package name (so its `exports`
  * conditions apply, as for a user), which needs it among this app's dependencies.
  */
-function adapters(): Adapter[] {
+function adapters(): Target[] {
   const pkg = JSON.parse(readFileSync(join(here, "..", "package.json"), "utf8")) as {
     dependencies: Record<string, string>;
   };
@@ -53,11 +47,11 @@ function adapters(): Adapter[] {
   return found;
 }
 
-function runChild(runtime: "bun" | "deno", adapters: readonly Adapter[]) {
+function runChild(runtime: "bun" | "deno", targets: readonly Target[]) {
   const args = runtime === "bun" ? ["run"] : ["run", "--allow-all", "--quiet"];
   const stdout = execFileSync(
     bin(runtime),
-    [...args, join(here, "child.js"), JSON.stringify(adapters)],
+    [...args, join(here, "child.js"), JSON.stringify(targets)],
     { encoding: "utf8", maxBuffer: 64 * 2 ** 20, stdio: ["ignore", "pipe", "inherit"] },
   );
   const line = stdout.trim().split("\n").at(-1) ?? "";
@@ -87,14 +81,12 @@ function chromiumPath(): string {
   return "/usr/bin/chromium";
 }
 
-async function runBrowser(adapters: readonly Adapter[]) {
+async function runBrowser(targets: readonly Target[]) {
   const browser = await launch(chromiumPath());
   try {
     const payloads = fixturePayloads();
     const results: AdapterResult[] = [];
-    for (const { id, packageName } of adapters) {
-      results.push(await runInPage(browser, id, packageName, payloads));
-    }
+    for (const target of targets) results.push(await runInPage(browser, target, payloads));
     return { runtime: `chromium ${browser.version()}`, results };
   } finally {
     await browser.close();
@@ -104,7 +96,7 @@ async function runBrowser(adapters: readonly Adapter[]) {
 /** Print one runtime's summary and results; return its problems (empty when it is green). */
 function report(name: Runtime, { runtime, results }: ChildReport): string[] {
   const count = (status: AdapterResult["status"]) =>
-    results.filter((r) => r.status === status).length;
+    results.filter((r) => r.id !== FRAMING.id && r.status === status).length;
   console.log(
     `${runtime}: ${count("pass")} adapters pass, ${count("fail")} fail, ${count("cannot load")} cannot load`,
   );
@@ -126,7 +118,7 @@ function report(name: Runtime, { runtime, results }: ChildReport): string[] {
 }
 
 async function main(): Promise<number> {
-  const list = adapters();
+  const list = [...adapters(), FRAMING];
   const problems: string[] = [];
   for (const name of RUNTIMES) {
     const result = name === "browser" ? await runBrowser(list) : runChild(name, list);
