@@ -10,7 +10,35 @@ import { type Browser, chromium } from "playwright-core";
 import { type AdapterResult, importsOf, type Target } from "./portable.js";
 
 const portable = join(dirname(fileURLToPath(import.meta.url)), "portable.js");
-const ORIGIN = "http://runtimes.test";
+// localhost is a secure context, which cross-origin isolation needs; every request to it is
+// answered by the route below (nothing listens there).
+const ORIGIN = "http://localhost:9";
+
+const BUILD = {
+  bundle: true,
+  platform: "browser",
+  format: "esm",
+  target: "es2022",
+  write: false,
+  metafile: true,
+  logLevel: "silent",
+} as const;
+
+/**
+ * A worker script a package starts with `new Worker(new URL("pkg/file.mjs",
+ * import.meta.url))` (the Vite convention), bundled as Vite would: resolved as a package
+ * path from the folders of the page bundle's inputs.
+ */
+async function bundleWorker(specifier: string, dirs: readonly string[]): Promise<string> {
+  for (const resolveDir of dirs) {
+    const result = await build({
+      ...BUILD,
+      stdin: { contents: `import ${JSON.stringify(specifier)};`, resolveDir, loader: "js" },
+    }).catch(() => undefined);
+    if (result) return result.outputFiles[0]!.text;
+  }
+  throw new Error(`cannot resolve ${specifier}`);
+}
 
 /** Bundle `target` with the runner, or the bundler's errors. */
 async function bundle(target: Target): Promise<{ code: string; dirs: string[] } | string> {
@@ -29,13 +57,7 @@ globalThis.runConformance = (target, payloads) =>
         resolveDir: dirname(portable),
         loader: "js",
       },
-      bundle: true,
-      platform: "browser",
-      format: "esm",
-      target: "es2022",
-      write: false,
-      metafile: true,
-      logLevel: "silent",
+      ...BUILD,
     });
     const dirs = new Set(Object.keys(result.metafile.inputs).map((file) => dirname(resolve(file))));
     return { code: result.outputFiles[0]!.text, dirs: [...dirs] };
@@ -71,7 +93,7 @@ export async function runInPage(
       "cross-origin-opener-policy": "same-origin",
       "cross-origin-embedder-policy": "require-corp",
     };
-    await page.route(`${ORIGIN}/**`, (route) => {
+    await page.route(`${ORIGIN}/**`, async (route) => {
       const path = new URL(route.request().url()).pathname;
       if (path === "/") {
         const html = '<!doctype html><script type="module" src="/runner.js"></script>';
@@ -81,6 +103,10 @@ export async function runInPage(
         return route.fulfill({ contentType: "text/javascript", body: bundled.code, headers });
       }
       const file = bundled.dirs.map((dir) => join(dir, path)).find((f) => existsSync(f));
+      if (!file && /\.m?js$/.test(path)) {
+        const body = await bundleWorker(path.slice(1), bundled.dirs).catch(() => undefined);
+        if (body) return route.fulfill({ contentType: "text/javascript", body, headers });
+      }
       if (!file) return route.fulfill({ status: 404, headers });
       const contentType = file.endsWith(".wasm") ? "application/wasm" : "text/javascript";
       return route.fulfill({ path: file, contentType, headers });

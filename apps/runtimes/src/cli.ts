@@ -20,10 +20,18 @@ const bin = (name: string) => join(here, "..", "node_modules", ".bin", name);
  * these loads after all (update the table) or when any other adapter cannot load.
  */
 const EXPECTED_CANNOT_LOAD: Record<string, Record<string, string>> = {
+  bun: {
+    libsnappy: "snappy@6 is a NAN addon (V8's C++ API); Bun loads only Node-API addons",
+    "napi-wasi": "Bun's node:wasi has no WASI.initialize, which @napi-rs/wasm-runtime calls",
+  },
+  deno: {
+    libsnappy: "snappy@6 is a NAN addon (V8's C++ API); Deno loads only Node-API addons",
+  },
   browser: {
-    libsnappy: "native addon (node-gyp build of libsnappy): not loadable in the browser",
-    napi: "native addon (napi-rs): not loadable in the browser",
-    "napi-v1": "native addon (napi-rs): not loadable in the browser",
+    libsnappy: "native addon (snappy@6, node-gyp): not loadable in the browser",
+    napi: "native addon (snappy@7, napi-rs): not loadable in the browser",
+    "napi-v1": "native addon (@napi-rs/snappy@1): not loadable in the browser",
+    "napi-wasi": "the WASI build's browser binding returns Node Buffers: needs a Buffer polyfill",
   },
 };
 
