@@ -27,5 +27,3 @@ const runtime =
       ? `deno ${Deno.version.deno}`
       : `node ${process.versions.node}`;
 process.stdout.write(`${JSON.stringify({ runtime, results } satisfies ChildReport)}\n`);
-// Worker pools some backends start (the WASI build's) would keep the process alive.
-process.exit(0);

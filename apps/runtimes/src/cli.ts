@@ -60,7 +60,13 @@ function runChild(runtime: "bun" | "deno", targets: readonly Target[]) {
   const stdout = execFileSync(
     bin(runtime),
     [...args, join(here, "child.js"), JSON.stringify(targets)],
-    { encoding: "utf8", maxBuffer: 64 * 2 ** 20, stdio: ["ignore", "pipe", "inherit"] },
+    {
+      encoding: "utf8",
+      maxBuffer: 64 * 2 ** 20,
+      stdio: ["ignore", "pipe", "inherit"],
+      // Each runtime takes seconds; a hang (a worker pool keeping it alive) fails clearly.
+      timeout: 5 * 60_000,
+    },
   );
   const line = stdout.trim().split("\n").at(-1) ?? "";
   return JSON.parse(line) as ChildReport;
