@@ -4,15 +4,10 @@
 
 import { fixturePayloads } from "./payloads.js";
 import { type AdapterResult, runTarget, type Target } from "./portable.js";
+import type { ChildReport } from "./report.js";
 
 declare const Bun: { version: string } | undefined;
 declare const Deno: { version: { deno: string } } | undefined;
-
-/** What a child prints: its runtime's own name and version, and each adapter's result. */
-export interface ChildReport {
-  readonly runtime: string;
-  readonly results: readonly AdapterResult[];
-}
 
 const targets = JSON.parse(process.argv[2] ?? "[]") as Target[];
 const payloads = fixturePayloads();

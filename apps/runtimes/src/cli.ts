@@ -8,34 +8,13 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { discoverAdapters } from "@snappykit/bench/adapters";
 import { launch, runInPage } from "./browser.js";
-import type { ChildReport } from "./child.js";
 import { fixturePayloads } from "./payloads.js";
 import { type AdapterResult, FRAMING, type Target } from "./portable.js";
+import { type ChildReport, type Runtime, report } from "./report.js";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const bin = (name: string) => join(here, "..", "node_modules", ".bin", name);
 
-/**
- * Adapters that are known not to load in a runtime, and why. The run fails when one of
- * these loads after all (update the table) or when any other adapter cannot load.
- */
-const EXPECTED_CANNOT_LOAD: Record<string, Record<string, string>> = {
-  bun: {
-    libsnappy: "snappy@6 is a NAN addon (V8's C++ API); Bun loads only Node-API addons",
-    "napi-wasi": "Bun's node:wasi has no WASI.initialize, which @napi-rs/wasm-runtime calls",
-  },
-  deno: {
-    libsnappy: "snappy@6 is a NAN addon (V8's C++ API); Deno loads only Node-API addons",
-  },
-  browser: {
-    libsnappy: "native addon (snappy@6, node-gyp): not loadable in the browser",
-    napi: "native addon (snappy@7, napi-rs): not loadable in the browser",
-    "napi-v1": "native addon (@napi-rs/snappy@1): not loadable in the browser",
-    "napi-wasi": "the WASI build's browser binding returns Node Buffers: needs a Buffer polyfill",
-  },
-};
-
-type Runtime = "bun" | "deno" | "browser";
 const RUNTIMES: readonly Runtime[] = ["bun", "deno", "browser"];
 
 /**
@@ -105,30 +84,6 @@ async function runBrowser(targets: readonly Target[]) {
   } finally {
     await browser.close();
   }
-}
-
-/** Print one runtime's summary and results; return its problems (empty when it is green). */
-function report(name: Runtime, { runtime, results }: ChildReport): string[] {
-  const count = (status: AdapterResult["status"]) =>
-    results.filter((r) => r.id !== FRAMING.id && r.status === status).length;
-  console.log(
-    `${runtime}: ${count("pass")} adapters pass, ${count("fail")} fail, ${count("cannot load")} cannot load`,
-  );
-  const problems: string[] = [];
-  const expected = EXPECTED_CANNOT_LOAD[name] ?? {};
-  for (const r of results) {
-    if (r.status === "cannot load") {
-      console.log(`  ${r.id.padEnd(12)} cannot load: ${expected[r.id] ?? ""}`);
-      console.log(`  ${"".padEnd(12)}   ${r.reason}`);
-      if (!expected[r.id]) problems.push(`${name}: ${r.id} cannot load (${r.reason})`);
-      continue;
-    }
-    console.log(`  ${r.id.padEnd(12)} ${r.status}  ${r.checks} checks  ${r.library}`);
-    for (const failure of r.failures) console.log(`  ${"".padEnd(12)}   ✗ ${failure}`);
-    if (r.status === "fail") problems.push(`${name}: ${r.id} fails ${r.failures.length} checks`);
-    if (expected[r.id]) problems.push(`${name}: ${r.id} loads; drop it from EXPECTED_CANNOT_LOAD`);
-  }
-  return problems;
 }
 
 async function main(): Promise<number> {
