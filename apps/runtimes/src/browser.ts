@@ -1,6 +1,6 @@
 // Headless Chromium: each adapter is bundled by esbuild for the browser (no Node
-// polyfills, so a `node:` import or a Node-only dependency fails the bundle) and run in
-// its own page. A bundle or page error means the adapter cannot load there.
+// polyfills, so a `node:` import or a Node-only dependency fails the bundle, and no
+// top-level await) and run in its own page. A bundle or page error means the adapter cannot load there.
 import { existsSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -14,11 +14,14 @@ const portable = join(dirname(fileURLToPath(import.meta.url)), "portable.js");
 // answered by the route below (nothing listens there).
 const ORIGIN = "http://localhost:9";
 
+// No top-level await: bundlers targeting older browsers (Vite before 7 by default) and
+// non-ESM output formats reject it, so a package that needs it does not bundle everywhere.
 const BUILD = {
   bundle: true,
   platform: "browser",
   format: "esm",
   target: "es2022",
+  supported: { "top-level-await": false },
   write: false,
   metafile: true,
   logLevel: "silent",
@@ -64,10 +67,8 @@ globalThis.runConformance = (target, payloads) =>
   } catch (error) {
     const errors = (error as { errors?: { text: string; location?: { file: string } }[] }).errors;
     if (!errors) throw error;
-    return `bundle failed: ${errors
-      .slice(0, 3)
-      .map((e) => (e.location ? `${e.text} (in ${e.location.file})` : e.text))
-      .join("; ")}`;
+    const lines = errors.map((e) => (e.location ? `${e.text} (in ${e.location.file})` : e.text));
+    return `bundle failed: ${[...new Set(lines)].slice(0, 3).join("; ")}`;
   }
 }
 

@@ -25,7 +25,8 @@ export const EXPECTED_CANNOT_LOAD: Record<string, Record<string, string>> = {
     libsnappy: "native addon (snappy@6, node-gyp): not loadable in the browser",
     napi: "native addon (snappy@7, napi-rs): not loadable in the browser",
     "napi-v1": "native addon (@napi-rs/snappy@1): not loadable in the browser",
-    "napi-wasi": "the WASI build's browser binding returns Node Buffers: needs a Buffer polyfill",
+    "napi-wasi":
+      "the WASI build's browser binding uses top-level await and returns Node Buffers (needs a polyfill)",
   },
 };
 

@@ -3,6 +3,8 @@
 // loads, and a pure-TypeScript slicing-by-8 table path for runtimes without native addons
 // (browsers, Deno/Bun without N-API, a platform with no prebuilt binary).
 
+import { native } from "#native-crc32c";
+
 /** A CRC-32C function: unsigned 32-bit checksum of `data`. */
 export type Crc32cFunction = (data: Uint8Array) => number;
 
@@ -68,29 +70,6 @@ export function unmaskChecksum(masked: number): number {
   const rot = (masked - 0xa282ead8) >>> 0;
   return ((rot >>> 17) | (rot << 15)) >>> 0;
 }
-
-// "123456789" → 0xe3069283 is the CRC-32C check value (RFC 3720 §B.4 family of vectors); a
-// native function that disagrees is not used.
-const CHECK_INPUT = Uint8Array.of(0x31, 0x32, 0x33, 0x34, 0x35, 0x36, 0x37, 0x38, 0x39);
-const CHECK_VALUE = 0xe3069283;
-
-async function loadNative(): Promise<{ fn: Crc32cFunction; library: string } | undefined> {
-  try {
-    // A variable specifier keeps bundlers from failing on the optional native dependency.
-    const specifier = "@node-rs/crc32";
-    const mod = (await import(specifier)) as {
-      crc32c?: Crc32cFunction;
-      default?: { crc32c?: Crc32cFunction };
-    };
-    const fn = mod.crc32c ?? mod.default?.crc32c;
-    if (typeof fn !== "function" || fn(CHECK_INPUT) >>> 0 !== CHECK_VALUE) return undefined;
-    return { fn, library: "@node-rs/crc32" };
-  } catch {
-    return undefined;
-  }
-}
-
-const native = await loadNative();
 
 /**
  * CRC-32C from the `@node-rs/crc32` native addon, or `undefined` where it did not load
