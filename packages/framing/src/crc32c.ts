@@ -1,9 +1,7 @@
 // CRC-32C (Castagnoli), the checksum of the Snappy framing format (framing_format.txt §3).
 // Two implementations behind one signature: @node-rs/crc32's SIMD/SSE4.2 native addon when it
 // loads, and a pure-TypeScript slicing-by-8 table path for runtimes without native addons
-// (browsers, Deno/Bun without N-API, a platform with no prebuilt binary).
-
-import { native } from "#native-crc32c";
+// (browsers, Deno/Bun without N-API, a platform with no prebuilt binary, Node before 20.16).
 
 /** A CRC-32C function: unsigned 32-bit checksum of `data`. */
 export type Crc32cFunction = (data: Uint8Array) => number;
@@ -70,6 +68,35 @@ export function unmaskChecksum(masked: number): number {
   const rot = (masked - 0xa282ead8) >>> 0;
   return ((rot >>> 17) | (rot << 15)) >>> 0;
 }
+
+// "123456789" → 0xe3069283 is the CRC-32C check value (RFC 3720 §B.4 family of vectors); a
+// native function that disagrees is not used.
+const CHECK_INPUT = Uint8Array.of(0x31, 0x32, 0x33, 0x34, 0x35, 0x36, 0x37, 0x38, 0x39);
+const CHECK_VALUE = 0xe3069283;
+
+/**
+ * The addon where the runtime can load it: synchronously through `require` from
+ * `process.getBuiltinModule` (Node 20.16+, Bun, Deno), so this module needs no top-level
+ * await and no `node:` import, and bundles for browsers, where `process` does not exist.
+ */
+function loadNative(): { fn: Crc32cFunction; library: string } | undefined {
+  try {
+    const nodeModule = globalThis.process?.getBuiltinModule?.("module") as
+      | typeof import("node:module")
+      | undefined;
+    if (!nodeModule) return undefined;
+    const mod = nodeModule.createRequire(import.meta.url)("@node-rs/crc32") as {
+      crc32c?: Crc32cFunction;
+    };
+    const fn = mod.crc32c;
+    if (typeof fn !== "function" || fn(CHECK_INPUT) >>> 0 !== CHECK_VALUE) return undefined;
+    return { fn, library: "@node-rs/crc32" };
+  } catch {
+    return undefined;
+  }
+}
+
+const native = loadNative();
 
 /**
  * CRC-32C from the `@node-rs/crc32` native addon, or `undefined` where it did not load
