@@ -14,6 +14,8 @@ describe("parseCliArgs", () => {
     expect(o.codecs).toBeUndefined();
     expect(o.payloads).toBeUndefined();
     expect(o.out).toBeUndefined();
+    expect(o.forks).toBeUndefined();
+    expect(o.slowdowns).toEqual([]);
   });
 
   it("accepts comma-separated and repeated lists", () => {
@@ -46,6 +48,10 @@ describe("parseCliArgs", () => {
       "napi",
       "--clock",
       "cpu",
+      "--forks",
+      "0",
+      "--slow-down",
+      "ts=20,napi=5.5",
     ]);
     expect(o).toMatchObject({
       quick: true,
@@ -57,6 +63,11 @@ describe("parseCliArgs", () => {
       failOnRegression: true,
       reference: "napi",
       clock: "cpu",
+      forks: 0,
+      slowdowns: [
+        { codec: "ts", percent: 20 },
+        { codec: "napi", percent: 5.5 },
+      ],
     });
   });
 
@@ -75,6 +86,10 @@ describe("parseCliArgs", () => {
     [["--fail-on-regression"], /needs --compare/],
     [["--clock", "tsc"], /unknown --clock "tsc"; valid: wall, cpu/],
     [["--payload", ","], /--payload needs a value/],
+    [["--forks", "two"], /--forks must be a whole number from 0 to 50/],
+    [["--forks", "1.5"], /--forks must be a whole number/],
+    [["--slow-down", "ts"], /--slow-down takes <codec>=<percent>/],
+    [["--slow-down", "ts=0"], /--slow-down takes <codec>=<percent>/],
   ])("rejects %j with a clear message", (argv, message) => {
     expect(() => parseCliArgs(argv)).toThrow(UsageError);
     expect(() => parseCliArgs(argv)).toThrow(message);

@@ -24,6 +24,10 @@ export interface CliOptions {
   readonly failOnRegression: boolean;
   readonly reference?: string;
   readonly clock: "wall" | "cpu";
+  /** Forks per target; undefined = the mode's default. */
+  readonly forks?: number;
+  /** `--slow-down id=percent`: make these codecs slower on purpose (statistics self-test). */
+  readonly slowdowns: readonly { readonly codec: string; readonly percent: number }[];
 }
 
 /** A bad command line: printed with a pointer to --help, exit code 2. */
@@ -35,23 +39,34 @@ export class UsageError extends Error {
 export const HELP = `pnpm bench [flags]   (runs node --expose-gc apps/bench/dist/cli.js)
 
 Times every snappykit adapter found in the workspace on Ethereum consensus payloads,
-after a cross-compatibility gate against the reference codec (libsnappy, else napi).
+after a cross-compatibility gate against libsnappy (else napi). Each codec is timed in
+fresh child processes (forks), interleaved with the others; every figure carries a 95 %
+interval over the forks, and each codec is also given relative to a reference codec.
 
-  --quick                 the whole matrix with short timings (≤ 60 s on 2 cores; CI)
+  --quick                 the whole matrix, 3 short forks (≤ 90 s on 2 cores; CI)
+  --forks <n>             forks per codec (default 5, quick 3); 0 = time everything in
+                          this process, once, without intervals (debugging)
   --codec <ids>           only these codecs (comma-separated or repeated)
   --payload <names>       these payloads instead of the default set ("all" = every payload)
   --op <ids>              only these ops: compress, uncompress, compress-async,
                           uncompress-async, ssz_snappy-encode, ssz_snappy-decode
                           (default: all; the ssz_snappy ops only on req/resp payloads
                           unless named here)
-  --reference <id>        reference codec for the gate and uncompress inputs
+  --reference <id>        codec the relative figures divide by (default napi); it is
+                          timed even when --codec leaves it out
   --clock <wall|cpu>      time sync ops by wall clock (default) or process CPU time
                           (steadier on a loaded machine; async ops stay on wall time)
-  --out <dir>             where to write reports (default apps/bench/results)
+  --out <dir>             where to write reports (default apps/bench/results; a filtered,
+                          quick or --forks 0 run writes to apps/bench/results/partial)
   --format <list>         report files to write: json,md,svg (default all three)
-  --compare <file.json>   per-case p50 change against an earlier report
-  --threshold <percent>   change that counts as a regression (default ${DEFAULT_THRESHOLD_PERCENT})
-  --fail-on-regression    exit 1 when --compare finds a regression
+  --compare <file.json>   each case against an earlier report: slower / faster / no
+                          significant change (Welch's t over forks, 95 %)
+  --threshold <percent>   slowdown --fail-on-regression needs beyond significance
+                          (default ${DEFAULT_THRESHOLD_PERCENT})
+  --fail-on-regression    exit 1 when --compare finds a significant slowdown beyond
+                          --threshold
+  --slow-down <id=pct>    self-test of the statistics: codec <id> busy-waits pct % of
+                          each call's time extra (e.g. ts=20); compare against a normal run
   --list                  print codecs (and why any failed to load), payloads and ops, then exit
   -h, --help              this text
 
@@ -94,6 +109,20 @@ export function parseCliArgs(argv: readonly string[]): CliOptions {
   if (clock !== "wall" && clock !== "cpu") {
     throw new UsageError(`unknown --clock "${clock}"; valid: wall, cpu`);
   }
+  let forks: number | undefined;
+  if (values.forks !== undefined) {
+    forks = Number(values.forks);
+    if (!Number.isInteger(forks) || forks < 0 || forks > 50) {
+      throw new UsageError(`--forks must be a whole number from 0 to 50, got "${values.forks}"`);
+    }
+  }
+  const slowdowns = (split(values["slow-down"]) ?? []).map((s) => {
+    const m = /^([^=]+)=(\d+(?:\.\d+)?)$/.exec(s);
+    if (!m || Number(m[2]) <= 0) {
+      throw new UsageError(`--slow-down takes <codec>=<percent>, e.g. ts=20; got "${s}"`);
+    }
+    return { codec: m[1]!, percent: Number(m[2]) };
+  });
   if (values["fail-on-regression"] && values.compare === undefined) {
     throw new UsageError("--fail-on-regression needs --compare <baseline.json>");
   }
@@ -122,6 +151,8 @@ export function parseCliArgs(argv: readonly string[]): CliOptions {
     failOnRegression: values["fail-on-regression"] === true,
     ...(values.reference !== undefined && { reference: values.reference }),
     clock,
+    ...(forks !== undefined && { forks }),
+    slowdowns,
   };
 }
 
@@ -144,6 +175,8 @@ function parse(argv: readonly string[]) {
       "fail-on-regression": { type: "boolean" },
       reference: { type: "string" },
       clock: { type: "string" },
+      forks: { type: "string" },
+      "slow-down": { type: "string", multiple: true },
     },
   });
 }

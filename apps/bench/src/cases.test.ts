@@ -6,7 +6,6 @@ import {
   caseKey,
   getOp,
   OPS,
-  type PreparedPayload,
   pickOverheadPayloads,
   rawTarget,
   supports,
@@ -33,12 +32,6 @@ const response = makePayload("response", "", "reqresp", [
   new Uint8Array(1000),
   new Uint8Array(1000),
 ]);
-const prepared = (p: typeof small): PreparedPayload => ({
-  payload: p,
-  referenceCompressed: p.items,
-  reference: syncCodec,
-});
-
 describe("cases", () => {
   const a = adapterTarget("a", asyncCodec);
   const s = adapterTarget("s", syncCodec);
@@ -60,7 +53,7 @@ describe("cases", () => {
     const cases = buildCases({
       targets: [a, s],
       rawTargets: [rawTarget("s", syncCodec)],
-      prepared: [prepared(small), prepared(large), prepared(response)],
+      payloads: [small, large, response],
       ops: OPS,
       overheadPayloads: ["small"],
     });
@@ -68,7 +61,7 @@ describe("cases", () => {
       caseKey({
         codec: c.target.codec,
         impl: c.target.impl,
-        payload: c.prepared.payload.name,
+        payload: c.payload.name,
         op: c.op.id,
       }),
     );
@@ -93,7 +86,7 @@ describe("cases", () => {
     const cases = buildCases({
       targets: [s],
       rawTargets: [],
-      prepared: [prepared(small)],
+      payloads: [small],
       ops: [getOp("ssz_snappy-encode")],
       overheadPayloads: [],
       explicitOps: true,

@@ -231,7 +231,7 @@ export function getOp(id: string): OpSpec {
 /** One timed measurement: a target, a payload, an op. */
 export interface BenchCase {
   readonly target: Target;
-  readonly prepared: PreparedPayload;
+  readonly payload: BenchPayload;
   readonly op: OpSpec;
 }
 
@@ -250,7 +250,7 @@ export interface CasePlan {
   readonly targets: readonly Target[];
   /** Raw targets, timed only on `overheadPayloads` (adapter overhead). */
   readonly rawTargets: readonly Target[];
-  readonly prepared: readonly PreparedPayload[];
+  readonly payloads: readonly BenchPayload[];
   readonly ops: readonly OpSpec[];
   /** Payload names on which raw targets are timed. */
   readonly overheadPayloads: readonly string[];
@@ -264,15 +264,15 @@ export interface CasePlan {
  */
 export function buildCases(plan: CasePlan): BenchCase[] {
   const cases: BenchCase[] = [];
-  for (const prepared of plan.prepared) {
-    const withRaw = plan.overheadPayloads.includes(prepared.payload.name);
+  for (const payload of plan.payloads) {
+    const withRaw = plan.overheadPayloads.includes(payload.name);
     for (const op of plan.ops) {
-      if (!plan.explicitOps && op.defaultFor && !op.defaultFor(prepared.payload)) continue;
+      if (!plan.explicitOps && op.defaultFor && !op.defaultFor(payload)) continue;
       for (const target of plan.targets) {
         if (!supports(op, target)) continue;
-        cases.push({ target, prepared, op });
+        cases.push({ target, payload, op });
         const raw = withRaw && plan.rawTargets.find((r) => r.codec === target.codec);
-        if (raw && supports(op, raw)) cases.push({ target: raw, prepared, op });
+        if (raw && supports(op, raw)) cases.push({ target: raw, payload, op });
       }
     }
   }

@@ -1,81 +1,129 @@
 import { describe, expect, it } from "vitest";
-import { compareReports, maxAbsDelta, regressions } from "./compare.js";
-import type { BenchReport } from "./report/json.js";
-import type { CaseResult } from "./run.js";
+import { type ComparedRun, compareCases, regressions, setupWarnings } from "./compare.js";
+import type { CaseResult } from "./results.js";
 
-function result(codec: string, payload: string, op: string, p50: number): CaseResult {
+/** A case whose forks took `forks` ns each. */
+function result(codec: string, forks: readonly number[], bytes = 100): CaseResult {
+  const sorted = [...forks].sort((a, b) => a - b);
   return {
-    key: `${codec}/${payload}/${op}`,
+    key: `${codec}/p/compress`,
     codec,
     impl: "adapter",
     library: `${codec}@1`,
-    payload,
-    op,
+    payload: "p",
+    op: "compress",
     items: 1,
-    bytes: 100,
+    bytes,
     batch: 1,
-    samples: 10,
-    p50,
-    p75: p50,
-    p99: p50,
-    min: p50,
-    max: p50,
-    avg: p50,
+    samples: forks.length * 10,
+    forks: forks.length,
+    forkMedians: [...forks],
+    p50: sorted[(sorted.length - 1) >> 1]!,
+    p75: 0,
+    p99: 0,
+    min: sorted[0]!,
+    max: sorted[sorted.length - 1]!,
     alloc: { heap: 0, external: 0 },
     wallMs: 1,
   };
 }
 
-const report = (cases: CaseResult[]) =>
-  ({ cases, environment: { date: "2026-01-01T00:00:00.000Z" } }) as unknown as BenchReport;
+const run = (cases: CaseResult[], over: Partial<ComparedRun> = {}): ComparedRun => ({
+  mode: "full",
+  timing: { clock: "wall", forks: 9 },
+  environment: { date: "2026-01-01T00:00:00.000Z", node: "v20", cpu: "x", cores: 2 },
+  cases,
+  ...over,
+});
 
-describe("compareReports", () => {
-  const base = report([
-    result("a", "p", "compress", 100),
-    result("b", "p", "compress", 100),
-    result("c", "p", "compress", 100),
-    result("gone", "p", "compress", 100),
-  ]);
-  const current = report([
-    result("a", "p", "compress", 125),
-    result("b", "p", "compress", 95),
-    result("c", "p", "compress", 50),
-    result("new", "p", "compress", 1),
-  ]);
-  const cmp = compareReports(base, current, 10, "base.json");
+// Nine forks of ~100 ns with a realistic spread and one outlying fork.
+const noisy = [100, 104, 97, 101, 99, 350, 102, 98, 103];
+const shuffled = [101, 98, 103, 99, 102, 97, 100, 104, 320];
 
-  it("computes the p50 change per case and judges it against the threshold", () => {
-    const byCodec = Object.fromEntries(cmp.rows.map((r) => [r.codec, r]));
-    expect(byCodec.a).toMatchObject({
-      baseP50: 100,
-      p50: 125,
-      deltaPercent: 25,
-      verdict: "regression",
-    });
-    expect(byCodec.b?.deltaPercent).toBeCloseTo(-5);
-    expect(byCodec.b?.verdict).toBe("same");
-    expect(byCodec.c).toMatchObject({ deltaPercent: -50, verdict: "improvement" });
+describe("compareCases", () => {
+  const base = run([
+    result("same", noisy),
+    result("slow", noisy),
+    result("fast", noisy),
+    result("gone", noisy),
+  ]);
+  const current = run([
+    result("same", shuffled),
+    result(
+      "slow",
+      noisy.map((x) => x * 1.2),
+    ),
+    result(
+      "fast",
+      noisy.map((x) => x * 0.7),
+    ),
+    result("new", noisy),
+  ]);
+  const { entries, info } = compareCases(base, current, 10, "base.json");
+  const by = Object.fromEntries(entries.map((e) => [e.codec, e]));
+
+  it("calls a reshuffle with an outlier no significant change", () => {
+    expect(by.same).toMatchObject({ significant: false, verdict: "no significant change" });
+    expect(by.same!.ci!.low).toBeLessThan(0);
+    expect(by.same!.ci!.high).toBeGreaterThan(0);
   });
 
-  it("lists cases present in only one report", () => {
-    expect(cmp.onlyInBaseline).toEqual(["gone/p/compress"]);
-    expect(cmp.onlyInCurrent).toEqual(["new/p/compress"]);
+  it("finds a 20 % slowdown and a 30 % speed-up, with the change and its interval", () => {
+    expect(by.slow).toMatchObject({ significant: true, verdict: "slower" });
+    expect(by.slow!.change).toBeCloseTo(20, 0);
+    expect(by.slow!.ci!.low).toBeGreaterThan(0);
+    expect(by.fast).toMatchObject({ significant: true, verdict: "faster" });
+    expect(by.fast!.change).toBeCloseTo(-30, 0);
   });
 
-  it("finds regressions and the largest absolute change", () => {
-    expect(regressions(cmp).map((r) => r.codec)).toEqual(["a"]);
-    expect(maxAbsDelta(cmp)).toBe(50);
-    expect(maxAbsDelta(cmp, (r) => r.codec !== "c")).toBe(25);
+  it("says which cases it skipped and why", () => {
+    expect(info.skipped).toEqual(
+      expect.arrayContaining([
+        { key: "new/p/compress", reason: "not in the baseline" },
+        { key: "gone/p/compress", reason: "not in this run" },
+      ]),
+    );
+    expect(info.method).toMatch(/Mann–Whitney/);
+  });
+
+  it("fails on significant slowdowns beyond the threshold only", () => {
+    expect(regressions(entries, 10).map((e) => e.codec)).toEqual(["slow"]);
+    expect(regressions(entries, 25)).toEqual([]);
   });
 
   it("does not compare a payload whose bytes changed between the runs", () => {
-    const regenerated = report([{ ...result("a", "p", "compress", 500), bytes: 101 }]);
-    const c = compareReports(base, regenerated, 10, "base.json");
-    expect(c.rows).toEqual([]);
-    expect(c.payloadChanged).toEqual(["p"]);
+    const r = compareCases(base, run([result("same", noisy, 101)]), 10, "base.json");
+    expect(r.entries).toEqual([]);
+    expect(r.info.skipped).toContainEqual({
+      key: "same/p/compress",
+      reason: "payload bytes differ between the runs",
+    });
   });
 
-  it("a higher threshold turns the regression into noise", () => {
-    expect(regressions(compareReports(base, current, 30, "base.json"))).toEqual([]);
+  it("never calls a difference significant with too few forks to test", () => {
+    const r = compareCases(
+      run([result("a", [100, 100, 100])]),
+      run([result("a", [200, 200, 200])]),
+      10,
+      "base.json",
+    );
+    expect(r.entries[0]).toMatchObject({ significant: false, verdict: "no significant change" });
+    expect(r.info.skipped[0]!.reason).toMatch(/too few forks to test \(3 and 3/);
+  });
+});
+
+describe("setupWarnings", () => {
+  it("names every setting that differs between the runs", () => {
+    const w = setupWarnings(
+      run([], { mode: "quick", timing: { clock: "cpu", forks: 3 } }),
+      run([], { environment: { node: "v22", cpu: "y", cores: 4 } }),
+    );
+    expect(w.join("\n")).toMatch(/mode differs: baseline quick, this run full/);
+    expect(w.join("\n")).toMatch(/clock differs/);
+    expect(w.join("\n")).toMatch(/forks differs: baseline 3, this run 9/);
+    expect(w.join("\n")).toMatch(/Node version differs/);
+    expect(w.join("\n")).toMatch(/CPU differs/);
+    expect(w.join("\n")).toMatch(/cores differs/);
+    expect(setupWarnings(run([]), run([]))).toEqual([]);
   });
 });

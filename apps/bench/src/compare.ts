@@ -1,34 +1,123 @@
-// `--compare`: per-case p50 change against a baseline report, with regressions flagged.
-import type { BenchReport, Comparison, ComparisonRow } from "./report/json.js";
+// `--compare`: each case against a baseline report, classified slower / faster / no
+// significant change. The test works on the forks: each run gives one median per fork,
+// and the Mann–Whitney U test on them (as Go's benchstat does) says whether the case
+// moved; the Hodges–Lehmann shift says by what factor, with its interval. Anything the
+// test cannot tell apart is "no significant change", as benchstat's "~" says.
+import { BLOCK_SIZED_BYTES } from "./payloads.js";
+import type { CaseResult, RelativeRow } from "./results.js";
+import { ALPHA, type Interval, mannWhitney } from "./stats.js";
 
-/** Default change, in percent of the baseline p50, beyond which a case is flagged. */
+/** Default slowdown, in percent, that `--fail-on-regression` needs on top of significance. */
 export const DEFAULT_THRESHOLD_PERCENT = 10;
 
-/**
- * Compare `current` with `baseline` case by case (matched by case key). A case slower by
- * more than `thresholdPercent` is a regression, faster by more is an improvement.
- */
-export function compareReports(
-  baseline: BenchReport,
-  current: Pick<BenchReport, "cases">,
+/** What `compareCases` needs of a report: its cases and how they were measured. */
+export interface ComparedRun {
+  readonly mode: string;
+  readonly timing: { readonly clock?: string; readonly forks?: number };
+  readonly environment: {
+    readonly date?: string;
+    readonly node?: string;
+    readonly cpu?: string;
+    readonly cores?: number;
+  };
+  readonly cases: readonly CaseResult[];
+  readonly relative?: readonly RelativeRow[];
+  readonly payloads?: readonly {
+    readonly name: string;
+    readonly items: number;
+    readonly bytes: number;
+  }[];
+}
+
+/** One matched case. `change` and `ci` are percent of the baseline (positive: slower). */
+export interface ComparisonEntry {
+  readonly key: string;
+  readonly codec: string;
+  readonly impl: string;
+  readonly payload: string;
+  readonly op: string;
+  readonly baseP50: number;
+  readonly p50: number;
+  readonly change: number;
+  readonly ci?: Interval;
+  /** The test's two-sided p-value. */
+  readonly p: number;
+  readonly significant: boolean;
+  readonly verdict: "slower" | "faster" | "no significant change";
+}
+
+/** How the comparison was made, and what it could not compare. */
+export interface ComparisonInfo {
+  readonly baseline: string;
+  readonly baselineDate: string;
+  readonly thresholdPercent: number;
+  readonly method: string;
+  /** Differences between the two runs that make their numbers less comparable. */
+  readonly warnings: readonly string[];
+  readonly skipped: readonly { readonly key: string; readonly reason: string }[];
+  /**
+   * How far the ratio to the reference moved between the runs on block-sized payloads
+   * (mean item ≥ 32 KiB), the figure least touched by the machine's drift.
+   */
+  readonly relativeDrift?: {
+    readonly cases: number;
+    readonly within10Percent: number;
+    readonly medianPercent: number;
+  };
+}
+
+export const COMPARE_METHOD = `two-sided Mann–Whitney U test on the fork medians, α = ${ALPHA}; change = Hodges–Lehmann shift of the log times, with its Moses interval`;
+
+const toPercent = (x: number) => (x - 1) * 100;
+const forkValues = (c: CaseResult) => c.forkMedians.map((x) => x ?? Number.NaN);
+
+/** What differs between the runs' setups, each as a sentence for the reader. */
+export function setupWarnings(baseline: ComparedRun, current: ComparedRun): string[] {
+  const w: string[] = [];
+  const diff = (what: string, a: unknown, b: unknown) => {
+    if (a !== b) w.push(`${what} differs: baseline ${String(a)}, this run ${String(b)}`);
+  };
+  diff("mode", baseline.mode, current.mode);
+  diff("clock", baseline.timing.clock ?? "wall", current.timing.clock ?? "wall");
+  diff("forks", baseline.timing.forks, current.timing.forks);
+  diff("Node version", baseline.environment.node, current.environment.node);
+  diff("CPU", baseline.environment.cpu, current.environment.cpu);
+  diff("cores", baseline.environment.cores, current.environment.cores);
+  return w;
+}
+
+/** Compare `current` with `baseline` case by case (matched by case key). */
+export function compareCases(
+  baseline: ComparedRun,
+  current: ComparedRun,
   thresholdPercent: number,
   baselineName: string,
-): Comparison {
+): { entries: ComparisonEntry[]; info: ComparisonInfo } {
   const base = new Map(baseline.cases.map((c) => [c.key, c]));
   const seen = new Set<string>();
-  const rows: ComparisonRow[] = [];
-  const payloadChanged = new Set<string>();
+  const entries: ComparisonEntry[] = [];
+  const skipped: { key: string; reason: string }[] = [];
   for (const c of current.cases) {
     const b = base.get(c.key);
-    if (!b) continue;
+    if (!b) {
+      skipped.push({ key: c.key, reason: "not in the baseline" });
+      continue;
+    }
     seen.add(c.key);
     // Same name, other bytes (regenerated fixtures): not the same measurement.
     if (b.bytes !== c.bytes || b.items !== c.items) {
-      payloadChanged.add(c.payload);
+      skipped.push({ key: c.key, reason: "payload bytes differ between the runs" });
       continue;
     }
-    const deltaPercent = ((c.p50 - b.p50) / b.p50) * 100;
-    rows.push({
+    const t = mannWhitney(forkValues(b), forkValues(c));
+    if (!t) {
+      skipped.push({ key: c.key, reason: "no fork timed it in one of the runs" });
+      continue;
+    }
+    const change = toPercent(t.ratio);
+    const testable = t.minP <= ALPHA;
+    const significant = testable && t.p <= ALPHA;
+    entries.push({
       key: c.key,
       codec: c.codec,
       impl: c.impl,
@@ -36,35 +125,75 @@ export function compareReports(
       op: c.op,
       baseP50: b.p50,
       p50: c.p50,
-      deltaPercent,
-      verdict:
-        deltaPercent > thresholdPercent
-          ? "regression"
-          : deltaPercent < -thresholdPercent
-            ? "improvement"
-            : "same",
+      change,
+      ...(t.ci && {
+        ci: { low: toPercent(t.ci.low), high: toPercent(t.ci.high), level: t.ci.level },
+      }),
+      p: t.p,
+      significant,
+      verdict: !significant ? "no significant change" : change > 0 ? "slower" : "faster",
     });
+    if (!testable) {
+      skipped.push({
+        key: c.key,
+        reason: `too few forks to test (${b.forks} and ${c.forks}: the smallest p-value possible is ${t.minP.toFixed(2)})`,
+      });
+    }
+  }
+  for (const b of baseline.cases) {
+    if (!seen.has(b.key)) skipped.push({ key: b.key, reason: "not in this run" });
   }
   return {
-    baseline: baselineName,
-    baselineDate: baseline.environment?.date ?? "unknown",
-    thresholdPercent,
-    rows,
-    onlyInBaseline: baseline.cases.filter((c) => !seen.has(c.key)).map((c) => c.key),
-    onlyInCurrent: current.cases.filter((c) => !base.has(c.key)).map((c) => c.key),
-    payloadChanged: [...payloadChanged],
+    entries,
+    info: {
+      baseline: baselineName,
+      baselineDate: baseline.environment.date ?? "unknown",
+      thresholdPercent,
+      method: COMPARE_METHOD,
+      warnings: setupWarnings(baseline, current),
+      skipped,
+      ...relativeDrift(baseline, current),
+    },
   };
 }
 
-/** The regressions of a comparison. */
-export function regressions(comparison: Comparison): ComparisonRow[] {
-  return comparison.rows.filter((r) => r.verdict === "regression");
+/** |ratio-to-reference change| between the runs on block-sized rows (see ComparisonInfo). */
+function relativeDrift(
+  baseline: ComparedRun,
+  current: ComparedRun,
+): Pick<ComparisonInfo, "relativeDrift"> {
+  const block = new Set(
+    (current.payloads ?? [])
+      .filter((p) => p.bytes / Math.max(1, p.items) >= BLOCK_SIZED_BYTES)
+      .map((p) => p.name),
+  );
+  const moves: number[] = [];
+  for (const row of current.relative ?? []) {
+    if (!block.has(row.payload)) continue;
+    const before = baseline.relative?.find(
+      (r) => r.payload === row.payload && r.op === row.op && r.reference === row.reference,
+    );
+    for (const cell of row.cells) {
+      const old = before?.cells.find((x) => x.codec === cell.codec)?.ratio;
+      if (cell.codec === row.reference || cell.ratio === undefined || old === undefined) continue;
+      moves.push(Math.abs(cell.ratio / old - 1) * 100);
+    }
+  }
+  if (moves.length === 0) return {};
+  moves.sort((a, b) => a - b);
+  return {
+    relativeDrift: {
+      cases: moves.length,
+      within10Percent: moves.filter((m) => m <= 10).length,
+      medianPercent: moves[(moves.length - 1) >> 1]!,
+    },
+  };
 }
 
-/** Largest absolute p50 change among rows matching `filter`, for drift summaries. */
-export function maxAbsDelta(
-  comparison: Comparison,
-  filter: (row: ComparisonRow) => boolean = () => true,
-): number {
-  return comparison.rows.filter(filter).reduce((m, r) => Math.max(m, Math.abs(r.deltaPercent)), 0);
+/** Significant slowdowns beyond `thresholdPercent`: what `--fail-on-regression` fails on. */
+export function regressions(
+  entries: readonly ComparisonEntry[],
+  thresholdPercent: number,
+): ComparisonEntry[] {
+  return entries.filter((e) => e.significant && e.change > thresholdPercent);
 }

@@ -49,6 +49,27 @@ describe("main", () => {
     expect(c.err()).toMatch(/unknown op "zip"; valid: compress, uncompress/);
   });
 
+  it("rejects a --compare file before any timing", async () => {
+    const c = capture();
+    const started = performance.now();
+    expect(await main(["--compare", "/nonexistent/bench.json"], c.io)).toBe(2);
+    expect(c.err()).toMatch(/--compare: cannot read report \/nonexistent\/bench.json/);
+    expect(c.err()).not.toContain("gate:");
+    expect(performance.now() - started).toBeLessThan(30_000);
+  });
+
+  it("exits 2 when the selection leaves nothing to time, naming codecs that could", async () => {
+    const c = capture();
+    expect(await main(["--codec", "ts", "--op", "compress-async"], c.io)).toBe(2);
+    expect(c.err()).toMatch(/nothing to time: .*compress-async.*thread-pool API: .*napi/);
+  });
+
+  it("exits 2 on --slow-down of a codec the run does not time", async () => {
+    const c = capture();
+    expect(await main(["--codec", "ts", "--slow-down", "snappyjs=20"], c.io)).toBe(2);
+    expect(c.err()).toMatch(/unknown --slow-down codec "snappyjs"/);
+  });
+
   it("lists codecs, payloads with the default set marked, and ops", async () => {
     const c = capture();
     expect(await main(["--list"], c.io)).toBe(0);

@@ -1,33 +1,40 @@
 // The bench run from start to end: load, gate, time, report.
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { discoverAdapters, loadAdapters, repoRoot } from "./adapters.js";
 import { type CliOptions, HELP, parseCliArgs, selectNames, UsageError } from "./args.js";
 import {
   adapterTarget,
+  type BenchCase,
   buildCases,
+  caseKey,
   OPS,
+  type PreparedPayload,
   pickOverheadPayloads,
   rawTarget,
   type Target,
 } from "./cases.js";
-import { compareReports, regressions } from "./compare.js";
+import { compareCases, regressions } from "./compare.js";
 import { collectEnvironment } from "./env.js";
+import { ChildWorker, LocalWorker, type RowInputs, writeInputs } from "./fork.js";
 import { chooseReference, GateError, runGate } from "./gate.js";
 import { loadPayloadSource, type PayloadSource } from "./payloads.js";
 import { formatDuration } from "./report/format.js";
-import {
-  type BenchReport,
-  computeOverhead,
-  REPORT_SCHEMA,
-  readReport,
-  renderJson,
-} from "./report/json.js";
+import { type BenchReport, REPORT_SCHEMA, readReport, renderJson } from "./report/json.js";
 import { renderMarkdown } from "./report/markdown.js";
 import { loadSafetySection } from "./report/safety.js";
 import { renderSvg } from "./report/svg.js";
 import { clearProgress, progressPrinter, renderTerminal } from "./report/terminal.js";
-import { FULL_TIMING, hasGc, QUICK_TIMING, runCases } from "./run.js";
+import { type CaseIdentity, computeOverhead, relativeRows, summarise } from "./results.js";
+import { FULL_TIMING, hasGc, QUICK_TIMING, type TimingOptions } from "./run.js";
+import { type PlannedCase, runForks, type StartWorker } from "./schedule.js";
+
+/** The codec relative figures divide by unless `--reference` names another. */
+export const DEFAULT_REFERENCE = "napi";
+
+/** A child that does not answer one timing request in this long is killed. */
+const REQUEST_TIMEOUT_MS = 120_000;
 
 /** Streams the run writes to (replaceable in tests). */
 export interface Io {
@@ -64,6 +71,15 @@ async function run(opts: CliOptions, io: Io, log: (line: string) => void): Promi
     return 0;
   }
   const started = performance.now();
+  // A bad baseline must fail now, not after minutes of timing.
+  let baseline: BenchReport | undefined;
+  if (opts.compare) {
+    try {
+      baseline = readReport(resolve(opts.compare));
+    } catch (error) {
+      throw new UsageError(`--compare: ${(error as Error).message}`);
+    }
+  }
   const entries = discoverAdapters();
   const { loaded, failed } = await loadAdapters(entries);
   const source = loadPayloadSource();
@@ -71,19 +87,20 @@ async function run(opts: CliOptions, io: Io, log: (line: string) => void): Promi
   // Every codec the run can time: each adapter's default codec under the adapter's id,
   // plus its variants (non-default settings) under their own names.
   const available = loaded.flatMap((l) => [
-    { id: l.id, packageName: l.packageName, codec: l.codec, variantOf: undefined },
+    { id: l.id, packageName: l.packageName, codec: l.codec, variantOf: undefined, entry: l.entry },
     ...l.variants.map((v) => ({
       id: v.name,
       packageName: l.packageName,
       codec: v,
       variantOf: l.id,
+      entry: l.entry,
     })),
   ]);
   const ids = [...new Set([...entries.map((e) => e.id), ...available.map((a) => a.id)])];
-  const codecIds = opts.codecs
+  const requested = opts.codecs
     ? selectNames("codec", opts.codecs, ids)
     : available.map((a) => a.id);
-  const notLoaded = codecIds.filter((id) => !available.some((a) => a.id === id));
+  const notLoaded = requested.filter((id) => !available.some((a) => a.id === id));
   if (opts.codecs && notLoaded.length > 0) {
     throw new UsageError(
       notLoaded
@@ -91,6 +108,18 @@ async function run(opts: CliOptions, io: Io, log: (line: string) => void): Promi
         .join("; "),
     );
   }
+  const reference =
+    opts.reference ??
+    (available.some((a) => a.id === DEFAULT_REFERENCE) ? DEFAULT_REFERENCE : available[0]?.id);
+  if (reference === undefined) throw new Error("no adapter loaded; see --list");
+  selectNames(
+    "reference codec",
+    [reference],
+    available.map((a) => a.id),
+  );
+  // Relative figures need the reference timed in the same forks.
+  const codecIds = requested.includes(reference) ? requested : [...requested, reference];
+  for (const s of opts.slowdowns) selectNames("--slow-down codec", [s.codec], codecIds);
   const payloadNames = source.all.map((p) => p.name);
   const wanted =
     opts.payloads === undefined
@@ -105,13 +134,6 @@ async function run(opts: CliOptions, io: Io, log: (line: string) => void): Promi
         OPS.map((o) => o.id),
       ).map((id) => OPS.find((o) => o.id === id)!)
     : [...OPS];
-  if (opts.reference) {
-    selectNames(
-      "reference codec",
-      [opts.reference],
-      available.map((a) => a.id),
-    );
-  }
 
   if (opts.list) {
     io.stdout.write(
@@ -127,45 +149,82 @@ async function run(opts: CliOptions, io: Io, log: (line: string) => void): Promi
   for (const f of failed) log(`unavailable: ${f.id} (${f.packageName}): ${f.reason}`);
   if (!hasGc()) log("warning: run node with --expose-gc (pnpm bench does): no allocation figures");
 
-  const allTargets = available.map((a) => adapterTarget(a.id, a.codec, a.variantOf !== undefined));
-  const reference = chooseReference(allTargets, opts.reference);
-  const targets = allTargets.filter((t) => codecIds.includes(t.codec));
+  const selected = available.filter((a) => codecIds.includes(a.id));
+  const targets = selected.map((a) => adapterTarget(a.id, a.codec, a.variantOf !== undefined));
   const rawTargets: Target[] = loaded
     .filter((l) => codecIds.includes(l.id))
     .map((l) => rawTarget(l.id, l.raw));
   const payloads = wanted.map((n) => source.all.find((p) => p.name === n)!);
-
-  log(
-    `gate: ${targets.length} codecs (+ raw libraries) × ${payloads.length} payloads against ${reference.codec}`,
-  );
-  const gate = await runGate(reference, [...targets, ...rawTargets], payloads);
-
   const cases = buildCases({
     targets,
     rawTargets,
-    prepared: gate.prepared,
+    payloads,
     ops,
     overheadPayloads: pickOverheadPayloads(payloads),
     explicitOps: opts.ops !== undefined,
   });
-  const timing = { ...(opts.quick ? QUICK_TIMING : FULL_TIMING), clock: opts.clock };
-  log(`timing ${cases.length} cases (${opts.quick ? "quick" : "full"} mode)`);
-  const results = await runCases(cases, timing, progressPrinter(io.stderr));
+  if (!cases.some((c) => requested.includes(c.target.codec))) {
+    throw new UsageError(
+      `nothing to time: no selected codec offers ${ops.map((o) => o.id).join(", ")} ` +
+        `(async ops need a thread-pool API: ${
+          available
+            .filter((a) => a.codec.compressAsync)
+            .map((a) => a.id)
+            .join(", ") || "none loaded"
+        })`,
+    );
+  }
+
+  const gateReference = chooseReference(available.map((a) => adapterTarget(a.id, a.codec)));
+  log(
+    `gate: ${targets.length} codecs (+ raw libraries) × ${payloads.length} payloads against ${gateReference.codec}`,
+  );
+  const gate = await runGate(gateReference, [...targets, ...rawTargets], payloads);
+
+  const base = opts.quick ? QUICK_TIMING : FULL_TIMING;
+  const timing: TimingOptions = { ...base, clock: opts.clock, forks: opts.forks ?? base.forks };
+  const { rows, plan, identities } = planCases(cases, gate.prepared, selected, opts.slowdowns);
+  const forks = Math.max(1, timing.forks);
+  log(
+    `timing ${cases.length} cases × ${forks} fork${forks === 1 ? "" : "s"} ` +
+      `(${opts.quick ? "quick" : "full"} mode${timing.forks === 0 ? ", in this process" : ", a process per codec and fork"})`,
+  );
+  const inputsDir =
+    timing.forks === 0 ? undefined : mkdtempSync(join(tmpdir(), "snappykit-bench-"));
+  let measured: Awaited<ReturnType<typeof runForks>>;
+  try {
+    if (inputsDir) writeInputs(inputsDir, rows);
+    const start: StartWorker = inputsDir
+      ? (spec) => ChildWorker.start(spec, inputsDir, timing, REQUEST_TIMEOUT_MS)
+      : (spec) => LocalWorker.start(spec, rows, timing);
+    measured = await runForks(
+      plan,
+      rows.map((r) => ({ label: r.label })),
+      timing,
+      forks,
+      start,
+      progressPrinter(io.stderr),
+    );
+  } finally {
+    if (inputsDir) rmSync(inputsDir, { recursive: true, force: true });
+  }
   clearProgress(io.stderr);
+  for (const f of measured.failures) {
+    log(`fork ${f.fork + 1} lost ${f.codec}${f.impl === "raw" ? " (raw)" : ""}: ${f.reason}`);
+  }
+  // runForks returns one measurement per planned case, in plan order.
+  const results = measured.measurements.map((m, i) => summarise(identities[i]!, m));
 
   const command = `pnpm bench${process.argv.length > 2 ? ` ${process.argv.slice(2).join(" ")}` : ""}`;
-  const codecs = available
-    .filter((a) => codecIds.includes(a.id))
-    .map((a) => ({
-      id: a.id,
-      packageName: a.packageName,
-      library: a.codec.library,
-      runtime: a.codec.runtime,
-      async:
-        typeof a.codec.compressAsync === "function" ||
-        typeof a.codec.uncompressAsync === "function",
-      ...(a.variantOf && { variantOf: a.variantOf }),
-    }));
+  const codecs = selected.map((a) => ({
+    id: a.id,
+    packageName: a.packageName,
+    library: a.codec.library,
+    runtime: a.codec.runtime,
+    async:
+      typeof a.codec.compressAsync === "function" || typeof a.codec.uncompressAsync === "function",
+    ...(a.variantOf && { variantOf: a.variantOf }),
+  }));
   let report: BenchReport = {
     schema: REPORT_SCHEMA,
     command,
@@ -176,7 +235,8 @@ async function run(opts: CliOptions, io: Io, log: (line: string) => void): Promi
       repoRoot,
       Object.fromEntries(codecs.map((c) => [c.id, c.library])),
     ),
-    reference: reference.codec,
+    reference,
+    gateReference: gate.reference,
     gateChecks: gate.checks,
     payloads: payloads.map((p) => ({
       name: p.name,
@@ -190,17 +250,32 @@ async function run(opts: CliOptions, io: Io, log: (line: string) => void): Promi
     unavailable: failed.map((f) => ({ id: f.id, packageName: f.packageName, reason: f.reason })),
     sizes: gate.sizes,
     cases: results,
+    relative: relativeRows(results, reference),
     overhead: computeOverhead(results),
+    failures: measured.failures,
   };
   let exitCode = 0;
-  if (opts.compare) {
-    const baseline = readReport(resolve(opts.compare));
-    const comparison = compareReports(baseline, report, opts.thresholdPercent, opts.compare);
-    report = { ...report, comparison };
-    if (opts.failOnRegression && regressions(comparison).length > 0) exitCode = 1;
+  if (baseline && opts.compare) {
+    const { entries, info } = compareCases(baseline, report, opts.thresholdPercent, opts.compare);
+    report = { ...report, comparison: entries, compared: info };
+    for (const w of info.warnings) log(`warning: ${w}`);
+    if (opts.failOnRegression && regressions(entries, opts.thresholdPercent).length > 0)
+      exitCode = 1;
   }
 
-  const outDir = opts.out ? resolve(opts.out) : DEFAULT_OUT;
+  // Only a full run of the default matrix replaces the report in the default folder.
+  const complete =
+    !opts.quick &&
+    timing.forks > 0 &&
+    !opts.codecs &&
+    !opts.payloads &&
+    !opts.ops &&
+    opts.slowdowns.length === 0;
+  const outDir = opts.out
+    ? resolve(opts.out)
+    : complete
+      ? DEFAULT_OUT
+      : join(DEFAULT_OUT, "partial");
   mkdirSync(outDir, { recursive: true });
   const written: string[] = [];
   const write = (name: string, text: string) => {
@@ -217,12 +292,81 @@ async function run(opts: CliOptions, io: Io, log: (line: string) => void): Promi
 
   io.stdout.write(`${renderTerminal(report, io.stdout.isTTY === true && !process.env.NO_COLOR)}\n`);
   log(`wrote ${written.join(", ")} in ${formatDuration(performance.now() - started)}`);
+  if (!opts.out && !complete) {
+    log(
+      "(a filtered, quick or --forks 0 run: the full report in apps/bench/results/ is left as it was)",
+    );
+  }
   if (exitCode === 1) {
     log(
-      `regression beyond ${opts.thresholdPercent} % in ${regressions(report.comparison!).length} case(s)`,
+      `significant slowdown beyond ${opts.thresholdPercent} % in ${regressions(report.comparison!, opts.thresholdPercent).length} case(s)`,
     );
   }
   return exitCode;
+}
+
+/**
+ * Turn the case list into what the forks need: one input row per payload × op, and per
+ * case the target spec a child builds and the row it times.
+ */
+function planCases(
+  cases: readonly BenchCase[],
+  prepared: readonly PreparedPayload[],
+  selected: readonly { id: string; entry: string; variantOf: string | undefined }[],
+  slowdowns: CliOptions["slowdowns"],
+): {
+  rows: (RowInputs & { label: string })[];
+  plan: PlannedCase[];
+  identities: CaseIdentity[];
+} {
+  const rows: (RowInputs & { label: string })[] = [];
+  const rowIndex = new Map<string, number>();
+  const plan: PlannedCase[] = [];
+  const identities: CaseIdentity[] = [];
+  for (const c of cases) {
+    const p = prepared.find((x) => x.payload.name === c.payload.name)!;
+    const rk = `${p.payload.name}\u0000${c.op.id}`;
+    let row = rowIndex.get(rk);
+    if (row === undefined) {
+      row = rows.length;
+      rowIndex.set(rk, row);
+      rows.push({
+        payload: p.payload.name,
+        op: c.op.id,
+        outputBytes: c.op.outputBytes(p),
+        items: c.op.inputs(p),
+        label: `{codec}/${p.payload.name}/${c.op.id}`,
+      });
+    }
+    const a = selected.find((s) => s.id === c.target.codec)!;
+    const slow = slowdowns.find((s) => s.codec === c.target.codec);
+    plan.push({
+      spec: {
+        codec: c.target.codec,
+        impl: c.target.impl,
+        entry: a.entry,
+        ...(a.variantOf && { variant: true }),
+        ...(slow && { slowdown: slow.percent / 100 }),
+      },
+      row,
+    });
+    identities.push({
+      key: caseKey({
+        codec: c.target.codec,
+        impl: c.target.impl,
+        payload: p.payload.name,
+        op: c.op.id,
+      }),
+      codec: c.target.codec,
+      impl: c.target.impl,
+      library: c.target.library,
+      payload: p.payload.name,
+      op: c.op.id,
+      items: p.payload.items.length,
+      bytes: p.payload.bytes,
+    });
+  }
+  return { rows, plan, identities };
 }
 
 function listing(

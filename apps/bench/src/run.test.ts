@@ -1,95 +1,186 @@
-import { beforeAll, describe, expect, it } from "vitest";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { discoverAdapters, loadAdapters } from "./adapters.js";
-import { adapterTarget, type BenchCase, getOp, type Target } from "./cases.js";
+import { adapterTarget, getOp, type PreparedPayload } from "./cases.js";
+import {
+  ChildWorker,
+  ForkError,
+  LocalWorker,
+  type RowInputs,
+  readInputs,
+  type TargetSpec,
+  writeInputs,
+} from "./fork.js";
 import { runGate } from "./gate.js";
-import { estimateRemaining, hasGc, runCase, runCases, type TimingOptions } from "./run.js";
+import { CaseTimer, hasGc, type TimingOptions } from "./run.js";
+import { runForks } from "./schedule.js";
 import { syntheticPayloads } from "./synthetic.js";
 
 const TINY: TimingOptions = {
+  forks: 2,
   warmupMs: 5,
-  timeMs: 30,
-  minSamples: 5,
+  timeMs: 10,
+  minSamples: 3,
+  sliceMs: 2,
   batchMs: 0.5,
   batchMaxBytes: 256 * 1024,
   allocationRuns: 3,
   clock: "wall",
-  rounds: 2,
 };
 
-let reference: Target;
-let cases: (op: string) => BenchCase[];
-beforeAll(async () => {
-  const { loaded } = await loadAdapters(discoverAdapters().filter((e) => e.id === "napi"));
-  reference = adapterTarget("napi", loaded[0]!.codec);
-  const gate = await runGate(reference, [reference], syntheticPayloads());
-  cases = (op) => gate.prepared.map((prepared) => ({ target: reference, prepared, op: getOp(op) }));
+const napi = discoverAdapters().find((e) => e.id === "napi")!;
+const spec = (over: Partial<TargetSpec> = {}): TargetSpec => ({
+  codec: "napi",
+  impl: "adapter",
+  entry: napi.entry,
+  ...over,
 });
 
-describe("runCase", () => {
+let prepared: PreparedPayload[];
+let rows: RowInputs[];
+let dir: string;
+beforeAll(async () => {
+  const { loaded } = await loadAdapters([napi]);
+  const reference = adapterTarget("napi", loaded[0]!.codec);
+  prepared = (await runGate(reference, [reference], syntheticPayloads())).prepared;
+  rows = prepared.flatMap((p) =>
+    ["compress", "uncompress", "uncompress-async"].map((id) => {
+      const op = getOp(id);
+      return {
+        payload: p.payload.name,
+        op: id,
+        outputBytes: op.outputBytes(p),
+        items: op.inputs(p),
+      };
+    }),
+  );
+  dir = mkdtempSync(join(tmpdir(), "bench-test-"));
+  writeInputs(dir, rows);
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const rowOf = (payload: string, op: string) =>
+  rows.findIndex((r) => r.payload === payload && r.op === op);
+
+describe("CaseTimer", () => {
   it("runs under --expose-gc in tests too", () => {
     expect(hasGc()).toBe(true);
   });
 
-  it("returns ordered statistics, a batch within the output cap, and allocation", async () => {
-    const c = cases("uncompress").find((x) => x.prepared.payload.name === "synthetic-block")!;
-    const r = await runCase(c, TINY);
-    expect(r.key).toBe("napi/synthetic-block/uncompress");
-    expect(r.samples).toBeGreaterThanOrEqual(1);
-    expect(r.min).toBeGreaterThan(0);
-    expect(r.min).toBeLessThanOrEqual(r.p50);
-    expect(r.p50).toBeLessThanOrEqual(r.p75);
-    expect(r.p75).toBeLessThanOrEqual(r.p99);
-    expect(r.p99).toBeLessThanOrEqual(r.max);
-    expect(r.batch * r.bytes).toBeLessThanOrEqual(TINY.batchMaxBytes);
+  it("sizes its batch within the output cap, samples in turns and measures allocation", async () => {
+    const worker = await LocalWorker.start(spec(), rows, TINY);
+    const row = rowOf("synthetic-block", "uncompress");
+    const k = await worker.warm(row);
+    expect(k * rows[row]!.outputBytes).toBeLessThanOrEqual(TINY.batchMaxBytes);
+    const samples = await worker.sample(row);
+    expect(samples.length).toBeGreaterThanOrEqual(1);
+    expect(samples.every((s) => s > 0)).toBe(true);
+    const alloc = await worker.allocation(row);
     // The decoded 96 KiB live in a Buffer backing store: the external figure must see it.
-    expect(r.alloc.external).toBeGreaterThanOrEqual(r.bytes);
-    expect(r.alloc.external).toBeLessThan(r.bytes * 2);
+    expect(alloc.external).toBeGreaterThanOrEqual(96 * 1024);
+    expect(alloc.external).toBeLessThan(2 * 96 * 1024);
   });
 
   it("can time sync ops on process CPU time", async () => {
-    const c = cases("compress").find((x) => x.prepared.payload.name === "synthetic-block")!;
-    const r = await runCase(c, { ...TINY, clock: "cpu" });
-    expect(r.p50).toBeGreaterThan(0);
-    expect(r.min).toBeLessThanOrEqual(r.max);
-  });
-
-  it("times async ops and reports progress for every case", async () => {
-    const list = cases("compress-async").slice(0, 2);
-    const seen: number[] = [];
-    const results = await runCases(list, TINY, (p) => seen.push(p.index));
-    expect(seen).toEqual([1, 2]);
-    expect(results.map((r) => r.op)).toEqual(["compress-async", "compress-async"]);
-    expect(results.every((r) => r.p50 > 0)).toBe(true);
-  });
-});
-
-describe("runCases", () => {
-  it("times a row's cases in interleaved rounds and returns them in case order", async () => {
-    const base = cases("compress")[0]!;
-    const other: BenchCase = { ...base, target: { ...base.target, codec: "napi-again" } };
-    const seen: string[] = [];
-    const results = await runCases([base, other], { ...TINY, rounds: 3 }, (p) =>
-      seen.push(p.current.target.codec),
+    const p = prepared.find((x) => x.payload.name === "synthetic-block")!;
+    const { loaded } = await loadAdapters([napi]);
+    const timer = new CaseTimer(
+      {
+        target: adapterTarget("napi", loaded[0]!.codec),
+        op: getOp("compress"),
+        inputs: p.payload.items,
+        outputBytes: 1,
+      },
+      { ...TINY, clock: "cpu" },
     );
-    expect(seen).toEqual(["napi", "napi-again"]);
-    expect(results.map((r) => r.codec)).toEqual(["napi", "napi-again"]);
-    // Every round contributes at least one sample.
-    for (const r of results) expect(r.samples).toBeGreaterThanOrEqual(3);
+    await timer.warm();
+    expect((await timer.sample()).every((s) => s > 0)).toBe(true);
   });
 });
 
-describe("estimateRemaining", () => {
-  it("is unknown before the first case and the mean while sizes are equal", () => {
-    expect(estimateRemaining([], [1, 2])).toBeUndefined();
-    expect(estimateRemaining([{ bytes: 10, ms: 100 }], [10, 10, 10])).toBe(300);
+describe("fork inputs", () => {
+  it("reach the child byte for byte, each item in its own buffer", () => {
+    const back = readInputs(dir);
+    expect(back.map((r) => [r.payload, r.op, r.outputBytes])).toEqual(
+      rows.map((r) => [r.payload, r.op, r.outputBytes]),
+    );
+    for (let i = 0; i < rows.length; i++) {
+      expect(back[i]!.items.map((x) => Buffer.from(x).toString("hex"))).toEqual(
+        rows[i]!.items.map((x) => Buffer.from(x).toString("hex")),
+      );
+      for (const item of back[i]!.items) expect(item.byteOffset).toBe(0);
+    }
+  });
+});
+
+describe("ChildWorker", () => {
+  it("times a case in its own process", async () => {
+    const w = await ChildWorker.start(spec(), dir, TINY, 30_000);
+    try {
+      const row = rowOf("synthetic-small", "uncompress-async");
+      expect(await w.warm(row)).toBeGreaterThanOrEqual(1);
+      expect((await w.sample(row)).length).toBeGreaterThanOrEqual(1);
+    } finally {
+      await w.close();
+    }
   });
 
-  it("extrapolates by payload size", () => {
-    const done = [
-      { bytes: 100, ms: 110 },
-      { bytes: 1000, ms: 200 },
-    ];
-    // ms = 100 + 0.1 × bytes
-    expect(estimateRemaining(done, [10_000])).toBeCloseTo(1100);
+  it("reports a target that cannot load", async () => {
+    await expect(
+      ChildWorker.start(spec({ entry: join(dir, "missing.js") }), dir, TINY, 30_000),
+    ).rejects.toThrow(/cannot load napi/);
+  });
+
+  it("kills a child that does not answer in time", async () => {
+    // Every call slowed 10,000-fold: one warm-up batch outlasts the timeout.
+    const w = await ChildWorker.start(spec({ slowdown: 10_000 }), dir, TINY, 300);
+    await expect(w.warm(rowOf("synthetic-block", "compress"))).rejects.toThrow(ForkError);
+    await expect(w.sample(0)).rejects.toThrow(/child killed by SIGKILL/);
+  });
+});
+
+describe("runForks", () => {
+  it("times every case in every fork, interleaved, and reports lost targets", async () => {
+    const row = rowOf("synthetic-small", "compress");
+    const broken = spec({ codec: "broken", entry: join(dir, "missing.js") });
+    const order: string[] = [];
+    const { measurements, failures } = await runForks(
+      [
+        { spec: spec(), row },
+        { spec: spec({ codec: "napi-again" }), row },
+        { spec: broken, row },
+      ],
+      rows.map((r) => ({ label: `{codec}/${r.payload}/${r.op}` })),
+      TINY,
+      2,
+      async (s) => {
+        if (s.codec === "broken") throw new Error("cannot load broken");
+        const w = await LocalWorker.start({ ...s, codec: "napi" }, rows, TINY);
+        return {
+          spec: s,
+          warm: (r) => w.warm(r),
+          sample: (r) => {
+            order.push(s.codec);
+            return w.sample(r);
+          },
+          allocation: (r) => w.allocation(r),
+          close: () => w.close(),
+        };
+      },
+    );
+    expect(measurements.map((m) => m.spec.codec)).toEqual(["napi", "napi-again", "broken"]);
+    for (const m of measurements.slice(0, 2)) {
+      expect(m.forkMedians.every((x) => x > 0)).toBe(true);
+      expect(m.samples.length).toBeGreaterThanOrEqual(2 * TINY.minSamples);
+    }
+    expect(measurements[2]!.forkMedians.every(Number.isNaN)).toBe(true);
+    expect(failures.map((f) => [f.codec, f.fork])).toEqual([
+      ["broken", 0],
+      ["broken", 1],
+    ]);
+    // Turns alternate between the two codecs of the row.
+    expect(order.slice(0, 4)).toEqual(["napi", "napi-again", "napi-again", "napi"]);
   });
 });

@@ -1,26 +1,37 @@
-// Timing. mitata's `measure()` drives the sampling and computes the statistics; each
-// sample is one batch of ops that we time ourselves, so we can yield one event-loop turn
-// (setImmediate) between batches, outside the timed region. snappy@7 frees its output
-// buffers from finalizers that only run on the event loop: a loop that never yields grows
-// RSS without bound and charges the page faults to that library. Every backend gets the
-// same treatment.
+// Timing inside one process. Each sample is one batch of ops, timed around the loop, with
+// one event-loop turn (setImmediate) between batches, outside the timed region. snappy@7 frees its output buffers from
+// finalizers that only run on the event loop: a loop that never yields grows RSS without
+// bound and charges the page faults to that library. Every backend gets the same
+// treatment. Which process a case runs in, and when, is schedule.ts's business.
 import { getHeapStatistics } from "node:v8";
-import { do_not_optimize, measure } from "mitata";
-import { type BenchCase, caseKey, type TargetImpl } from "./cases.js";
+import { do_not_optimize } from "mitata";
+import type { OpSpec, Target } from "./cases.js";
+import { medianOf } from "./stats.js";
 
 /** How long and how hard to time each case. */
 export interface TimingOptions {
-  /** Untimed warm-up per case (JIT tier-up, wasm compilation), also sizes the batch. */
+  /**
+   * Fresh processes each case is timed in (JMH's forks); 0 times everything in the bench's
+   * own process, once, with no interval (for debugging the harness).
+   */
+  readonly forks: number;
+  /** Untimed warm-up per case and fork (JIT tier-up, wasm compilation); sizes the batch. */
   readonly warmupMs: number;
-  /** Timed budget per case (mitata's `min_cpu_time`, in wall time including yields). */
+  /** Timed budget per case and fork (wall time of its batches, yields excluded). */
   readonly timeMs: number;
-  /** At least this many batches per case (mitata's `min_samples`). */
+  /** At least this many batches per case and fork. */
   readonly minSamples: number;
+  /**
+   * A case's turn in the row's round-robin: batches until this much time has passed (at
+   * least one batch). Short turns interleave the codecs of a row finely, so a slow spell
+   * of the machine lands on all of them.
+   */
+  readonly sliceMs: number;
   /** Aim for batches this long: long enough to time, short enough for many samples. */
   readonly batchMs: number;
   /** Cap on the bytes a batch writes, so no backend accumulates unfreed output. */
   readonly batchMaxBytes: number;
-  /** Single ops measured for allocation (the median is reported). */
+  /** Single ops measured for allocation (the median is reported), in the first fork. */
   readonly allocationRuns: number;
   /**
    * What a batch is timed with: `wall` (performance.now) or `cpu` (process CPU time, all
@@ -28,66 +39,54 @@ export interface TimingOptions {
    * Async ops are always timed on the wall clock: their cost is latency.
    */
   readonly clock: Clock;
-  /** Interleaved sampling rounds per case (see {@link runCases}). */
-  readonly rounds: number;
 }
 
 /** The clock batches are timed with. */
 export type Clock = "wall" | "cpu";
 
-/** Defaults of a full run: ≤ 5 minutes for ~9 codecs on the default payloads, 2 cores. */
+/**
+ * Defaults of a full run: 9 forks, the fewest whose median interval can leave out one
+ * outlying fork on each side at 95 % ([2nd, 8th] of 9 covers 96 %); ≤ 8 minutes for ~11
+ * codecs on the default payloads on 2 cores.
+ */
 export const FULL_TIMING: TimingOptions = {
-  warmupMs: 50,
-  timeMs: 500,
-  minSamples: 20,
+  forks: 9,
+  warmupMs: 20,
+  timeMs: 64,
+  minSamples: 8,
+  sliceMs: 8,
   batchMs: 2,
   batchMaxBytes: 4 << 20,
   allocationRuns: 5,
   clock: "wall",
-  rounds: 4,
 };
 
-/** `--quick`: the same matrix, an order of magnitude less time per case (CI). */
+/** `--quick`: the same matrix, fewer and shorter forks (CI smoke run, ≤ 90 s). */
 export const QUICK_TIMING: TimingOptions = {
-  warmupMs: 10,
-  timeMs: 60,
-  minSamples: 5,
+  forks: 3,
+  warmupMs: 5,
+  timeMs: 16,
+  minSamples: 4,
+  sliceMs: 4,
   batchMs: 1,
   batchMaxBytes: 4 << 20,
   allocationRuns: 3,
   clock: "wall",
-  rounds: 2,
 };
 
-/** Every figure measured for one case. Times are nanoseconds per op (all items). */
-export interface CaseResult {
-  readonly key: string;
-  readonly codec: string;
-  readonly impl: TargetImpl;
-  readonly library: string;
-  readonly payload: string;
-  readonly op: string;
-  readonly items: number;
-  /** Uncompressed bytes one op processes. */
-  readonly bytes: number;
-  /** Ops per timed batch (one sample = the mean op time of one batch). */
-  readonly batch: number;
-  /** Batches timed, after mitata drops the two fastest and two slowest. */
-  readonly samples: number;
-  readonly p50: number;
-  readonly p75: number;
-  readonly p99: number;
-  readonly min: number;
-  readonly max: number;
-  readonly avg: number;
-  /**
-   * Bytes allocated per op: `heap` is mitata's probe (V8 `used_heap_size +
-   * malloced_memory`), `external` the ArrayBuffer/Buffer backing stores that probe does
-   * not see (where output bytes live). Median of single ops after a forced GC.
-   */
-  readonly alloc: { readonly heap: number; readonly external: number };
-  /** Wall time the whole case took (warm-up, sampling, allocation), for budgeting runs. */
-  readonly wallMs: number;
+/** One case as a process times it: a target, an op, and the op's inputs. */
+export interface TimedCase {
+  readonly target: Target;
+  readonly op: OpSpec;
+  readonly inputs: readonly Uint8Array[];
+  /** Bytes one op writes, to cap a batch's output. */
+  readonly outputBytes: number;
+}
+
+/** Bytes allocated by one op: JS heap (mitata's probe) and external backing stores. */
+export interface Allocation {
+  readonly heap: number;
+  readonly external: number;
 }
 
 const yieldTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
@@ -104,11 +103,11 @@ type Batch = (k: number) => number | Promise<number>;
  * feedback and stays monomorphic (a shared loop would see every backend and go
  * megamorphic, charging dispatch cost unevenly). Returns ns per op for `k` ops.
  */
-function makeBatch(c: BenchCase, clock: Clock): Batch {
+function makeBatch(c: TimedCase, clock: Clock): Batch {
   const now = clock === "cpu" && !c.op.async ? cpuNow : wallNow;
   const call = c.op.call(c.target);
   if (!call) throw new Error(`${c.target.codec} cannot run ${c.op.id}`);
-  const inputs = c.op.inputs(c.prepared);
+  const inputs = c.inputs;
   const method = JSON.stringify(call.method);
   const body = `
     const n = items.length;
@@ -145,11 +144,6 @@ function probe(): [number, number] {
   return [s.used_heap_size + s.malloced_memory, s.external_memory];
 }
 
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[(s.length - 1) >> 1] ?? 0;
-};
-
 /**
  * Bytes one call of `op` allocates, median of `runs`. Each run starts from an empty young
  * generation, so a single op does not trigger a scavenge, and with ArrayBuffer sweeping
@@ -158,10 +152,7 @@ const median = (xs: number[]) => {
  * this cheap (a full GC costs ~10-30 ms with every payload loaded); one full pair per case
  * first clears what earlier cases promoted to the old generation.
  */
-async function allocatedBy(
-  op: () => unknown,
-  runs: number,
-): Promise<{ heap: number; external: number }> {
+async function allocatedBy(op: () => unknown, runs: number): Promise<Allocation> {
   gc();
   gc();
   const heap: number[] = [];
@@ -176,13 +167,13 @@ async function allocatedBy(
     heap.push(h1 - h0);
     external.push(e1 - e0);
   }
-  return { heap: median(heap), external: median(external) };
+  return { heap: medianOf(heap), external: medianOf(external) };
 }
 
 // What the probe itself allocates (its result object), measured once and subtracted.
-let probeCost: Promise<{ heap: number; external: number }> | undefined;
+let probeCost: Promise<Allocation> | undefined;
 
-async function allocation(batch: Batch, runs: number): Promise<{ heap: number; external: number }> {
+async function allocation(batch: Batch, runs: number): Promise<Allocation> {
   if (!hasGc()) return { heap: Number.NaN, external: Number.NaN };
   probeCost ??= allocatedBy(() => 0, 5);
   const base = await probeCost;
@@ -193,187 +184,69 @@ async function allocation(batch: Batch, runs: number): Promise<{ heap: number; e
   };
 }
 
-/** A case being timed: its batch function, batch size and the samples so far. */
-interface CaseRun {
-  readonly c: BenchCase;
-  readonly batch: Batch;
-  readonly K: number;
-  readonly samples: number[];
-  wallMs: number;
-}
-
-/** Warm a case up and size its batch: grow towards batchMs, within the output cap. */
-async function prepareCase(c: BenchCase, options: TimingOptions): Promise<CaseRun> {
-  const started = performance.now();
-  const batch = makeBatch(c, options.clock);
-  const outputBytes = Math.max(1, c.op.outputBytes(c.prepared));
-  const maxByBytes = Math.max(1, Math.floor(options.batchMaxBytes / outputBytes));
-  let best = Number.POSITIVE_INFINITY;
-  let k = 1;
-  const warmEnd = performance.now() + options.warmupMs;
-  do {
-    await yieldTurn();
-    best = Math.min(best, await batch(k));
-    k = Math.max(1, Math.min(maxByBytes, Math.round((options.batchMs * 1e6) / Math.max(best, 1))));
-  } while (performance.now() < warmEnd);
-  return { c, batch, K: Math.min(k, 100_000), samples: [], wallMs: performance.now() - started };
-}
-
 /**
- * One round of mitata sampling for a case: `1 / rounds` of its budget. mitata's GC before
- * sampling runs in the first round only (a full GC costs 10-30 ms here).
+ * One case in this process: warm it up (which sizes its batch), then sample it in turns,
+ * then measure what one op allocates. The caller interleaves the turns of different cases.
  */
-async function sampleRound(run: CaseRun, options: TimingOptions): Promise<void> {
-  const started = performance.now();
-  const { batch, K } = run;
-  const stats = await measure(
-    function* () {
-      yield {
-        budget: "real",
-        manual: async () => {
-          await yieldTurn(); // outside the timed region: finalizers and frees run here
-          return batch(K);
-        },
-      };
-    },
-    {
-      min_cpu_time: (options.timeMs / options.rounds) * 1e6,
-      min_samples: Math.max(1, Math.ceil(options.minSamples / options.rounds)),
-      warmup_samples: 0,
-      ...(hasGc() && run.samples.length === 0 ? {} : { gc: false }),
-    },
-  );
-  run.samples.push(...stats.samples);
-  run.wallMs += performance.now() - started;
-}
+export class CaseTimer {
+  private readonly batch: Batch;
+  private k = 1;
 
-const at = (sorted: readonly number[], q: number) => sorted[(q * (sorted.length - 1)) | 0]!;
-
-async function finishCase(run: CaseRun, options: TimingOptions): Promise<CaseResult> {
-  const started = performance.now();
-  const alloc = await allocation(run.batch, options.allocationRuns);
-  const s = [...run.samples].sort((a, b) => a - b);
-  const { target, prepared, op } = run.c;
-  return {
-    key: caseKey({
-      codec: target.codec,
-      impl: target.impl,
-      payload: prepared.payload.name,
-      op: op.id,
-    }),
-    codec: target.codec,
-    impl: target.impl,
-    library: target.library,
-    payload: prepared.payload.name,
-    op: op.id,
-    items: prepared.payload.items.length,
-    bytes: prepared.payload.bytes,
-    batch: run.K,
-    samples: s.length,
-    // Percentiles as mitata computes them, over the samples of every round.
-    p50: at(s, 0.5),
-    p75: at(s, 0.75),
-    p99: at(s, 0.99),
-    min: s[0]!,
-    max: s[s.length - 1]!,
-    avg: s.reduce((a, v) => a + v, 0) / s.length,
-    alloc,
-    wallMs: run.wallMs + performance.now() - started,
-  };
-}
-
-/** Time one case on its own (all rounds back to back), then measure allocation. */
-export async function runCase(c: BenchCase, options: TimingOptions): Promise<CaseResult> {
-  const run = await prepareCase(c, options);
-  for (let r = 0; r < options.rounds; r++) await sampleRound(run, options);
-  return finishCase(run, options);
-}
-
-/** Progress of a run, for the live line. */
-export interface Progress {
-  readonly index: number;
-  readonly total: number;
-  readonly current: BenchCase;
-  readonly elapsedMs: number;
-  /** Estimated time left (see {@link estimateRemaining}); undefined before the first case. */
-  readonly etaMs: number | undefined;
-}
-
-const opBytes = (c: BenchCase) => c.prepared.payload.bytes;
-
-/**
- * Time left, from a least-squares fit of case wall time against payload bytes over the
- * finished cases (cases run small payloads first, so a plain mean would underestimate
- * the large ones at the end); falls back to the mean until sizes differ.
- */
-export function estimateRemaining(
-  done: readonly { bytes: number; ms: number }[],
-  remainingBytes: readonly number[],
-): number | undefined {
-  if (done.length === 0) return undefined;
-  const n = done.length;
-  const mx = done.reduce((a, d) => a + d.bytes, 0) / n;
-  const my = done.reduce((a, d) => a + d.ms, 0) / n;
-  const sxx = done.reduce((a, d) => a + (d.bytes - mx) ** 2, 0);
-  const slope =
-    sxx === 0 ? 0 : Math.max(0, done.reduce((a, d) => a + (d.bytes - mx) * (d.ms - my), 0) / sxx);
-  const intercept = my - slope * mx;
-  return remainingBytes.reduce((a, b) => a + Math.max(my / 4, intercept + slope * b), 0);
-}
-
-/**
- * Run every case. Cases of one row (same payload and op) are timed in interleaved rounds,
- * A B C A B C ..., so a slow spell of the machine lands on every codec of the row rather
- * than on whichever case it happened to hit; this is what keeps the comparison within a
- * row (and adapter vs raw library) fair on a shared machine. Progress fires once per case,
- * when it is first warmed up.
- */
-export async function runCases(
-  cases: readonly BenchCase[],
-  options: TimingOptions,
-  onProgress?: (p: Progress) => void,
-): Promise<CaseResult[]> {
-  const results: CaseResult[] = [];
-  const done: { bytes: number; ms: number }[] = [];
-  const start = performance.now();
-  let i = 0;
-  while (i < cases.length) {
-    const first = cases[i]!;
-    let end = i;
-    while (
-      end < cases.length &&
-      cases[end]!.prepared === first.prepared &&
-      cases[end]!.op === first.op
-    ) {
-      end++;
-    }
-    const runs: CaseRun[] = [];
-    for (let j = i; j < end; j++) {
-      onProgress?.({
-        index: j + 1,
-        total: cases.length,
-        current: cases[j]!,
-        elapsedMs: performance.now() - start,
-        etaMs:
-          done.length > 0
-            ? estimateRemaining(done, cases.slice(j).map(opBytes))
-            : j > 0 // still in the first row: nothing finished yet, extrapolate its pace
-              ? ((performance.now() - start) / j) * (cases.length - j)
-              : undefined,
-      });
-      runs.push(await prepareCase(cases[j]!, options));
-      // The row's first round runs as its cases are prepared, so progress keeps moving.
-      await sampleRound(runs[runs.length - 1]!, options);
-    }
-    for (let r = 1; r < options.rounds; r++) {
-      for (const run of runs) await sampleRound(run, options);
-    }
-    for (const run of runs) {
-      const result = await finishCase(run, options);
-      results.push(result);
-      done.push({ bytes: opBytes(run.c), ms: result.wallMs });
-    }
-    i = end;
+  constructor(
+    readonly c: TimedCase,
+    private readonly options: TimingOptions,
+  ) {
+    this.batch = makeBatch(c, options.clock);
   }
-  return results;
+
+  /** Ops per timed batch, once warmed up. */
+  get batchSize(): number {
+    return this.k;
+  }
+
+  /** Untimed warm-up; grows the batch towards `batchMs` within the output cap. */
+  async warm(): Promise<number> {
+    const { options } = this;
+    const maxByBytes = Math.max(
+      1,
+      Math.floor(options.batchMaxBytes / Math.max(1, this.c.outputBytes)),
+    );
+    let best = Number.POSITIVE_INFINITY;
+    let k = 1;
+    const warmEnd = performance.now() + options.warmupMs;
+    do {
+      await yieldTurn();
+      best = Math.min(best, await this.batch(k));
+      k = Math.max(
+        1,
+        Math.min(maxByBytes, Math.round((options.batchMs * 1e6) / Math.max(best, 1))),
+      );
+    } while (performance.now() < warmEnd);
+    this.k = Math.min(k, 100_000);
+    gc(); // start sampling without the warm-up's garbage
+    return this.k;
+  }
+
+  /**
+   * One turn: batches until `sliceMs` of batch time has passed (at least one); ns per op,
+   * one value per batch. Each batch follows an event-loop turn, outside the timed region:
+   * finalizers and frees run there.
+   */
+  async sample(): Promise<number[]> {
+    const { batch, k } = this;
+    const samples: number[] = [];
+    let spent = 0;
+    do {
+      await yieldTurn();
+      const t0 = performance.now();
+      samples.push(await batch(k));
+      spent += performance.now() - t0;
+    } while (spent < this.options.sliceMs);
+    return samples;
+  }
+
+  /** Bytes one op allocates (NaN without --expose-gc). */
+  allocation(): Promise<Allocation> {
+    return allocation(this.batch, this.options.allocationRuns);
+  }
 }

@@ -29,6 +29,12 @@ export function formatPercent(p: number): string {
   return `${p >= 0 ? "+" : "−"}${Math.abs(p).toFixed(digits)} %`;
 }
 
+/** A ratio of times: "0.42×", "12.3×". */
+export function formatRatio(x: number): string {
+  if (!Number.isFinite(x)) return "n/a";
+  return `${x >= 10 ? x.toFixed(1) : x.toFixed(2)}×`;
+}
+
 /** Throughput of `bytes` processed in `ns`: "812 MB/s". */
 export function formatThroughput(bytes: number, ns: number): string {
   const mbps = bytes / 1e6 / (ns / 1e9);

@@ -1,12 +1,15 @@
 // The JSON report: every figure of a run plus its environment. It is the source the
 // Markdown, SVG and `--compare` work from, so it must stand on its own.
 import { readFileSync } from "node:fs";
+import type { ComparisonEntry, ComparisonInfo } from "../compare.js";
 import type { Environment } from "../env.js";
 import type { SizeResult } from "../gate.js";
-import type { CaseResult, TimingOptions } from "../run.js";
+import type { CaseResult, OverheadRow, RelativeRow } from "../results.js";
+import type { TimingOptions } from "../run.js";
+import type { ForkFailure } from "../schedule.js";
 
-/** Bumped when the report's shape changes incompatibly. */
-export const REPORT_SCHEMA = 1;
+/** Bumped when the report's shape changes incompatibly (2: forks and intervals). */
+export const REPORT_SCHEMA = 2;
 
 /** A loaded codec as the report lists it. */
 export interface CodecInfo {
@@ -27,17 +30,6 @@ export interface UnavailableCodec {
   readonly reason: string;
 }
 
-/** Adapter vs its library called directly, for one (codec, payload, op). */
-export interface OverheadRow {
-  readonly codec: string;
-  readonly payload: string;
-  readonly op: string;
-  readonly rawP50: number;
-  readonly adapterP50: number;
-  /** (adapter - raw) / raw × 100: what the adapter's conversions and guards cost. */
-  readonly percent: number;
-}
-
 /** A payload as the report lists it. */
 export interface PayloadInfo {
   readonly name: string;
@@ -45,33 +37,6 @@ export interface PayloadInfo {
   readonly kind: string;
   readonly items: number;
   readonly bytes: number;
-}
-
-/** One case's change against a baseline report. */
-export interface ComparisonRow {
-  readonly key: string;
-  readonly codec: string;
-  readonly impl: string;
-  readonly payload: string;
-  readonly op: string;
-  readonly baseP50: number;
-  readonly p50: number;
-  /** (p50 - baseP50) / baseP50 × 100; positive is slower. */
-  readonly deltaPercent: number;
-  readonly verdict: "regression" | "improvement" | "same";
-}
-
-/** The result of `--compare`. */
-export interface Comparison {
-  readonly baseline: string;
-  readonly baselineDate: string;
-  readonly thresholdPercent: number;
-  readonly rows: readonly ComparisonRow[];
-  /** Case keys in only one of the two reports. */
-  readonly onlyInBaseline: readonly string[];
-  readonly onlyInCurrent: readonly string[];
-  /** Payloads whose bytes differ between the runs (fixtures regenerated): not compared. */
-  readonly payloadChanged?: readonly string[];
 }
 
 /** Everything one `pnpm bench` run measured. */
@@ -83,7 +48,10 @@ export interface BenchReport {
   readonly timing: TimingOptions;
   readonly durationMs: number;
   readonly environment: Environment;
+  /** The codec relative figures divide by. */
   readonly reference: string;
+  /** The codec the gate checked everything against; every `uncompress` decodes its output. */
+  readonly gateReference: string;
   readonly gateChecks: number;
   readonly payloads: readonly PayloadInfo[];
   readonly ops: readonly { readonly id: string; readonly description: string }[];
@@ -91,33 +59,14 @@ export interface BenchReport {
   readonly unavailable: readonly UnavailableCodec[];
   readonly sizes: readonly SizeResult[];
   readonly cases: readonly CaseResult[];
+  /** Per payload × op: each codec relative to the reference and to the fastest. */
+  readonly relative: readonly RelativeRow[];
   readonly overhead: readonly OverheadRow[];
-  readonly comparison?: Comparison;
-}
-
-/** Pair every raw case with its adapter case. */
-export function computeOverhead(cases: readonly CaseResult[]): OverheadRow[] {
-  const rows: OverheadRow[] = [];
-  for (const raw of cases) {
-    if (raw.impl !== "raw") continue;
-    const adapter = cases.find(
-      (c) =>
-        c.impl === "adapter" &&
-        c.codec === raw.codec &&
-        c.payload === raw.payload &&
-        c.op === raw.op,
-    );
-    if (!adapter) continue;
-    rows.push({
-      codec: raw.codec,
-      payload: raw.payload,
-      op: raw.op,
-      rawP50: raw.p50,
-      adapterP50: adapter.p50,
-      percent: ((adapter.p50 - raw.p50) / raw.p50) * 100,
-    });
-  }
-  return rows;
+  /** Forks that lost a target (crash, hang, failed request); the run went on without it. */
+  readonly failures: readonly ForkFailure[];
+  /** With `--compare`: one entry per matched case, and how the comparison was made. */
+  readonly comparison?: readonly ComparisonEntry[];
+  readonly compared?: ComparisonInfo;
 }
 
 /** Serialise a report (stable key order, 2-space indent, trailing newline). */
@@ -137,9 +86,16 @@ export function readReport(path: string): BenchReport {
     throw new Error(`cannot read report ${path}: ${(error as Error).message}`);
   }
   const report = parsed as Partial<BenchReport>;
-  if (report.schema !== REPORT_SCHEMA || !Array.isArray(report.cases)) {
+  if (!Array.isArray(report.cases) || typeof report.schema !== "number") {
+    throw new Error(`${path} is not a snappykit bench report (no "schema" and "cases")`);
+  }
+  if (report.schema !== REPORT_SCHEMA) {
     throw new Error(
-      `${path} is not a snappykit bench report (schema ${REPORT_SCHEMA} with "cases" expected)`,
+      `${path} is a schema ${report.schema} bench report; this bench writes and compares schema ${REPORT_SCHEMA} (${
+        report.schema < REPORT_SCHEMA
+          ? "made before forks and intervals: rerun the baseline"
+          : "made by a newer bench"
+      })`,
     );
   }
   return report as BenchReport;

@@ -1,6 +1,6 @@
 // The Markdown report: what a client team pastes into a PR description.
-import { BLOCK_SIZED_BYTES } from "../payloads.js";
-import { formatDuration, formatPercent } from "./format.js";
+import { LEVEL } from "../stats.js";
+import { formatDuration } from "./format.js";
 import type { BenchReport } from "./json.js";
 import {
   allocationTable,
@@ -8,6 +8,7 @@ import {
   comparisonTable,
   overheadTable,
   payloadTable,
+  relativeTable,
   sizeTable,
   speedTable,
   spreadTable,
@@ -71,11 +72,20 @@ export function renderMarkdown(report: BenchReport, extras: MarkdownExtras = {})
   );
 
   section(
-    "Speed: time per op (p50)",
+    `Relative to ${report.reference}`,
+    `Each codec's time per op as a multiple of **${report.reference}**'s, measured in the same ` +
+      "fork rounds (so the machine's drift cancels), with its 95 % interval over the forks. " +
+      "Below 1× is faster. **Bold** = fastest, or not distinguishable from the fastest.",
+    "",
+    markdownTable(relativeTable(report)),
+  );
+  section(
+    "Speed: time per op",
     "One op processes every item of the payload. `uncompress` rows all decode the " +
-      "reference's compressed bytes, so only the decoder differs. **Bold** = fastest in " +
-      "the row; lower is better. `-async` rows are the thread-pool API, awaited item by item " +
-      "(always wall time). " +
+      `${report.gateReference}'s compressed bytes, so only the decoder differs. Each figure is the ` +
+      `geometric mean of ${forksText(report)} fork medians ± the half-width of its ` +
+      `${LEVEL * 100} % interval. **Bold** = fastest, or not distinguishable from it. ` +
+      "`-async` rows are the thread-pool API, awaited item by item (always wall time). " +
       (report.timing.clock === "cpu"
         ? "Sync rows are process CPU time (`--clock cpu`), not wall time."
         : "Times are wall time."),
@@ -103,36 +113,23 @@ export function renderMarkdown(report: BenchReport, extras: MarkdownExtras = {})
       "Adapter overhead",
       "Each adapter's library called directly (`createRaw`: no guards, only the " +
         "conversions it cannot work without) against the same library through the " +
-        "adapter, p50. The difference is what input checks, error mapping and copies cost.",
+        "adapter, each in its own processes, paired fork by fork. The difference is what " +
+        'input checks, error mapping and copies cost; "within noise" when its 95 % ' +
+        "interval includes zero. **Bold** = an overhead the interval supports.",
       "",
       markdownTable(overheadTable(report)),
     );
   }
   const cmp = comparisonTable(report);
-  if (cmp && report.comparison) {
-    const c = report.comparison;
-    const reg = c.rows.filter((r) => r.verdict === "regression").length;
-    section(
-      "Compared with baseline",
-      `Baseline \`${c.baseline}\` (${c.baselineDate}); threshold ±${c.thresholdPercent} % of ` +
-        `its p50. ${reg} regression${reg === 1 ? "" : "s"}, ${c.rows.length} cases compared` +
-        (c.onlyInBaseline.length + c.onlyInCurrent.length > 0
-          ? `; ${c.onlyInBaseline.length} only in baseline, ${c.onlyInCurrent.length} only here.`
-          : ".") +
-        (c.payloadChanged?.length
-          ? ` Not compared, payload bytes differ between the runs: ${c.payloadChanged.join(", ")}.`
-          : ""),
-      "",
-      blockDrift(report),
-      "",
-      markdownTable(cmp),
-    );
+  if (cmp && report.compared) {
+    section("Compared with baseline", comparisonSummary(report).join("\n"), "", markdownTable(cmp));
   }
   section(
     "Spread",
     "Each sample is the mean op time of one batch (batch = ops between event-loop " +
       "turns, sized to ~2 ms and ≤ 4 MiB of output); mitata drops the two fastest and " +
-      "two slowest batches.",
+      "two slowest batches. p50 is the geometric mean of each fork's median batch, its " +
+      "interval a t interval over the forks' log medians; p75…max pool every batch of every fork.",
     "",
     "<details><summary>p50, p75, p99, min, max, samples per case</summary>",
     "",
@@ -161,36 +158,57 @@ export function renderMarkdown(report: BenchReport, extras: MarkdownExtras = {})
       `- Node ${e.node}, V8 ${e.v8}, ${e.mitata}, --expose-gc: ${e.exposeGc ? "yes" : "no"}`,
       `- CPU: ${e.cpu} × ${e.cores}, ${e.memoryGiB} GiB RAM, ${e.os} (${e.arch})`,
       `- Commit: ${e.commit ?? "unknown"}; date ${e.date}`,
-      `- Timing: ${report.timing.warmupMs} ms warm-up + ${report.timing.timeMs} ms per case, ` +
+      `- Timing: ${forksText(report)} per case, each ${report.timing.warmupMs} ms warm-up + ` +
+        `≥ ${report.timing.timeMs} ms in interleaved turns of ${report.timing.sliceMs} ms, ` +
         `≥ ${report.timing.minSamples} batches; total ${formatDuration(report.durationMs)} ` +
         `for ${report.cases.length} cases`,
+      ...(report.failures.length > 0
+        ? [
+            `- Forks that lost a codec: ${report.failures
+              .map(
+                (f) =>
+                  `fork ${f.fork + 1} ${f.codec}${f.impl === "raw" ? " (raw)" : ""}: ${f.reason}`,
+              )
+              .join("; ")}`,
+          ]
+        : []),
     ].join("\n"),
   );
   return `${out.join("\n").trimEnd()}\n`;
 }
 
-/**
- * The largest p50 change on block-sized payloads (mean item ≥ 32 KiB): run-to-run drift
- * when the baseline is the same code run just before.
- */
-export function blockDrift(report: BenchReport): string {
-  const cmp = report.comparison;
-  if (!cmp) return "";
-  const block = report.payloads
-    .filter((p) => p.bytes / Math.max(1, p.items) >= BLOCK_SIZED_BYTES)
-    .map((p) => p.name);
-  const rows = cmp.rows.filter((r) => block.includes(r.payload));
-  if (rows.length === 0) return "No block-sized payloads (mean item ≥ 32 KiB) in both runs.";
-  const worst = rows.reduce((a, b) =>
-    Math.abs(b.deltaPercent) > Math.abs(a.deltaPercent) ? b : a,
-  );
-  const within = rows.filter((r) => Math.abs(r.deltaPercent) <= cmp.thresholdPercent).length;
-  const median = [...rows.map((r) => Math.abs(r.deltaPercent))].sort((a, b) => a - b)[
-    (rows.length - 1) >> 1
-  ]!;
-  return (
-    `Block-sized payloads (${block.join(", ")}): ${within} of ${rows.length} cases within ` +
-    `±${cmp.thresholdPercent} %, median |change| ${median.toFixed(1)} %, largest ` +
-    `${formatPercent(worst.deltaPercent)} (${worst.key}).`
-  );
+/** "5 forks" / "1 in-process run". */
+export function forksText(report: BenchReport): string {
+  const f = report.timing.forks;
+  return f === 0 ? "1 in-process run" : `${f} forks`;
+}
+
+/** What a comparison found, in sentences (Markdown and terminal alike). */
+export function comparisonSummary(report: BenchReport): string[] {
+  const entries = report.comparison ?? [];
+  const info = report.compared;
+  if (!info) return [];
+  const slower = entries.filter((e) => e.verdict === "slower").length;
+  const faster = entries.filter((e) => e.verdict === "faster").length;
+  const lines = [
+    `Baseline \`${info.baseline}\` (${info.baselineDate}). ${entries.length} cases compared: ` +
+      `${slower} significantly slower, ${faster} significantly faster, ` +
+      `${entries.length - slower - faster} no significant change. Method: ${info.method}. ` +
+      `\`--fail-on-regression\` fails on significant slowdowns beyond ${info.thresholdPercent} %.`,
+  ];
+  const d = info.relativeDrift;
+  if (d) {
+    lines.push(
+      `Ratio to the reference on block-sized payloads moved ≤ 10 % in ${d.within10Percent} of ${d.cases} cases (median ${d.medianPercent.toFixed(1)} %).`,
+    );
+  }
+  for (const w of info.warnings) lines.push(`Warning: ${w}.`);
+  const skipped = new Map<string, string[]>();
+  for (const s of info.skipped) skipped.set(s.reason, [...(skipped.get(s.reason) ?? []), s.key]);
+  for (const [reason, keys] of skipped) {
+    lines.push(
+      `Not compared (${reason}): ${keys.length <= 6 ? keys.join(", ") : `${keys.slice(0, 6).join(", ")} and ${keys.length - 6} more`}.`,
+    );
+  }
+  return lines;
 }

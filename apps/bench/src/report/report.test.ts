@@ -1,7 +1,11 @@
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { compareReports } from "../compare.js";
-import { type BenchReport, computeOverhead, readReport, renderJson } from "./json.js";
+import { compareCases } from "../compare.js";
+import { computeOverhead } from "../results.js";
+import { type BenchReport, readReport, renderJson } from "./json.js";
 import { markdownTable, renderMarkdown } from "./markdown.js";
 import { CAP, colourFor, renderSvg } from "./svg.js";
 import { renderTerminal } from "./terminal.js";
@@ -24,6 +28,12 @@ describe("readReport", () => {
       /is not a snappykit bench report/,
     );
   });
+
+  it("rejects a report of an older schema, saying to rerun the baseline", () => {
+    const old = join(mkdtempSync(join(tmpdir(), "report-")), "old.json");
+    writeFileSync(old, JSON.stringify({ ...recorded, schema: 1 }));
+    expect(() => readReport(old)).toThrow(/schema 1 bench report.*rerun the baseline/);
+  });
 });
 
 describe("renderMarkdown", () => {
@@ -32,7 +42,8 @@ describe("renderMarkdown", () => {
 
   it("has every section a PR description needs", () => {
     for (const title of [
-      "## Speed: time per op (p50)",
+      `## Relative to ${recorded.reference}`,
+      "## Speed: time per op",
       "## Compressed size",
       "## Allocation per op",
       "## Adapter overhead",
@@ -48,7 +59,7 @@ describe("renderMarkdown", () => {
     expect(md).toContain(recorded.environment.cpu);
   });
 
-  it("has a speed row per payload × op, a column per codec, the fastest in bold", () => {
+  it("has a speed row per payload × op, a column per codec, the tied fastest in bold", () => {
     const section = md.split("## Speed")[1]!.split("## ")[0]!;
     const header = section.split("\n").find((l) => l.startsWith("| payload"))!;
     for (const id of codecs) expect(header).toContain(id);
@@ -60,20 +71,21 @@ describe("renderMarkdown", () => {
     );
     expect(rows).toHaveLength(expectedRows.size);
     for (const row of rows) expect(row.match(/\*\*/g)?.length).toBeGreaterThanOrEqual(2);
-    // The bold cell is the row's minimum p50.
+    // Bold cells are exactly the row's codecs tied for fastest; each carries "± x %".
     const cell = (row: string, i: number) => row.split("|")[i + 1]!.trim();
-    const first = rows[0]!;
-    const [payload, op] = [cell(first, 0).split(" ")[0]!, cell(first, 1)];
-    const best = recorded.cases
-      .filter((c) => c.impl === "adapter" && c.payload === payload && c.op === op)
-      .sort((a, b) => a.p50 - b.p50)[0]!;
-    const col =
-      2 +
-      header
-        .split("|")
-        .slice(3)
-        .findIndex((h) => h.trim() === best.codec);
-    expect(cell(first, col)).toMatch(/^\*\*.+\*\*$/);
+    const names = header
+      .split("|")
+      .slice(3, -1)
+      .map((h) => h.trim());
+    for (const row of rows) {
+      const [payload, op] = [cell(row, 0).split(" ")[0]!, cell(row, 1)];
+      const tied = recorded.relative.find((r) => r.payload === payload && r.op === op)!.fastest;
+      const bold = names.filter((_, i) => /^\*\*.+\*\*$/.test(cell(row, i + 2)));
+      expect(bold.sort()).toEqual([...tied].sort());
+      for (let i = 0; i < names.length; i++) {
+        if (cell(row, i + 2) !== "—") expect(cell(row, i + 2)).toMatch(/± \d/);
+      }
+    }
   });
 
   it("lists unavailable codecs with their reason", () => {
@@ -87,29 +99,36 @@ describe("renderMarkdown", () => {
     expect(md).toContain("run `pnpm fuzz`");
   });
 
-  it("reports a comparison with its regressions and block-sized drift", () => {
+  it("reports a comparison: verdicts, intervals, method and what was skipped", () => {
     const slower = {
       ...recorded,
       cases: recorded.cases.map((c) =>
-        c.codec === recorded.reference ? { ...c, p50: c.p50 * 1.5 } : c,
+        c.codec === recorded.reference
+          ? { ...c, p50: c.p50 * 1.5, forkMedians: c.forkMedians.map((x) => (x ?? 0) * 1.5) }
+          : c,
       ),
     };
-    const comparison = compareReports(recorded, slower, 10, "base.json");
-    const out = renderMarkdown({ ...slower, comparison });
+    const { entries, info } = compareCases(recorded, slower, 10, "base.json");
+    const out = renderMarkdown({ ...slower, comparison: entries, compared: info });
     expect(out).toContain("## Compared with baseline");
-    expect(out).toMatch(/\d+ regressions?/);
-    expect(out).toMatch(/Block-sized payloads \(.*beacon-block.*\): \d+ of \d+ cases within ±10 %/);
+    expect(out).toMatch(/\d+ cases compared: \d+ significantly slower/);
+    expect(out).toContain("Mann–Whitney");
     expect(out).toContain("+50 %");
+    // A quick recording has 3 forks: too few to call anything significant, and it says so.
+    expect(out).toMatch(/too few forks to test/);
   });
 });
 
 describe("overhead", () => {
-  it("pairs each raw case with its adapter case", () => {
+  it("pairs each raw case with its adapter case, with an interval", () => {
     const rows = computeOverhead(recorded.cases);
     expect(rows.length).toBeGreaterThan(0);
     expect(rows).toEqual(recorded.overhead);
-    for (const r of rows)
-      expect(r.percent).toBeCloseTo(((r.adapterP50 - r.rawP50) / r.rawP50) * 100);
+    for (const r of rows) {
+      expect(r.ci!.low).toBeLessThanOrEqual(r.percent);
+      expect(r.ci!.high).toBeGreaterThanOrEqual(r.percent);
+      expect(r.withinNoise).toBe(r.ci!.low <= 0 && r.ci!.high >= 0);
+    }
   });
 });
 
@@ -131,27 +150,32 @@ describe("renderSvg", () => {
     expect(svg).not.toMatch(/NaN|undefined|Infinity/);
   });
 
-  it("draws one coloured cell per adapter case, the fastest of each row outlined", () => {
-    const cells = svg.match(/<rect [^>]*height="20" fill="hsl\(/g) ?? [];
+  it("draws one coloured cell per adapter case, the tied fastest of each row outlined", () => {
+    const cells = svg.match(/<rect [^>]*height="20" fill="rgb\(/g) ?? [];
     expect(cells).toHaveLength(recorded.cases.filter((c) => c.impl === "adapter").length);
-    const rows = new Set(recorded.cases.map((c) => `${c.payload}/${c.op}`)).size;
-    const best = (svg.match(/class="best"/g) ?? []).length;
-    expect(best).toBeGreaterThanOrEqual(rows);
-    expect(svg.match(/class="cell fastest" text-anchor="middle">1×<\/text>/g)).toHaveLength(best);
+    const outlined = (svg.match(/class="best"/g) ?? []).length;
+    expect(outlined).toBe(recorded.relative.reduce((n, r) => n + r.fastest.length, 0));
     expect(svg).toContain(`≥${CAP}×</text>`);
   });
 
-  it("scales colour from green at 1× to red at the cap", () => {
-    expect(colourFor(1)).toBe("hsl(130, 70%, 70%)");
-    expect(colourFor(CAP)).toBe("hsl(0, 70%, 62%)");
-    expect(colourFor(100)).toBe(colourFor(CAP));
+  it("keeps the legend clear of the subtitle with few codecs", () => {
+    const few = renderSvg({ ...recorded, codecs: recorded.codecs.slice(0, 2) });
+    const legendY = Number(/<rect x="\d+" y="(\d+)" width="44"/.exec(few)![1]);
+    expect(legendY).toBeGreaterThan(56 + 4); // the subtitle's second line sits at y = 56
+  });
+
+  it("uses viridis, light at 1× to dark at the cap", () => {
+    expect(colourFor(1)).toBe("rgb(253, 231, 37)");
+    expect(colourFor(CAP)).toBe("rgb(68, 1, 84)");
+    expect(colourFor(1000)).toBe(colourFor(CAP));
   });
 });
 
 describe("renderTerminal", () => {
   it("prints the main tables without colour codes when not a TTY", () => {
     const text = renderTerminal(withUnavailable, false);
-    expect(text).toContain("Time per op, p50 (* = fastest)");
+    expect(text).toContain("Time per op ± 95 % interval (* = fastest or tied)");
+    expect(text).toContain(`Relative to ${recorded.reference}`);
     expect(text).toContain("Unavailable codecs");
     expect(text).not.toContain("\x1b[");
   });

@@ -1,6 +1,8 @@
-// The SVG chart: a heat map, rows payload × op, columns codecs, each cell the codec's p50
-// relative to the row's fastest (1× green → 8× and beyond red, log scale). One screen shows
-// who wins where and by how much; hovering a cell gives the absolute time.
+// The SVG chart: a heat map, rows payload × op, columns codecs, each cell showing the
+// codec's time and coloured by how many times slower it is than the fastest codec on that
+// payload in that direction (compress and compress-async share one yardstick, so a 40 µs
+// thread-pool row does not look as good as a 0.7 µs sync one). Viridis, which colour-blind
+// readers can tell apart; cells tied for fastest (within the interval) are outlined.
 import { formatTime } from "./format.js";
 import type { BenchReport } from "./json.js";
 import { codecColumns, payloadLabel, rowCases, rowKeys } from "./tables.js";
@@ -12,26 +14,55 @@ const esc = (s: string) =>
     .replaceAll(">", "&gt;")
     .replaceAll('"', "&quot;");
 
-/** Factor at which the colour scale saturates (red). */
-export const CAP = 8;
+/** Factor at which the colour scale saturates. */
+export const CAP = 32;
 
-/** Cell colour for a factor ≥ 1: green at 1×, through yellow, to red at {@link CAP}×. */
+// Viridis at 0, ¼, ½, ¾ and 1 (matplotlib's map), from fast (light) to slow (dark).
+const VIRIDIS = [
+  [253, 231, 37],
+  [94, 201, 98],
+  [33, 145, 140],
+  [59, 82, 139],
+  [68, 1, 84],
+] as const;
+
+/** Position 0…1 of a factor ≥ 1 on the log scale up to {@link CAP}. */
+const position = (factor: number) => Math.min(1, Math.log2(Math.max(1, factor)) / Math.log2(CAP));
+
+/** Cell colour for a factor ≥ 1: light yellow at 1×, through green and blue, to purple. */
 export function colourFor(factor: number): string {
-  const t = Math.min(1, Math.log2(Math.max(1, factor)) / Math.log2(CAP));
-  return `hsl(${Math.round(130 * (1 - t))}, 70%, ${Math.round(70 - 8 * t)}%)`;
+  const t = position(factor) * (VIRIDIS.length - 1);
+  const i = Math.min(VIRIDIS.length - 2, Math.floor(t));
+  const f = t - i;
+  const [a, b] = [VIRIDIS[i]!, VIRIDIS[i + 1]!];
+  const mix = (k: 0 | 1 | 2) => Math.round(a[k] + (b[k] - a[k]) * f);
+  return `rgb(${mix(0)}, ${mix(1)}, ${mix(2)})`;
 }
 
-/** Render the relative-time heat map as a standalone SVG document. */
+/** Dark cells get white text. */
+const textOn = (factor: number) => (position(factor) > 0.45 ? "cell dark" : "cell");
+
+/** compress and compress-async are one direction, measured against one yardstick. */
+const direction = (op: string) => op.replace(/-async$/, "");
+
+/** Render the heat map as a standalone SVG document. */
 export function renderSvg(report: BenchReport): string {
   const cols = codecColumns(report);
   const rows = rowKeys(report);
-  const labelW = 340;
-  const cellW = 80;
+  const labelW = 300;
+  const cellW = 84;
   const cellH = 22;
-  const fastestW = 200;
-  const top = 96;
-  const width = labelW + cols.length * cellW + fastestW;
+  const fastestW = 220;
+  const top = 128;
+  // Wide enough for the header lines whatever the number of codecs.
+  const width = Math.max(labelW + cols.length * cellW + fastestW, 760);
   const runtime = new Map(report.codecs.map((k) => [k.id, k.runtime]));
+  const yardstick = new Map<string, number>();
+  for (const c of report.cases) {
+    if (c.impl !== "adapter" || !Number.isFinite(c.p50)) continue;
+    const k = `${c.payload}\u0000${direction(c.op)}`;
+    yardstick.set(k, Math.min(yardstick.get(k) ?? Number.POSITIVE_INFINITY, c.p50));
+  }
 
   const body: string[] = [];
   cols.forEach((id, i) => {
@@ -49,8 +80,9 @@ export function renderSvg(report: BenchReport): string {
       y += 6;
     }
     const cases = rowCases(report, payload, op);
-    const best = Math.min(...[...cases.values()].map((r) => r.p50));
-    const winner = [...cases.values()].find((r) => r.p50 === best)!;
+    const best = yardstick.get(`${payload}\u0000${direction(op)}`)!;
+    const fastest =
+      report.relative.find((r) => r.payload === payload && r.op === op)?.fastest ?? [];
     if (payload !== previous) {
       body.push(
         `<text x="10" y="${y + 15}" class="group">${esc(payloadLabel(report, payload))}</text>`,
@@ -62,51 +94,56 @@ export function renderSvg(report: BenchReport): string {
     cols.forEach((id, i) => {
       const x = labelW + i * cellW;
       const r = cases.get(id);
-      if (!r) {
+      if (!r || !Number.isFinite(r.p50)) {
         body.push(
           `<rect x="${x + 1}" y="${y + 1}" width="${cellW - 2}" height="${cellH - 2}" class="none"/>`,
         );
         return;
       }
       const f = r.p50 / best;
+      const tied = fastest.includes(id);
       body.push(
-        `<rect x="${x + 1}" y="${y + 1}" width="${cellW - 2}" height="${cellH - 2}" fill="${colourFor(f)}"${f === 1 ? ' class="best"' : ""}><title>${esc(`${id} · ${payload} · ${op}: ${formatTime(r.p50)} (${f.toFixed(2)}× the fastest)`)}</title></rect>`,
-        `<text x="${x + cellW / 2}" y="${y + 15}" class="${f === 1 ? "cell fastest" : "cell"}" text-anchor="middle">${f === 1 ? "1×" : f >= 10 ? `${Math.round(f)}×` : `${f.toFixed(1)}×`}</text>`,
+        `<rect x="${x + 1}" y="${y + 1}" width="${cellW - 2}" height="${cellH - 2}" fill="${colourFor(f)}"${tied ? ' class="best"' : ""}><title>${esc(`${id} · ${payload} · ${op}: ${formatTime(r.p50)}${r.ci ? ` [${formatTime(r.ci.low)}, ${formatTime(r.ci.high)}]` : ""}, ${f.toFixed(2)}× the fastest ${direction(op)}`)}</title></rect>`,
+        `<text x="${x + cellW / 2}" y="${y + 15}" class="${textOn(f)}${tied ? " fastest" : ""}" text-anchor="middle">${esc(formatTime(r.p50))}</text>`,
       );
     });
     body.push(
-      `<text x="${labelW + cols.length * cellW + 10}" y="${y + 15}" class="label">${esc(`${winner.codec} ${formatTime(best)}`)}</text>`,
+      `<text x="${labelW + cols.length * cellW + 10}" y="${y + 15}" class="label">${esc(
+        fastest.length > 1 ? `tied: ${fastest.join(", ")}` : `fastest: ${fastest[0] ?? "—"}`,
+      )}</text>`,
     );
     previous = payload;
     y += cellH;
   }
 
-  // Legend: the colour scale from 1× to CAP×.
-  const legend: string[] = [];
-  const steps = [1, 1.5, 2, 3, 4, 6, CAP];
+  // Legend on its own line under the subtitle: the colour scale from 1× to CAP×.
+  const legend: string[] = [
+    `<text x="10" y="88" class="axis">times the fastest on the payload, same direction:</text>`,
+  ];
+  const steps = [1, 2, 4, 8, 16, CAP];
   steps.forEach((f, i) => {
-    const x = width - 10 - (steps.length - i) * 44;
+    const x = 270 + i * 46;
     legend.push(
-      `<rect x="${x}" y="40" width="42" height="14" fill="${colourFor(f)}"/>`,
-      `<text x="${x + 21}" y="66" class="axis" text-anchor="middle">${f === CAP ? `≥${f}` : f}×</text>`,
+      `<rect x="${x}" y="76" width="44" height="16" fill="${colourFor(f)}"/>`,
+      `<text x="${x + 22}" y="88" class="${textOn(f)}" text-anchor="middle">${f === CAP ? `≥${f}` : f}×</text>`,
     );
   });
 
   const e = report.environment;
-  const title = "Snappy time per op relative to the fastest codec of each row (p50)";
+  const title = "Snappy time per op, coloured by times the fastest codec";
   const height = y + 16;
   return `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="system-ui, -apple-system, Segoe UI, sans-serif" role="img" aria-labelledby="chart-title">
 <title id="chart-title">${title}</title>
 <style>
 .title{font-size:15px;font-weight:600;fill:#0f172a}.sub{font-size:11px;fill:#475569}
 .group{font-size:12px;font-weight:600;fill:#0f172a}.label{font-size:11px;fill:#334155}
-.codec{font-size:11px;font-weight:600;fill:#0f172a}.axis{font-size:10px;fill:#64748b}
-.cell{font-size:11px;fill:#111827}.fastest{font-weight:700}
-.best{stroke:#14532d;stroke-width:2}.none{fill:#f1f5f9}.sep{stroke:#cbd5e1;stroke-width:1}
+.codec{font-size:11px;font-weight:600;fill:#0f172a}.axis{font-size:10px;fill:#475569}
+.cell{font-size:11px;fill:#111827}.dark{fill:#ffffff}.fastest{font-weight:700}
+.best{stroke:#0f172a;stroke-width:2}.none{fill:#f1f5f9}.sep{stroke:#cbd5e1;stroke-width:1}
 </style>
 <rect width="100%" height="100%" fill="#fff"/>
 <text x="10" y="22" class="title">${title}</text>
-<text x="10" y="40" class="sub">${esc(`1× = fastest (outlined; its time on the right), lower is better; hover a cell for its time. ${report.mode} run, ${report.timing.clock ?? "wall"} clock.`)}</text>
+<text x="10" y="40" class="sub">${esc(`Median of ${report.timing.forks === 0 ? "1 in-process run" : `${report.timing.forks} forks`}; outlined = fastest or not distinguishable from it (95 % interval); hover a cell for its interval. ${report.mode} run, ${report.timing.clock ?? "wall"} clock.`)}</text>
 <text x="10" y="56" class="sub">${esc(`${e.cpu} × ${e.cores} · Node ${e.node} · ${e.date.slice(0, 10)} · commit ${(e.commit ?? "unknown").slice(0, 12)}`)}</text>
 ${legend.join("\n")}
 ${body.join("\n")}

@@ -1,6 +1,14 @@
 // The report's tables as data, rendered by markdown.ts and terminal.ts alike.
-import type { CaseResult } from "../run.js";
-import { formatBytes, formatInt, formatPercent, formatThroughput, formatTime } from "./format.js";
+import type { CaseResult } from "../results.js";
+import { halfWidthPercent } from "../stats.js";
+import {
+  formatBytes,
+  formatInt,
+  formatPercent,
+  formatRatio,
+  formatThroughput,
+  formatTime,
+} from "./format.js";
 import type { BenchReport } from "./json.js";
 
 /** One table cell; `strong` marks the best of its row. */
@@ -59,21 +67,62 @@ export function rowKeys(report: BenchReport): { payload: string; op: string }[] 
   return keys;
 }
 
-/** p50 per op; rows payload × op, columns codecs; fastest of each row strong. */
+/** "252 µs ± 3.1 %": an estimate with the half-width of its interval. */
+export function formatEstimate(r: Pick<CaseResult, "p50" | "ci">): string {
+  const half = halfWidthPercent({ value: r.p50, ...(r.ci && { ci: r.ci }) });
+  return half === undefined
+    ? formatTime(r.p50)
+    : `${formatTime(r.p50)} ± ${half < 10 ? half.toFixed(1) : half.toFixed(0)} %`;
+}
+
+/** Codecs tied for fastest in each row (from the report's relative rows). */
+function fastestOf(report: BenchReport, payload: string, op: string): readonly string[] {
+  return report.relative.find((r) => r.payload === payload && r.op === op)?.fastest ?? [];
+}
+
+/**
+ * Estimate ± interval per op; rows payload × op, columns codecs; strong = every codec
+ * the data cannot tell from the fastest.
+ */
 export function speedTable(report: BenchReport): Table {
   const cols = codecColumns(report);
   const rows = rowKeys(report).map(({ payload, op }) => {
     const cases = rowCases(report, payload, op);
-    const best = Math.min(...[...cases.values()].map((r) => r.p50));
+    const fastest = fastestOf(report, payload, op);
     return [
       c(payloadLabel(report, payload)),
       c(op),
       ...cols.map((id) => {
         const r = cases.get(id);
-        return r ? c(formatTime(r.p50), r.p50 === best) : c("—");
+        return r ? c(formatEstimate(r), fastest.includes(id)) : c("—");
       }),
     ];
   });
+  return {
+    headers: ["payload", "op", ...cols],
+    align: ["l", "l", ...cols.map(() => "r" as const)],
+    rows,
+  };
+}
+
+/**
+ * Each codec's time as a multiple of the reference's, measured in the same fork rounds,
+ * with its interval: "0.42× [0.40, 0.44]". Strong = tied for fastest.
+ */
+export function relativeTable(report: BenchReport): Table {
+  const cols = codecColumns(report);
+  const rows = report.relative.map((row) => [
+    c(payloadLabel(report, row.payload)),
+    c(row.op),
+    ...cols.map((id) => {
+      const cell = row.cells.find((x) => x.codec === id);
+      if (!cell || cell.ratio === undefined) return c("—");
+      const text = cell.ci
+        ? `${formatRatio(cell.ratio)} [${cell.ci.low.toFixed(2)}, ${cell.ci.high.toFixed(2)}]`
+        : formatRatio(cell.ratio);
+      return c(text, cell.fastest);
+    }),
+  ]);
   return {
     headers: ["payload", "op", ...cols],
     align: ["l", "l", ...cols.map(() => "r" as const)],
@@ -133,10 +182,25 @@ export function allocationTable(report: BenchReport): Table {
   };
 }
 
-/** Library called directly vs through the adapter. */
+/** "+3.1 % [+1.0, +5.2]" or "within noise (−2 % [−6, +2])". */
+function formatOverhead(o: BenchReport["overhead"][number]): string {
+  const ci = o.ci ? ` [${formatPercent(o.ci.low)}, ${formatPercent(o.ci.high)}]` : "";
+  return o.withinNoise
+    ? `within noise (${formatPercent(o.percent)}${ci})`
+    : `${formatPercent(o.percent)}${ci}`;
+}
+
+/** Library called directly vs through the adapter, paired by fork. */
 export function overheadTable(report: BenchReport): Table {
   return {
-    headers: ["codec", "payload", "op", "library direct", "through adapter", "overhead"],
+    headers: [
+      "codec",
+      "payload",
+      "op",
+      "library direct",
+      "through adapter",
+      "overhead (95 % interval)",
+    ],
     align: ["l", "l", "l", "r", "r", "r"],
     rows: report.overhead.map((o) => [
       c(o.codec),
@@ -144,7 +208,7 @@ export function overheadTable(report: BenchReport): Table {
       c(o.op),
       c(formatTime(o.rawP50)),
       c(formatTime(o.adapterP50)),
-      c(formatPercent(o.percent)),
+      c(formatOverhead(o), !o.withinNoise),
     ]),
   };
 }
@@ -156,12 +220,12 @@ export function spreadTable(report: BenchReport): Table {
       "codec",
       "payload",
       "op",
-      "p50",
+      "p50 (95 % interval)",
       "p75",
       "p99",
       "min",
       "max",
-      "samples × batch",
+      "forks × batches × ops",
       "throughput",
     ],
     align: ["l", "l", "l", "r", "r", "r", "r", "r", "r", "r"],
@@ -169,12 +233,16 @@ export function spreadTable(report: BenchReport): Table {
       c(r.impl === "raw" ? `${r.codec} (raw)` : r.codec),
       c(r.payload),
       c(r.op),
-      c(formatTime(r.p50)),
+      c(
+        r.ci
+          ? `${formatTime(r.p50)} [${formatTime(r.ci.low)}, ${formatTime(r.ci.high)}]`
+          : formatTime(r.p50),
+      ),
       c(formatTime(r.p75)),
       c(formatTime(r.p99)),
       c(formatTime(r.min)),
       c(formatTime(r.max)),
-      c(`${r.samples} × ${r.batch}`),
+      c(`${r.forks} × ${Math.round(r.samples / Math.max(1, r.forks))} × ${r.batch}`),
       c(formatThroughput(r.bytes, r.p50)),
     ]),
   };
@@ -221,13 +289,15 @@ export function unavailableTable(report: BenchReport): Table {
   };
 }
 
-/** Per-case change against the baseline, worst first. */
+/** Per-case change against the baseline: significant ones first, slowest first. */
 export function comparisonTable(report: BenchReport): Table | undefined {
-  const cmp = report.comparison;
-  if (!cmp) return undefined;
-  const rows = [...cmp.rows].sort((a, b) => b.deltaPercent - a.deltaPercent);
+  const entries = report.comparison;
+  if (!entries) return undefined;
+  const rows = [...entries].sort(
+    (a, b) => Number(b.significant) - Number(a.significant) || b.change - a.change,
+  );
   return {
-    headers: ["codec", "payload", "op", "baseline p50", "p50", "change", ""],
+    headers: ["codec", "payload", "op", "baseline p50", "p50", "change (95 % interval)", "verdict"],
     align: ["l", "l", "l", "r", "r", "r", "l"],
     rows: rows.map((r) => [
       c(r.impl === "raw" ? `${r.codec} (raw)` : r.codec),
@@ -235,8 +305,13 @@ export function comparisonTable(report: BenchReport): Table | undefined {
       c(r.op),
       c(formatTime(r.baseP50)),
       c(formatTime(r.p50)),
-      c(formatPercent(r.deltaPercent), r.verdict === "regression"),
-      c(r.verdict === "same" ? "" : r.verdict),
+      c(
+        r.ci
+          ? `${formatPercent(r.change)} [${formatPercent(r.ci.low)}, ${formatPercent(r.ci.high)}]`
+          : formatPercent(r.change),
+        r.significant,
+      ),
+      c(r.verdict, r.verdict === "slower"),
     ]),
   };
 }

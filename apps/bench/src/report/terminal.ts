@@ -1,13 +1,13 @@
 // What the terminal shows: a live progress line while running, then the main tables.
-import { caseKey } from "../cases.js";
-import type { Progress } from "../run.js";
+import type { Progress } from "../schedule.js";
 import { formatDuration } from "./format.js";
 import type { BenchReport } from "./json.js";
-import { blockDrift, headline } from "./markdown.js";
+import { comparisonSummary, headline } from "./markdown.js";
 import {
   allocationTable,
   comparisonTable,
   overheadTable,
+  relativeTable,
   sizeTable,
   speedTable,
   type Table,
@@ -42,22 +42,23 @@ export function renderTerminal(report: BenchReport, colour: boolean): string {
     out.push(colour ? `\x1b[1m${title}\x1b[22m` : title, textTable(table, colour), "");
   };
   const best = colour ? "bold" : "*";
-  add(`Time per op, p50 (${best} = fastest)`, speedTable(report));
+  add(
+    `Relative to ${report.reference}, time ÷ ${report.reference}'s [95 % interval] (${best} = fastest or tied)`,
+    relativeTable(report),
+  );
+  add(`Time per op ± 95 % interval (${best} = fastest or tied)`, speedTable(report));
   add(`Compressed bytes (ratio) (${best} = smallest)`, sizeTable(report));
   add(`Allocated per op, JS heap / external (${best} = least)`, allocationTable(report));
-  add("Adapter overhead (library direct vs through adapter, p50)", overheadTable(report));
+  add("Adapter overhead (library direct vs through adapter)", overheadTable(report));
   add("Unavailable codecs", unavailableTable(report));
-  const cmp = report.comparison;
   const table = comparisonTable(report);
-  if (cmp && table) {
-    const changed = table.rows.filter((row) => row[6]?.text !== "");
+  if (report.compared && table) {
+    const changed = table.rows.filter((row) => row[6]?.text !== "no significant change");
     out.push(
-      colour ? `\x1b[1mCompared with ${cmp.baseline}\x1b[22m` : `Compared with ${cmp.baseline}`,
-      `${cmp.rows.length} cases, ${changed.length} beyond ±${cmp.thresholdPercent} % (listed below)` +
-        (cmp.payloadChanged?.length
-          ? `; not compared (payload bytes differ): ${cmp.payloadChanged.join(", ")}`
-          : ""),
-      blockDrift(report),
+      colour
+        ? `\x1b[1mCompared with ${report.compared.baseline}\x1b[22m`
+        : `Compared with ${report.compared.baseline}`,
+      ...comparisonSummary(report),
       "",
     );
     if (changed.length > 0) out.push(textTable({ ...table, rows: changed }, colour), "");
@@ -69,15 +70,8 @@ export function renderTerminal(report: BenchReport, colour: boolean): string {
 export function progressPrinter(stream: NodeJS.WriteStream): (p: Progress) => void {
   const tty = stream.isTTY === true;
   return (p) => {
-    const c = p.current;
-    const key = caseKey({
-      codec: c.target.codec,
-      impl: c.target.impl,
-      payload: c.prepared.payload.name,
-      op: c.op.id,
-    });
     const eta = p.etaMs === undefined ? "…" : formatDuration(p.etaMs);
-    const line = `[${String(p.index).padStart(String(p.total).length)}/${p.total}] ${key}  elapsed ${formatDuration(p.elapsedMs)}  ETA ${eta}`;
+    const line = `[fork ${p.fork + 1}/${p.forks}] [${String(p.index).padStart(String(p.total).length)}/${p.total}] ${p.label}  elapsed ${formatDuration(p.elapsedMs)}  ETA ${eta}`;
     if (tty) {
       const cols = stream.columns ?? 100;
       stream.write(`\r\x1b[2K${line.slice(0, cols - 1)}`);

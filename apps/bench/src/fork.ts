@@ -1,0 +1,334 @@
+// Forks: every target (an adapter's codec, a variant, or a raw library) is timed in a fresh
+// process of its own, so no codec's JIT state, heap or allocator history leaks into
+// another's numbers. The parent keeps the gate and the prepared inputs; it writes the inputs
+// once to a folder, and each child reads them, loads only its own target and answers timing
+// requests one at a time over stdin/stdout (JSON lines), so the parent decides who runs when.
+// The same interface runs the cases in the bench's own process for `--forks 0`.
+import { type ChildProcess, spawn } from "node:child_process";
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { createInterface } from "node:readline";
+import { fileURLToPath } from "node:url";
+import type { AdapterModule } from "@snappykit/core";
+import { adapterTarget, getOp, rawTarget, type Target, type TargetImpl } from "./cases.js";
+import { type Allocation, CaseTimer, type TimedCase, type TimingOptions } from "./run.js";
+
+/** One row's inputs as written for the children: a payload × op, and what the op reads. */
+export interface RowInputs {
+  readonly payload: string;
+  readonly op: string;
+  readonly outputBytes: number;
+  readonly items: readonly Uint8Array[];
+}
+
+const INDEX = "rows.json";
+const DATA = "rows.bin";
+
+/** Write every row's inputs to `dir` (an index and one binary file). */
+export function writeInputs(dir: string, rows: readonly RowInputs[]): void {
+  let offset = 0;
+  const index = rows.map((r) => ({
+    payload: r.payload,
+    op: r.op,
+    outputBytes: r.outputBytes,
+    items: r.items.map((item) => {
+      const at: [number, number] = [offset, item.length];
+      offset += item.length;
+      return at;
+    }),
+  }));
+  const data = new Uint8Array(offset);
+  let at = 0;
+  for (const r of rows) {
+    for (const item of r.items) {
+      data.set(item, at);
+      at += item.length;
+    }
+  }
+  writeFileSync(join(dir, INDEX), JSON.stringify(index));
+  writeFileSync(join(dir, DATA), data);
+}
+
+/** Read what {@link writeInputs} wrote; every item gets its own ArrayBuffer, as in the parent. */
+export function readInputs(dir: string): RowInputs[] {
+  const index = JSON.parse(readFileSync(join(dir, INDEX), "utf8")) as {
+    payload: string;
+    op: string;
+    outputBytes: number;
+    items: [number, number][];
+  }[];
+  const data = readFileSync(join(dir, DATA));
+  return index.map((r) => ({
+    ...r,
+    items: r.items.map(([o, n]) => new Uint8Array(data.subarray(o, o + n))),
+  }));
+}
+
+/** How a child builds its one target from the adapter module at `entry`. */
+export interface TargetSpec {
+  readonly codec: string;
+  readonly impl: TargetImpl;
+  /** Absolute path of the adapter package's entry module. */
+  readonly entry: string;
+  /** Set for an adapter variant: the codec comes from `createVariants()`. */
+  readonly variant?: boolean;
+  /**
+   * Self-test of the statistics (`--slow-down`): busy-wait this fraction of each call's own
+   * time after it returns, so the target is that much slower on every op.
+   */
+  readonly slowdown?: number;
+}
+
+/** Build the target a spec describes (in the child, or in-process for `--forks 0`). */
+export async function loadTarget(spec: TargetSpec): Promise<Target> {
+  const mod = (await import(
+    spec.entry.startsWith("file:") ? spec.entry : `file://${spec.entry}`
+  )) as AdapterModule;
+  let target: Target;
+  if (spec.impl === "raw") {
+    target = rawTarget(spec.codec, await mod.createRaw());
+  } else if (spec.variant) {
+    const variant = (await mod.createVariants?.())?.find((v) => v.name === spec.codec);
+    if (!variant) throw new Error(`${spec.entry} has no variant "${spec.codec}"`);
+    target = adapterTarget(spec.codec, variant, true);
+  } else {
+    target = adapterTarget(spec.codec, await mod.createCodec());
+  }
+  return spec.slowdown ? slowedDown(target, spec.slowdown) : target;
+}
+
+const busyUntil = (t: number) => {
+  while (performance.now() < t) {
+    // spin: the point is to spend CPU, like slower code would
+  }
+};
+
+/** The target with every call made `fraction` slower by a busy-wait after it. */
+function slowedDown(target: Target, fraction: number): Target {
+  const b = target.backend;
+  const wrapSync = (f: (x: Uint8Array) => Uint8Array) => (x: Uint8Array) => {
+    const t0 = performance.now();
+    const out = f.call(b, x);
+    busyUntil(t0 + (performance.now() - t0) * (1 + fraction));
+    return out;
+  };
+  const wrapAsync = (f: (x: Uint8Array) => Promise<Uint8Array>) => async (x: Uint8Array) => {
+    const t0 = performance.now();
+    const out = await f.call(b, x);
+    busyUntil(t0 + (performance.now() - t0) * (1 + fraction));
+    return out;
+  };
+  // Keep the codec's other members (name, library, ...) for framed ops.
+  const backend = Object.assign(Object.create(b) as typeof b, {
+    compress: wrapSync(b.compress),
+    uncompress: wrapSync(b.uncompress),
+    ...(b.compressAsync && { compressAsync: wrapAsync(b.compressAsync) }),
+    ...(b.uncompressAsync && { uncompressAsync: wrapAsync(b.uncompressAsync) }),
+  });
+  return { ...target, backend };
+}
+
+/** Timing requests for one target's cases, by row index; a child process or this one. */
+export interface CaseWorker {
+  readonly spec: TargetSpec;
+  /** Warm the row's case up; resolves to its batch size. */
+  warm(row: number): Promise<number>;
+  /** One sampling round: ns per op, one value per batch. */
+  sample(row: number): Promise<number[]>;
+  allocation(row: number): Promise<Allocation>;
+  close(): Promise<void>;
+}
+
+/** The cases of one target, timed in the current process. */
+export class LocalWorker implements CaseWorker {
+  private readonly timers = new Map<number, CaseTimer>();
+
+  private constructor(
+    readonly spec: TargetSpec,
+    private readonly target: Target,
+    private readonly rows: readonly RowInputs[],
+    private readonly timing: TimingOptions,
+  ) {}
+
+  static async start(
+    spec: TargetSpec,
+    rows: readonly RowInputs[],
+    timing: TimingOptions,
+  ): Promise<LocalWorker> {
+    return new LocalWorker(spec, await loadTarget(spec), rows, timing);
+  }
+
+  private timer(row: number): CaseTimer {
+    let t = this.timers.get(row);
+    if (!t) {
+      const r = this.rows[row];
+      if (!r) throw new Error(`no row ${row}`);
+      const c: TimedCase = {
+        target: this.target,
+        op: getOp(r.op),
+        inputs: r.items,
+        outputBytes: r.outputBytes,
+      };
+      t = new CaseTimer(c, this.timing);
+      this.timers.set(row, t);
+    }
+    return t;
+  }
+
+  warm(row: number): Promise<number> {
+    return this.timer(row).warm();
+  }
+
+  sample(row: number): Promise<number[]> {
+    return this.timer(row).sample();
+  }
+
+  allocation(row: number): Promise<Allocation> {
+    return this.timer(row).allocation();
+  }
+
+  async close(): Promise<void> {
+    this.timers.clear();
+  }
+}
+
+/** Marks protocol lines on a child's stdout; anything else it prints goes to our stderr. */
+const MARK = "@@snappykit-bench ";
+
+type Request =
+  | { cmd: "ready" }
+  | { cmd: "warm"; row: number }
+  | { cmd: "sample"; row: number }
+  | { cmd: "allocation"; row: number };
+type Reply = { ok: true; value: unknown } | { ok: false; error: string };
+
+/** Thrown when a child dies, hangs or fails a request: the fork loses that target. */
+export class ForkError extends Error {
+  override readonly name = "ForkError";
+}
+
+/** Loading a target (a wasm compile, a native addon) may take this long on a busy machine. */
+const START_TIMEOUT_MS = 60_000;
+
+// The child runs the built file beside this one; vitest runs this module from src/.
+const CHILD_SCRIPT = fileURLToPath(
+  new URL(
+    import.meta.url.endsWith(".ts") ? "../dist/fork-child.js" : "./fork-child.js",
+    import.meta.url,
+  ),
+);
+
+/** One target in a child process. */
+export class ChildWorker implements CaseWorker {
+  private readonly waiting: ((reply: Reply | Error) => void)[] = [];
+  private exited: string | undefined;
+
+  private constructor(
+    readonly spec: TargetSpec,
+    private readonly child: ChildProcess,
+    private readonly timeoutMs: number,
+  ) {
+    const lines = createInterface({ input: child.stdout! });
+    lines.on("line", (line) => {
+      if (!line.startsWith(MARK)) {
+        process.stderr.write(`[${spec.codec}${spec.impl === "raw" ? ":raw" : ""}] ${line}\n`);
+        return;
+      }
+      this.waiting.shift()?.(JSON.parse(line.slice(MARK.length)) as Reply);
+    });
+    child.on("exit", (code, signal) => {
+      this.exited = signal ? `killed by ${signal}` : `exited with code ${code}`;
+      for (const w of this.waiting.splice(0)) w(new ForkError(`child ${this.exited}`));
+    });
+  }
+
+  /** Spawn the child for `spec` and wait until its target is loaded. */
+  static async start(
+    spec: TargetSpec,
+    inputsDir: string,
+    timing: TimingOptions,
+    timeoutMs: number,
+  ): Promise<ChildWorker> {
+    const child = spawn(
+      process.execPath,
+      ["--expose-gc", CHILD_SCRIPT, JSON.stringify({ spec, inputsDir, timing })],
+      { stdio: ["pipe", "pipe", "inherit"] },
+    );
+    const worker = new ChildWorker(spec, child, timeoutMs);
+    await worker.call({ cmd: "ready" }, START_TIMEOUT_MS);
+    return worker;
+  }
+
+  private call(request: Request, timeoutMs = this.timeoutMs): Promise<unknown> {
+    if (this.exited) return Promise.reject(new ForkError(`child ${this.exited}`));
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.child.kill("SIGKILL");
+        reject(new ForkError(`no answer to ${request.cmd} within ${timeoutMs / 1000} s`));
+      }, timeoutMs);
+      this.waiting.push((reply) => {
+        clearTimeout(timer);
+        if (reply instanceof Error) reject(reply);
+        else if (reply.ok) resolve(reply.value);
+        else reject(new ForkError(reply.error));
+      });
+      this.child.stdin!.write(`${JSON.stringify(request)}\n`);
+    });
+  }
+
+  warm(row: number): Promise<number> {
+    return this.call({ cmd: "warm", row }) as Promise<number>;
+  }
+
+  sample(row: number): Promise<number[]> {
+    return this.call({ cmd: "sample", row }) as Promise<number[]>;
+  }
+
+  allocation(row: number): Promise<Allocation> {
+    return this.call({ cmd: "allocation", row }) as Promise<Allocation>;
+  }
+
+  async close(): Promise<void> {
+    if (this.exited) return;
+    const gone = new Promise<void>((resolve) => this.child.once("exit", () => resolve()));
+    this.child.stdin!.end();
+    const timer = setTimeout(() => this.child.kill("SIGKILL"), 5000);
+    await gone;
+    clearTimeout(timer);
+  }
+}
+
+/** The child's side: load the target, then answer requests until stdin closes. */
+export async function serveChild(arg: string): Promise<void> {
+  const { spec, inputsDir, timing } = JSON.parse(arg) as {
+    spec: TargetSpec;
+    inputsDir: string;
+    timing: TimingOptions;
+  };
+  const send = (reply: Reply) => process.stdout.write(`${MARK}${JSON.stringify(reply)}\n`);
+  // A target that cannot load answers every request with the reason, starting with the
+  // parent's "ready", so the parent reports it like any other failed fork.
+  let worker: LocalWorker | Error;
+  try {
+    worker = await LocalWorker.start(spec, readInputs(inputsDir), timing);
+  } catch (error) {
+    worker = new Error(`cannot load ${spec.codec}: ${(error as Error).message}`);
+  }
+  for await (const line of createInterface({ input: process.stdin })) {
+    const request = JSON.parse(line) as Request;
+    try {
+      if (worker instanceof Error) throw worker;
+      const value =
+        request.cmd === "ready"
+          ? true
+          : request.cmd === "warm"
+            ? await worker.warm(request.row)
+            : request.cmd === "sample"
+              ? await worker.sample(request.row)
+              : await worker.allocation(request.row);
+      send({ ok: true, value });
+    } catch (error) {
+      send({ ok: false, error: (error as Error).message });
+    }
+  }
+}

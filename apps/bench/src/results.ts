@@ -1,0 +1,187 @@
+// From fork measurements to the figures a reader sees: per case a point estimate with its
+// interval, per row each codec relative to the reference and to the fastest (paired by
+// fork: both were timed in the same fork's interleaved rounds), and the adapter overhead.
+import type { TargetImpl } from "./cases.js";
+import type { Allocation } from "./run.js";
+import type { CaseMeasurement } from "./schedule.js";
+import { type Estimate, type Interval, medianEstimate, pairedRatio, sideOfOne } from "./stats.js";
+
+/** Every figure measured for one case. Times are nanoseconds per op (all items). */
+export interface CaseResult {
+  readonly key: string;
+  readonly codec: string;
+  readonly impl: TargetImpl;
+  readonly library: string;
+  readonly payload: string;
+  readonly op: string;
+  readonly items: number;
+  /** Uncompressed bytes one op processes. */
+  readonly bytes: number;
+  /** Ops per timed batch (one sample = the mean op time of one batch). */
+  readonly batch: number;
+  /** Batches timed, all forks. */
+  readonly samples: number;
+  /** Forks that timed the case. */
+  readonly forks: number;
+  /** Each fork's median batch time, by fork index (null: that fork lost the target). */
+  readonly forkMedians: readonly (number | null)[];
+  /** The estimate: the median of the fork medians. */
+  readonly p50: number;
+  /** Its distribution-free interval (stats.ts); absent with fewer than two forks. */
+  readonly ci?: Interval;
+  /** Percentiles and extremes of every batch of every fork. */
+  readonly p75: number;
+  readonly p99: number;
+  readonly min: number;
+  readonly max: number;
+  /**
+   * Bytes allocated per op: `heap` is mitata's probe (V8 `used_heap_size +
+   * malloced_memory`), `external` the ArrayBuffer/Buffer backing stores that probe does
+   * not see (where output bytes live). Median of single ops after a forced GC.
+   */
+  readonly alloc: Allocation;
+  /** Wall time the case took over all forks (warm-up, sampling, allocation). */
+  readonly wallMs: number;
+}
+
+/** What a case is, besides what was measured (from the parent's case list). */
+export interface CaseIdentity {
+  readonly key: string;
+  readonly codec: string;
+  readonly impl: TargetImpl;
+  readonly library: string;
+  readonly payload: string;
+  readonly op: string;
+  readonly items: number;
+  readonly bytes: number;
+}
+
+const at = (sorted: readonly number[], q: number) => sorted[(q * (sorted.length - 1)) | 0]!;
+
+/** Summarise one case's forks. */
+export function summarise(id: CaseIdentity, m: CaseMeasurement): CaseResult {
+  const medians = m.forkMedians.filter((x) => Number.isFinite(x));
+  const e = medianEstimate(medians);
+  const s = [...m.samples].sort((a, b) => a - b);
+  return {
+    ...id,
+    batch: m.batch,
+    samples: s.length,
+    forks: medians.length,
+    forkMedians: m.forkMedians.map((x) => (Number.isFinite(x) ? x : null)),
+    p50: e.value,
+    ...(e.ci && { ci: e.ci }),
+    p75: s.length ? at(s, 0.75) : Number.NaN,
+    p99: s.length ? at(s, 0.99) : Number.NaN,
+    min: s[0] ?? Number.NaN,
+    max: s[s.length - 1] ?? Number.NaN,
+    alloc: m.alloc,
+    wallMs: m.wallMs,
+  };
+}
+
+const forkValues = (c: CaseResult) => c.forkMedians.map((x) => x ?? Number.NaN);
+
+/** A ratio between two cases of one fork set, paired fork by fork. */
+export function caseRatio(a: CaseResult, b: CaseResult): Estimate {
+  return pairedRatio(forkValues(a), forkValues(b));
+}
+
+/** One codec in a row, relative to the reference and to the row's fastest. */
+export interface RelativeCell {
+  readonly codec: string;
+  /** time / reference time; absent when the reference did not run this row. */
+  readonly ratio?: number;
+  readonly ci?: Interval;
+  /** Not distinguishable from the fastest: the interval of time / fastest reaches 1. */
+  readonly fastest: boolean;
+}
+
+/** A row (payload × op) in relative terms. */
+export interface RelativeRow {
+  readonly payload: string;
+  readonly op: string;
+  readonly reference: string;
+  /** Codecs tied for fastest (every one the data cannot tell from the fastest estimate). */
+  readonly fastest: readonly string[];
+  readonly cells: readonly RelativeCell[];
+}
+
+/** Relative figures for every row of adapter cases. */
+export function relativeRows(cases: readonly CaseResult[], reference: string): RelativeRow[] {
+  const rows = new Map<string, CaseResult[]>();
+  for (const c of cases) {
+    if (c.impl !== "adapter" || !Number.isFinite(c.p50)) continue;
+    const k = `${c.payload}\u0000${c.op}`;
+    rows.set(k, [...(rows.get(k) ?? []), c]);
+  }
+  return [...rows.values()].map((row) => {
+    const ref = row.find((c) => c.codec === reference);
+    const best = row.reduce((a, b) => (b.p50 < a.p50 ? b : a));
+    const cells = row.map((c) => {
+      const r = ref ? caseRatio(c, ref) : undefined;
+      const vsBest = caseRatio(c, best);
+      return {
+        codec: c.codec,
+        ...(r && { ratio: r.value }),
+        ...(r?.ci && { ci: r.ci }),
+        // Only a difference the interval supports counts: with one fork nothing is tied.
+        fastest: c === best || (vsBest.ci !== undefined && sideOfOne(vsBest.ci) !== 1),
+      };
+    });
+    return {
+      payload: row[0]!.payload,
+      op: row[0]!.op,
+      reference,
+      fastest: cells.filter((c) => c.fastest).map((c) => c.codec),
+      cells,
+    };
+  });
+}
+
+/** Adapter vs its library called directly, for one (codec, payload, op). */
+export interface OverheadRow {
+  readonly codec: string;
+  readonly payload: string;
+  readonly op: string;
+  readonly rawP50: number;
+  readonly adapterP50: number;
+  /** (adapter / raw − 1) × 100: what the adapter's conversions and guards cost. */
+  readonly percent: number;
+  /** Its interval in percent, paired by fork. */
+  readonly ci?: Interval;
+  /** The interval includes zero: no overhead the data can show. */
+  readonly withinNoise: boolean;
+}
+
+const toPercent = (x: number) => (x - 1) * 100;
+
+/** Pair every raw case with its adapter case. */
+export function computeOverhead(cases: readonly CaseResult[]): OverheadRow[] {
+  const rows: OverheadRow[] = [];
+  for (const raw of cases) {
+    if (raw.impl !== "raw") continue;
+    const adapter = cases.find(
+      (c) =>
+        c.impl === "adapter" &&
+        c.codec === raw.codec &&
+        c.payload === raw.payload &&
+        c.op === raw.op,
+    );
+    if (!adapter) continue;
+    const r = caseRatio(adapter, raw);
+    rows.push({
+      codec: raw.codec,
+      payload: raw.payload,
+      op: raw.op,
+      rawP50: raw.p50,
+      adapterP50: adapter.p50,
+      percent: toPercent(r.value),
+      ...(r.ci && {
+        ci: { low: toPercent(r.ci.low), high: toPercent(r.ci.high), level: r.ci.level },
+      }),
+      withinNoise: r.ci === undefined || sideOfOne(r.ci) === 0,
+    });
+  }
+  return rows;
+}

@@ -1,0 +1,214 @@
+// Who runs when. Fork by fork, every target gets a fresh process; within a fork, rows
+// (payload × op) are timed one after another, and the targets of a row take short turns
+// (A B C A B C ..., a few milliseconds each), so a slow spell of the machine lands on every
+// codec of the row rather than on whichever case it happened to hit. The order of targets
+// rotates from fork to fork and turn to turn, so no codec always goes first. Each fork of a case
+// yields one number, its median batch time: the unit the statistics work on (stats.ts).
+import type { TargetSpec } from "./fork.js";
+import type { Allocation, TimingOptions } from "./run.js";
+import { medianOf } from "./stats.js";
+
+/** A target's case on one row. */
+export interface PlannedCase {
+  readonly spec: TargetSpec;
+  readonly row: number;
+}
+
+/** A row as progress names it: "{codec}/payload/op". */
+export interface RowInfo {
+  readonly label: string;
+}
+
+/** Everything measured for one case over all forks. */
+export interface CaseMeasurement {
+  readonly spec: TargetSpec;
+  readonly row: number;
+  /** Median batch time (ns per op) of each fork, by fork index; NaN where the fork failed. */
+  readonly forkMedians: number[];
+  /** Every batch of every fork (ns per op), for percentiles. */
+  readonly samples: number[];
+  /** Ops per batch in the first fork that timed the case. */
+  batch: number;
+  alloc: Allocation;
+  /** Wall time spent on the case, all forks. */
+  wallMs: number;
+}
+
+/** A fork that lost a target: crashed, hung, or failed a request. */
+export interface ForkFailure {
+  readonly codec: string;
+  readonly impl: string;
+  readonly fork: number;
+  readonly reason: string;
+}
+
+/** Live progress, once per case warm-up. */
+export interface Progress {
+  readonly fork: number;
+  readonly forks: number;
+  readonly index: number;
+  readonly total: number;
+  readonly label: string;
+  readonly elapsedMs: number;
+  /** Estimated time left; undefined at the start. */
+  readonly etaMs: number | undefined;
+}
+
+/** Starts the worker for a target in fork `fork` (a child process, or this process). */
+export type StartWorker = (
+  spec: TargetSpec,
+  fork: number,
+) => Promise<import("./fork.js").CaseWorker>;
+
+/** Turns per case and fork at most (the budget normally ends sampling far sooner). */
+const MAX_TURNS = 400;
+
+const specKey = (s: TargetSpec) => `${s.codec}${s.impl === "raw" ? ":raw" : ""}`;
+
+function rotate<T>(xs: readonly T[], by: number): T[] {
+  if (xs.length === 0) return [];
+  const k = by % xs.length;
+  return [...xs.slice(k), ...xs.slice(0, k)];
+}
+
+/**
+ * Run every fork. `forks` processes per target (at least one: `--forks 0` passes 1 with
+ * an in-process `start`). A target that fails in a fork is reported and skipped for the
+ * rest of that fork; the run goes on.
+ */
+export async function runForks(
+  plan: readonly PlannedCase[],
+  rows: readonly RowInfo[],
+  timing: TimingOptions,
+  forks: number,
+  start: StartWorker,
+  onProgress?: (p: Progress) => void,
+): Promise<{ measurements: CaseMeasurement[]; failures: ForkFailure[] }> {
+  const measurements = new Map<string, CaseMeasurement>();
+  const key = (c: PlannedCase) => `${specKey(c.spec)}#${c.row}`;
+  for (const c of plan) {
+    measurements.set(key(c), {
+      ...c,
+      forkMedians: Array.from({ length: forks }, () => Number.NaN),
+      samples: [],
+      batch: 0,
+      alloc: { heap: Number.NaN, external: Number.NaN },
+      wallMs: 0,
+    });
+  }
+  const failures: ForkFailure[] = [];
+  const specs = [...new Map(plan.map((c) => [specKey(c.spec), c.spec])).values()];
+  const rowIds = [...new Set(plan.map((c) => c.row))].sort((a, b) => a - b);
+  const total = plan.length * forks;
+  const started = performance.now();
+  let index = 0;
+  // Every case gets the same time budget per fork, so the case count predicts the rest
+  // better than payload sizes do (only the few slowest ops outrun their budget).
+  const eta = () =>
+    index > 1 ? ((performance.now() - started) / (index - 1)) * (total - index + 1) : undefined;
+
+  for (let fork = 0; fork < forks; fork++) {
+    const alive = new Map<string, import("./fork.js").CaseWorker>();
+    const fail = (spec: TargetSpec, reason: string) => {
+      failures.push({ codec: spec.codec, impl: spec.impl, fork, reason });
+      const w = alive.get(specKey(spec));
+      alive.delete(specKey(spec));
+      return w?.close().catch(() => {});
+    };
+    // Start every target of the fork before timing any: loading is not what we measure.
+    const order = rotate(specs, fork);
+    await Promise.all(
+      order.map(async (spec) => {
+        try {
+          alive.set(specKey(spec), await start(spec, fork));
+        } catch (error) {
+          failures.push({
+            codec: spec.codec,
+            impl: spec.impl,
+            fork,
+            reason: (error as Error).message,
+          });
+        }
+      }),
+    );
+    for (let pos = 0; pos < rowIds.length; pos++) {
+      const row = rowIds[pos]!;
+      const cases = order
+        .filter((s) => plan.some((c) => c.row === row && specKey(c.spec) === specKey(s)))
+        .map((spec) => measurements.get(key({ spec, row }))!);
+      const perFork = new Map<CaseMeasurement, number[]>();
+      const batches = new Map<CaseMeasurement, number>();
+      const batchOf = (m: CaseMeasurement) => batches.get(m) ?? 1;
+      for (const m of cases) {
+        index++;
+        onProgress?.({
+          fork,
+          forks,
+          index,
+          total,
+          label: rows[row]!.label.replace("{codec}", specKey(m.spec)),
+          elapsedMs: performance.now() - started,
+          etaMs: eta(),
+        });
+        const w = alive.get(specKey(m.spec));
+        if (!w) continue;
+        const t0 = performance.now();
+        try {
+          const batch = await w.warm(row);
+          batches.set(m, batch);
+          if (m.batch === 0) m.batch = batch;
+          perFork.set(m, []);
+        } catch (error) {
+          await fail(m.spec, (error as Error).message);
+        }
+        m.wallMs += performance.now() - t0;
+      }
+      // Round-robin turns until every case has its batches and its time (or a cap on
+      // turns, for a case whose single batch outlasts the budget many times over).
+      const spent = new Map<CaseMeasurement, number>();
+      for (let turn = 0; turn < MAX_TURNS; turn++) {
+        const pending = cases.filter((m) => {
+          const samples = perFork.get(m);
+          return (
+            samples !== undefined &&
+            (samples.length < timing.minSamples || (spent.get(m) ?? 0) < timing.timeMs)
+          );
+        });
+        if (pending.length === 0) break;
+        for (const m of rotate(pending, turn)) {
+          const w = alive.get(specKey(m.spec));
+          const samples = perFork.get(m);
+          if (!w || !samples) continue;
+          const t0 = performance.now();
+          try {
+            const got = await w.sample(row);
+            samples.push(...got);
+            spent.set(
+              m,
+              (spent.get(m) ?? 0) + got.reduce((a, ns) => a + ns, 0) * 1e-6 * batchOf(m),
+            );
+          } catch (error) {
+            perFork.delete(m);
+            await fail(m.spec, (error as Error).message);
+          }
+          m.wallMs += performance.now() - t0;
+        }
+      }
+      for (const [m, samples] of perFork) {
+        if (samples.length === 0) continue;
+        m.forkMedians[fork] = medianOf(samples);
+        m.samples.push(...samples);
+        if (Number.isNaN(m.alloc.heap)) {
+          const w = alive.get(specKey(m.spec));
+          try {
+            if (w) m.alloc = await w.allocation(row);
+          } catch (error) {
+            await fail(m.spec, (error as Error).message);
+          }
+        }
+      }
+    }
+    await Promise.all([...alive.values()].map((w) => w.close().catch(() => {})));
+  }
+  return { measurements: [...measurements.values()], failures };
+}
