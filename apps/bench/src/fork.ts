@@ -12,6 +12,7 @@ import { fileURLToPath } from "node:url";
 import type { AdapterModule } from "@snappykit/core";
 import { adapterTarget, getOp, rawTarget, type Target, type TargetImpl } from "./cases.js";
 import { type Allocation, CaseTimer, type TimedCase, type TimingOptions } from "./run.js";
+import { type ForkCommand, NODE_RUNTIME } from "./runtime.js";
 
 /** One row's inputs as written for the children: a payload × op, and what the op reads. */
 export interface RowInputs {
@@ -242,16 +243,17 @@ export class ChildWorker implements CaseWorker {
     });
   }
 
-  /** Spawn the child for `spec` and wait until its target is loaded. */
+  /** Spawn the child for `spec` (in Node, or `command`'s runtime) and wait until its target is loaded. */
   static async start(
     spec: TargetSpec,
     inputsDir: string,
     timing: TimingOptions,
     timeoutMs: number,
+    command: ForkCommand = NODE_RUNTIME.command!,
   ): Promise<ChildWorker> {
     const child = spawn(
-      process.execPath,
-      ["--expose-gc", CHILD_SCRIPT, JSON.stringify({ spec, inputsDir, timing })],
+      command.file,
+      [...command.args, CHILD_SCRIPT, JSON.stringify({ spec, inputsDir, timing })],
       { stdio: ["pipe", "pipe", "inherit"] },
     );
     const worker = new ChildWorker(spec, child, timeoutMs);

@@ -28,6 +28,7 @@ import { renderSvg } from "./report/svg.js";
 import { clearProgress, progressPrinter, renderTerminal } from "./report/terminal.js";
 import { type CaseIdentity, computeOverhead, relativeRows, summarise } from "./results.js";
 import { FULL_TIMING, hasGc, QUICK_TIMING, type TimingOptions } from "./run.js";
+import { processRuntime } from "./runtime.js";
 import { type PlannedCase, runForks, type StartWorker } from "./schedule.js";
 
 /** The codec relative figures divide by unless `--reference` names another. */
@@ -80,6 +81,9 @@ async function run(opts: CliOptions, io: Io, log: (line: string) => void): Promi
       throw new UsageError(`--compare: ${(error as Error).message}`);
     }
   }
+  // A runtime that is not installed must fail now too.
+  if (opts.runtime === "browser") throw new UsageError("--runtime browser: not available yet");
+  const runtime = processRuntime(opts.runtime);
   const entries = discoverAdapters();
   const { loaded, failed } = await loadAdapters(entries);
   const source = loadPayloadSource();
@@ -187,7 +191,7 @@ async function run(opts: CliOptions, io: Io, log: (line: string) => void): Promi
   const forks = Math.max(1, timing.forks);
   log(
     `timing ${cases.length} cases × ${forks} fork${forks === 1 ? "" : "s"} ` +
-      `(${opts.quick ? "quick" : "full"} mode${timing.forks === 0 ? ", in this process" : ", a process per codec and fork"})`,
+      `(${opts.quick ? "quick" : "full"} mode${timing.forks === 0 ? ", in this process" : `, a process per codec and fork, in ${runtime.name} ${runtime.version}`})`,
   );
   const inputsDir =
     timing.forks === 0 ? undefined : mkdtempSync(join(tmpdir(), "snappykit-bench-"));
@@ -195,7 +199,7 @@ async function run(opts: CliOptions, io: Io, log: (line: string) => void): Promi
   try {
     if (inputsDir) writeInputs(inputsDir, rows);
     const start: StartWorker = inputsDir
-      ? (spec) => ChildWorker.start(spec, inputsDir, timing, REQUEST_TIMEOUT_MS)
+      ? (spec) => ChildWorker.start(spec, inputsDir, timing, REQUEST_TIMEOUT_MS, runtime.command)
       : (spec) => LocalWorker.start(spec, rows, timing);
     measured = await runForks(
       plan,
@@ -234,6 +238,7 @@ async function run(opts: CliOptions, io: Io, log: (line: string) => void): Promi
     environment: collectEnvironment(
       repoRoot,
       Object.fromEntries(codecs.map((c) => [c.id, c.library])),
+      { name: runtime.name, version: runtime.version },
     ),
     reference,
     gateReference: gate.reference,
@@ -271,11 +276,13 @@ async function run(opts: CliOptions, io: Io, log: (line: string) => void): Promi
     !opts.payloads &&
     !opts.ops &&
     opts.slowdowns.length === 0;
+  // Other runtimes' reports go to a folder of their own, so the Node report stays put.
+  const runtimeDir = runtime.name === "node" ? [] : [runtime.name];
   const outDir = opts.out
     ? resolve(opts.out)
     : complete
-      ? DEFAULT_OUT
-      : join(DEFAULT_OUT, "partial");
+      ? join(DEFAULT_OUT, ...runtimeDir)
+      : join(DEFAULT_OUT, "partial", ...runtimeDir);
   mkdirSync(outDir, { recursive: true });
   const written: string[] = [];
   const write = (name: string, text: string) => {

@@ -13,7 +13,8 @@ import { type AdapterResult, FRAMING, type Target } from "./portable.js";
 import { type ChildReport, type Runtime, report } from "./report.js";
 
 const here = dirname(fileURLToPath(import.meta.url));
-const bin = (name: string) => join(here, "..", "node_modules", ".bin", name);
+// Bun and Deno are pinned in the root package.json (the bench forks into them too).
+const bin = (name: string) => join(here, "..", "..", "..", "node_modules", ".bin", name);
 
 const RUNTIMES: readonly Runtime[] = ["bun", "deno", "browser"];
 

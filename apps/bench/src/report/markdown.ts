@@ -1,6 +1,6 @@
 // The Markdown report: what a client team pastes into a PR description.
 import { LEVEL } from "../stats.js";
-import { formatDuration } from "./format.js";
+import { formatDuration, formatRuntime } from "./format.js";
 import type { BenchReport } from "./json.js";
 import {
   allocationTable,
@@ -51,7 +51,7 @@ export function headline(report: BenchReport): string {
     `\`${report.command}\``,
     `${e.date.slice(0, 16).replace("T", " ")} UTC`,
     `commit ${e.commit ? e.commit.slice(0, 12) + (e.commit.endsWith("-dirty") ? "-dirty" : "") : "unknown"}`,
-    `Node ${e.node} (V8 ${e.v8})`,
+    formatRuntime(e),
     `${e.cpu}, ${e.cores} cores, ${e.memoryGiB} GiB`,
     `${e.os} ${e.arch}`,
     `${report.mode} mode, ${report.timing.clock ?? "wall"} clock, ${formatDuration(report.durationMs)}`,
@@ -155,7 +155,7 @@ export function renderMarkdown(report: BenchReport, extras: MarkdownExtras = {})
   section(
     "Environment",
     [
-      `- Node ${e.node}, V8 ${e.v8}, ${e.mitata}, --expose-gc: ${e.exposeGc ? "yes" : "no"}`,
+      `- ${formatRuntime(e)}, ${e.mitata}, --expose-gc: ${e.exposeGc ? "yes" : "no"}`,
       `- CPU: ${e.cpu} × ${e.cores}, ${e.memoryGiB} GiB RAM, ${e.os} (${e.arch})`,
       `- Commit: ${e.commit ?? "unknown"}; date ${e.date}`,
       `- Timing: ${forksText(report)} per case, each ${report.timing.warmupMs} ms warm-up + ` +
