@@ -3,11 +3,12 @@
 // headless Chromium. Prints one summary line per runtime and each adapter's result; exits 1
 // when an adapter that loads fails a check, or when the load matrix differs from EXPECTED.
 import { execFileSync } from "node:child_process";
-import { existsSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { discoverAdapters } from "@snappykit/bench/adapters";
-import { launch, runInPage } from "./browser.js";
+import { launchChromium } from "@snappykit/bench/chromium";
+import { runInPage } from "./browser.js";
 import { fixturePayloads } from "./payloads.js";
 import { type AdapterResult, FRAMING, type Target } from "./portable.js";
 import { type ChildReport, type Runtime, report } from "./report.js";
@@ -52,31 +53,8 @@ function runChild(runtime: "bun" | "deno", targets: readonly Target[]) {
   return JSON.parse(line) as ChildReport;
 }
 
-/** Path of a Chromium binary, installing Debian's package when it is missing and we can. */
-function chromiumPath(): string {
-  const candidates = [process.env.CHROMIUM_PATH, "/usr/bin/chromium", "/usr/bin/chromium-browser"];
-  const found = candidates.find((path): path is string => !!path && existsSync(path));
-  if (found) return found;
-  const canApt = process.getuid?.() === 0 && existsSync("/usr/bin/apt-get");
-  if (!canApt) {
-    throw new Error(
-      "Chromium not found. Install it (Debian/Ubuntu: `sudo apt-get install -y chromium`) " +
-        "or set CHROMIUM_PATH to a Chromium or Chrome binary.",
-    );
-  }
-  console.log("runtimes: installing Chromium with apt-get (Debian package `chromium`)");
-  const apt = (...args: string[]) =>
-    execFileSync("apt-get", args, {
-      stdio: ["ignore", "ignore", "inherit"],
-      env: { ...process.env, DEBIAN_FRONTEND: "noninteractive" },
-    });
-  apt("update", "-qq");
-  apt("install", "-y", "-qq", "chromium");
-  return "/usr/bin/chromium";
-}
-
 async function runBrowser(targets: readonly Target[]) {
-  const browser = await launch(chromiumPath());
+  const browser = await launchChromium((line) => console.log(`runtimes: ${line}`));
   try {
     const payloads = fixturePayloads();
     const results: AdapterResult[] = [];
