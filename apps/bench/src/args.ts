@@ -123,6 +123,9 @@ export function parseCliArgs(argv: readonly string[]): CliOptions {
   if (!(RUNTIMES as readonly string[]).includes(runtime)) {
     throw new UsageError(`unknown --runtime "${runtime}"; valid: ${RUNTIMES.join(", ")}`);
   }
+  if (runtime === "browser" && clock === "cpu") {
+    throw new UsageError("--clock cpu needs process CPU time, which a browser page has not");
+  }
   if (runtime !== "node" && values.forks === "0") {
     throw new UsageError("--forks 0 times in this Node process; it cannot use --runtime");
   }

@@ -4,7 +4,7 @@
 import { execFileSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
-import { build } from "esbuild";
+import { build, type Plugin } from "esbuild";
 import { type Browser, chromium, type Page } from "playwright-core";
 
 /** Path of a Chromium binary, installing Debian's package when it is missing and we can. */
@@ -54,10 +54,35 @@ export interface Bundle {
   readonly dirs: readonly string[];
 }
 
-/** Bundle the module `contents` (imports resolved from `resolveDir`), or the bundler's errors. */
-export async function bundleForBrowser(contents: string, resolveDir: string): Promise<Bundle> {
+/**
+ * Bundle the module `contents` (imports resolved from `resolveDir`); throws with the
+ * bundler's errors. `shims` gives the source of modules to use in place of the named
+ * imports (e.g. a `node:` module the code imports but does not call in a browser).
+ */
+export async function bundleForBrowser(
+  contents: string,
+  resolveDir: string,
+  shims: Record<string, string> = {},
+): Promise<Bundle> {
+  const shim: Plugin = {
+    name: "shims",
+    setup(b) {
+      b.onResolve({ filter: /.*/ }, (args) =>
+        args.path in shims ? { path: args.path, namespace: "shim" } : undefined,
+      );
+      b.onLoad({ filter: /.*/, namespace: "shim" }, (args) => ({
+        contents: shims[args.path],
+        loader: "js",
+        resolveDir,
+      }));
+    },
+  };
   try {
-    const result = await build({ stdin: { contents, resolveDir, loader: "js" }, ...BUILD });
+    const result = await build({
+      stdin: { contents, resolveDir, loader: "js" },
+      ...BUILD,
+      plugins: [shim],
+    });
     const dirs = new Set(Object.keys(result.metafile.inputs).map((file) => dirname(resolve(file))));
     return { code: result.outputFiles[0]!.text, dirs: [...dirs] };
   } catch (error) {

@@ -1,9 +1,12 @@
 // The bench run from start to end: load, gate, time, report.
+
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import type { Browser } from "playwright-core";
 import { discoverAdapters, loadAdapters, repoRoot } from "./adapters.js";
 import { type CliOptions, HELP, parseCliArgs, selectNames, UsageError } from "./args.js";
+import { BrowserWorker } from "./browser.js";
 import {
   adapterTarget,
   type BenchCase,
@@ -15,6 +18,7 @@ import {
   rawTarget,
   type Target,
 } from "./cases.js";
+import { launchChromium } from "./chromium.js";
 import { compareCases, regressions } from "./compare.js";
 import { collectEnvironment } from "./env.js";
 import { ChildWorker, LocalWorker, type RowInputs, writeInputs } from "./fork.js";
@@ -28,7 +32,7 @@ import { renderSvg } from "./report/svg.js";
 import { clearProgress, progressPrinter, renderTerminal } from "./report/terminal.js";
 import { type CaseIdentity, computeOverhead, relativeRows, summarise } from "./results.js";
 import { FULL_TIMING, hasGc, QUICK_TIMING, type TimingOptions } from "./run.js";
-import { processRuntime } from "./runtime.js";
+import { type ForkRuntime, processRuntime } from "./runtime.js";
 import { type PlannedCase, runForks, type StartWorker } from "./schedule.js";
 
 /** The codec relative figures divide by unless `--reference` names another. */
@@ -82,8 +86,25 @@ async function run(opts: CliOptions, io: Io, log: (line: string) => void): Promi
     }
   }
   // A runtime that is not installed must fail now too.
-  if (opts.runtime === "browser") throw new UsageError("--runtime browser: not available yet");
-  const runtime = processRuntime(opts.runtime);
+  const browser = opts.runtime === "browser" ? await launchChromium(log) : undefined;
+  try {
+    return await timeAndReport(opts, io, log, started, baseline, browser);
+  } finally {
+    await browser?.close();
+  }
+}
+
+async function timeAndReport(
+  opts: CliOptions,
+  io: Io,
+  log: (line: string) => void,
+  started: number,
+  baseline: BenchReport | undefined,
+  browser: Browser | undefined,
+): Promise<number> {
+  const runtime: ForkRuntime = browser
+    ? { name: "browser", version: browser.version() }
+    : processRuntime(opts.runtime as "node" | "bun" | "deno");
   const entries = discoverAdapters();
   const { loaded, failed } = await loadAdapters(entries);
   const source = loadPayloadSource();
@@ -191,16 +212,18 @@ async function run(opts: CliOptions, io: Io, log: (line: string) => void): Promi
   const forks = Math.max(1, timing.forks);
   log(
     `timing ${cases.length} cases × ${forks} fork${forks === 1 ? "" : "s"} ` +
-      `(${opts.quick ? "quick" : "full"} mode${timing.forks === 0 ? ", in this process" : `, a process per codec and fork, in ${runtime.name} ${runtime.version}`})`,
+      `(${opts.quick ? "quick" : "full"} mode${timing.forks === 0 ? ", in this process" : `, a ${browser ? "page" : "process"} per codec and fork, in ${runtime.name} ${runtime.version}`})`,
   );
   const inputsDir =
     timing.forks === 0 ? undefined : mkdtempSync(join(tmpdir(), "snappykit-bench-"));
   let measured: Awaited<ReturnType<typeof runForks>>;
   try {
     if (inputsDir) writeInputs(inputsDir, rows);
-    const start: StartWorker = inputsDir
-      ? (spec) => ChildWorker.start(spec, inputsDir, timing, REQUEST_TIMEOUT_MS, runtime.command)
-      : (spec) => LocalWorker.start(spec, rows, timing);
+    const start: StartWorker = browser
+      ? (spec) => BrowserWorker.start(spec, browser, rows, timing, REQUEST_TIMEOUT_MS)
+      : inputsDir
+        ? (spec) => ChildWorker.start(spec, inputsDir, timing, REQUEST_TIMEOUT_MS, runtime.command)
+        : (spec) => LocalWorker.start(spec, rows, timing);
     measured = await runForks(
       plan,
       rows.map((r) => ({ label: r.label })),
