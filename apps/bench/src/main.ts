@@ -1,11 +1,11 @@
 // The bench run from start to end: load, gate, time, report.
 
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import type { Browser } from "playwright-core";
 import { discoverAdapters, loadAdapters, repoRoot } from "./adapters.js";
-import { type CliOptions, HELP, parseCliArgs, selectNames, UsageError } from "./args.js";
+import { type CliOptions, HELP, parseCliArgs, RUNTIMES, selectNames, UsageError } from "./args.js";
 import { BrowserWorker } from "./browser.js";
 import {
   adapterTarget,
@@ -316,7 +316,11 @@ async function timeAndReport(
   if (opts.formats.includes("json")) write("bench.json", renderJson(report));
   if (opts.formats.includes("md")) {
     const safety = loadSafetySection(repoRoot);
-    write("bench.md", renderMarkdown(report, safety === undefined ? {} : { safety }));
+    const runtimes = opts.out ? [report] : runtimeReports(report, complete, log);
+    write(
+      "bench.md",
+      renderMarkdown(report, { ...(safety !== undefined && { safety }), runtimes }),
+    );
   }
   if (opts.formats.includes("svg")) write("bench.svg", renderSvg(report));
 
@@ -333,6 +337,30 @@ async function timeAndReport(
     );
   }
   return exitCode;
+}
+
+/**
+ * This report and the latest report of every other runtime beside it (results/<runtime>,
+ * or partial/<runtime>), in RUNTIMES order, for the Markdown's "Runtimes" section.
+ */
+function runtimeReports(
+  report: BenchReport,
+  complete: boolean,
+  log: (line: string) => void,
+): BenchReport[] {
+  const base = complete ? DEFAULT_OUT : join(DEFAULT_OUT, "partial");
+  const current = report.environment.runtime?.name ?? "node";
+  return RUNTIMES.flatMap((name) => {
+    if (name === current) return [report];
+    const path = join(base, ...(name === "node" ? [] : [name]), "bench.json");
+    if (!existsSync(path)) return [];
+    try {
+      return [readReport(path)];
+    } catch (error) {
+      log(`warning: leaving ${path} out of the Runtimes section: ${(error as Error).message}`);
+      return [];
+    }
+  });
 }
 
 /**

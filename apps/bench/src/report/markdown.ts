@@ -9,6 +9,7 @@ import {
   overheadTable,
   payloadTable,
   relativeTable,
+  runtimeTable,
   sizeTable,
   speedTable,
   spreadTable,
@@ -42,6 +43,8 @@ export function markdownTable(table: Table): string {
 export interface MarkdownExtras {
   /** Body of "Safety on hostile input" (from apps/fuzz), if that helper has run. */
   readonly safety?: string;
+  /** This run and the latest run of each other `--runtime`, for the "Runtimes" section. */
+  readonly runtimes?: readonly BenchReport[];
 }
 
 /** The one-line summary of where and how a report was made. */
@@ -118,6 +121,19 @@ export function renderMarkdown(report: BenchReport, extras: MarkdownExtras = {})
         "interval includes zero. **Bold** = an overhead the interval supports.",
       "",
       markdownTable(overheadTable(report)),
+    );
+  }
+  const runtimes = runtimeTable(extras.runtimes ?? []);
+  if (runtimes) {
+    section(
+      "Runtimes",
+      "The same cases timed in each runtime (`pnpm bench --runtime <node|bun|deno|browser>`), " +
+        "for the codecs that ran in all of them: median ± 95 % interval over forks (a fork is a " +
+        "process, or a Chromium page). Each column is the latest report of its runtime in this " +
+        "folder layout, so they come from separate runs: read differences smaller than the " +
+        "intervals as no significant difference.",
+      "",
+      markdownTable(runtimes),
     );
   }
   const cmp = comparisonTable(report);
