@@ -37,6 +37,8 @@ import { type PlannedCase, runForks, type StartWorker } from "./schedule.js";
 
 /** The codec relative figures divide by unless `--reference` names another. */
 export const DEFAULT_REFERENCE = "napi";
+/** The reference of `--runtime browser` runs. */
+export const BROWSER_REFERENCE = "ts";
 
 /** A child that does not answer one timing request in this long is killed. */
 const REQUEST_TIMEOUT_MS = 120_000;
@@ -133,9 +135,10 @@ async function timeAndReport(
         .join("; "),
     );
   }
+  // A page cannot load the native default, so browser runs divide by the portable codec.
+  const preferred = opts.runtime === "browser" ? BROWSER_REFERENCE : DEFAULT_REFERENCE;
   const reference =
-    opts.reference ??
-    (available.some((a) => a.id === DEFAULT_REFERENCE) ? DEFAULT_REFERENCE : available[0]?.id);
+    opts.reference ?? (available.some((a) => a.id === preferred) ? preferred : available[0]?.id);
   if (reference === undefined) throw new Error("no adapter loaded; see --list");
   selectNames(
     "reference codec",

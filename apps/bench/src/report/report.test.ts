@@ -212,6 +212,13 @@ describe("Runtimes section", () => {
     const codecs = recorded.codecs.map((c) => c.id).filter((id) => id !== "ts");
     for (const id of codecs) expect(section).toMatch(new RegExp(`^\\| ${id} `, "m"));
     expect(section).not.toMatch(/^\| ts /m);
+    // One row per case: raw rows (the library called directly) are not repeated.
+    const first = recorded.cases.find((r) => r.impl === "adapter" && r.codec !== "ts")!;
+    const row = new RegExp(
+      `^\\| ${first.codec} +\\| ${first.payload} .*\\| ${first.op} +\\|`,
+      "gm",
+    );
+    expect(section.match(row)).toHaveLength(1);
   });
 
   it("is left out with a single runtime", () => {

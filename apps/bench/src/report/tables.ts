@@ -340,7 +340,7 @@ export function runtimeTable(reports: readonly BenchReport[]): Table | undefined
         Number.isFinite(x.p50),
     );
   const rows = first.cases
-    .filter((r) => reports.every((report) => find(report, r)))
+    .filter((r) => r.impl === "adapter" && reports.every((report) => find(report, r)))
     .sort((a, b) => a.codec.localeCompare(b.codec))
     .map((r) => [
       c(r.codec),
