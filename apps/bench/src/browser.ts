@@ -94,7 +94,12 @@ export class BrowserWorker implements CaseWorker {
       throw new ForkError(`cannot load ${spec.codec}: ${(error as Error).message}`);
     }
     const worker = new BrowserWorker(spec, page, timeoutMs);
-    await worker.call("start", spec, plainRows(rows), timing);
+    try {
+      await worker.call("start", spec, plainRows(rows), timing);
+    } catch (error) {
+      await page.close();
+      throw error;
+    }
     return worker;
   }
 

@@ -128,7 +128,14 @@ export class ChildWorker implements CaseWorker {
       { stdio: ["pipe", "pipe", "inherit"] },
     );
     const worker = new ChildWorker(spec, child, timeoutMs);
-    await worker.call({ cmd: "ready" }, START_TIMEOUT_MS);
+    try {
+      await worker.call({ cmd: "ready" }, START_TIMEOUT_MS);
+    } catch (error) {
+      // Nobody will close a worker that never started: end the child here, or it waits on
+      // its stdin forever and keeps the bench alive (a target that cannot load in Bun/Deno).
+      await worker.close();
+      throw error;
+    }
     return worker;
   }
 
