@@ -1,13 +1,13 @@
 // From fork measurements to the figures a reader sees: per case a point estimate with its
 // interval, per row each codec relative to the reference and to the fastest (paired by
-// fork: both were timed in the same fork's interleaved rounds), and the adapter overhead.
+// fork: both were timed in the same fork's interleaved turns), and the adapter overhead.
 import type { TargetImpl } from "./cases.js";
 import type { Allocation } from "./run.js";
 import type { CaseMeasurement } from "./schedule.js";
 import { type Estimate, type Interval, medianEstimate, pairedRatio, sideOfOne } from "./stats.js";
 
-/** Every figure measured for one case. Times are nanoseconds per op (all items). */
-export interface CaseResult {
+/** What a case is, besides what was measured (from the parent's case list). */
+export interface CaseIdentity {
   readonly key: string;
   readonly codec: string;
   readonly impl: TargetImpl;
@@ -15,8 +15,11 @@ export interface CaseResult {
   readonly payload: string;
   readonly op: string;
   readonly items: number;
-  /** Uncompressed bytes one op processes. */
   readonly bytes: number;
+}
+
+/** Every figure measured for one case. Times are nanoseconds per op (all items). */
+export interface CaseResult extends CaseIdentity {
   /** Ops per timed batch (one sample = the mean op time of one batch). */
   readonly batch: number;
   /** Batches timed, all forks. */
@@ -42,18 +45,6 @@ export interface CaseResult {
   readonly alloc: Allocation;
   /** Wall time the case took over all forks (warm-up, sampling, allocation). */
   readonly wallMs: number;
-}
-
-/** What a case is, besides what was measured (from the parent's case list). */
-export interface CaseIdentity {
-  readonly key: string;
-  readonly codec: string;
-  readonly impl: TargetImpl;
-  readonly library: string;
-  readonly payload: string;
-  readonly op: string;
-  readonly items: number;
-  readonly bytes: number;
 }
 
 const at = (sorted: readonly number[], q: number) => sorted[(q * (sorted.length - 1)) | 0]!;

@@ -146,6 +146,9 @@ describe("runForks", () => {
     const row = rowOf("synthetic-small", "compress");
     const broken = spec({ codec: "broken", entry: join(dir, "missing.js") });
     const order: string[] = [];
+    // One batch per turn and a count, not a time, to reach: the turn order does not depend
+    // on how fast the machine is.
+    const counted: TimingOptions = { ...TINY, sliceMs: 0, timeMs: 0, minSamples: 4 };
     const { measurements, failures } = await runForks(
       [
         { spec: spec(), row },
@@ -153,11 +156,11 @@ describe("runForks", () => {
         { spec: broken, row },
       ],
       rows.map((r) => ({ label: `{codec}/${r.payload}/${r.op}` })),
-      TINY,
+      counted,
       2,
       async (s) => {
         if (s.codec === "broken") throw new Error("cannot load broken");
-        const w = await LocalWorker.start({ ...s, codec: "napi" }, rows, TINY);
+        const w = await LocalWorker.start({ ...s, codec: "napi" }, rows, counted);
         return {
           spec: s,
           warm: (r) => w.warm(r),
@@ -173,14 +176,23 @@ describe("runForks", () => {
     expect(measurements.map((m) => m.spec.codec)).toEqual(["napi", "napi-again", "broken"]);
     for (const m of measurements.slice(0, 2)) {
       expect(m.forkMedians.every((x) => x > 0)).toBe(true);
-      expect(m.samples.length).toBeGreaterThanOrEqual(2 * TINY.minSamples);
+      expect(m.samples).toHaveLength(2 * counted.minSamples);
     }
     expect(measurements[2]!.forkMedians.every(Number.isNaN)).toBe(true);
     expect(failures.map((f) => [f.codec, f.fork])).toEqual([
       ["broken", 0],
       ["broken", 1],
     ]);
-    // Turns alternate between the two codecs of the row.
-    expect(order.slice(0, 4)).toEqual(["napi", "napi-again", "napi-again", "napi"]);
+    // Turns alternate between the two codecs of the row, rotating who goes first.
+    expect(order.slice(0, 8)).toEqual([
+      "napi",
+      "napi-again",
+      "napi-again",
+      "napi",
+      "napi",
+      "napi-again",
+      "napi-again",
+      "napi",
+    ]);
   });
 });

@@ -65,8 +65,8 @@ export const FULL_TIMING: TimingOptions = {
 export const QUICK_TIMING: TimingOptions = {
   forks: 3,
   warmupMs: 5,
-  timeMs: 16,
-  minSamples: 4,
+  timeMs: 10,
+  minSamples: 3,
   sliceMs: 4,
   batchMs: 1,
   batchMaxBytes: 4 << 20,

@@ -2,10 +2,13 @@
 // passes is a check that cannot fail.
 import {
   assertBytes,
+  assertOutputSpace,
   checkUncompressedLength,
+  maxCompressedLength,
   readUncompressedLength,
   type SnappyCodec,
   SnappyError,
+  type UncompressOptions,
 } from "@snappykit/core";
 import { describe, expect, it } from "vitest";
 import { conformanceChecks } from "./checks.js";
@@ -13,7 +16,19 @@ import { oracleUncompress } from "./oracle.js";
 import { literalStream } from "./streams.js";
 import { runConformance } from "./suite.js";
 
-/** A correct codec: stores literals only, decodes with the oracle behind the core guard. */
+function oracleOrCorrupt(input: Uint8Array): Uint8Array {
+  try {
+    return oracleUncompress(input);
+  } catch (error) {
+    throw new SnappyError("CORRUPT_INPUT", (error as Error).message);
+  }
+}
+
+/**
+ * A correct codec with every optional capability: stores literals only, decodes with the
+ * oracle behind the core guard. (Its *Into members copy from a temporary array: fine for a
+ * yardstick, not for an adapter.)
+ */
 const reference: SnappyCodec = {
   contractVersion: 1,
   name: "reference",
@@ -25,11 +40,23 @@ const reference: SnappyCodec = {
   },
   uncompress(input, options) {
     checkUncompressedLength(input, options);
-    try {
-      return oracleUncompress(input);
-    } catch (error) {
-      throw new SnappyError("CORRUPT_INPUT", (error as Error).message);
-    }
+    return oracleOrCorrupt(input);
+  },
+  uncompressedLength: (input, options) => checkUncompressedLength(input, options).length,
+  maxCompressedLength,
+  compressInto(input, output) {
+    assertBytes(input);
+    assertOutputSpace(input, output, maxCompressedLength(input.length));
+    const stream = literalStream(input);
+    output.set(stream);
+    return stream.length;
+  },
+  uncompressInto(input, output, options) {
+    const { length } = checkUncompressedLength(input, options);
+    assertOutputSpace(input, output, length);
+    const decoded = oracleOrCorrupt(input);
+    output.set(decoded);
+    return decoded.length;
   },
 };
 
@@ -143,6 +170,195 @@ describe("the conformance checks", () => {
     };
     expect(await failures(offsetBlind)).toContain(
       "contract: takes Uint8Array views at an offset and Buffers alike",
+    );
+  });
+
+  it("fail results that are views into a shared slab", async () => {
+    // What a pooled codec does: small results carved one after another from a 16 KiB slab.
+    let slab = new Uint8Array(16384);
+    let used = 0;
+    const carve = (bytes: Uint8Array) => {
+      if (bytes.length > 1024) return bytes;
+      if (used + bytes.length > slab.length) {
+        slab = new Uint8Array(16384);
+        used = 0;
+      }
+      const view = slab.subarray(used, used + bytes.length);
+      view.set(bytes);
+      used += bytes.length;
+      return view;
+    };
+    const pooled: SnappyCodec = {
+      ...reference,
+      compress: (input) => carve(reference.compress(input)),
+      uncompress: (input, options) => carve(reference.uncompress(input, options)),
+    };
+    const failed = await failures(pooled);
+    expect(failed).toContain(
+      "output ownership: each result's buffer holds exactly its bytes (offset 0, no slab)",
+    );
+    expect(failed).toContain(
+      "output ownership: transferring one result's buffer leaves every other result intact",
+    );
+  });
+
+  it("fail results in a larger buffer than their bytes, even unshared", async () => {
+    const roomy = (bytes: Uint8Array) => {
+      const big = new Uint8Array(bytes.length + 16);
+      big.set(bytes);
+      return big.subarray(0, bytes.length);
+    };
+    const oversized: SnappyCodec = {
+      ...reference,
+      compress: (input) => roomy(reference.compress(input)),
+    };
+    expect(await failures(oversized)).toEqual([
+      "output ownership: each result's buffer holds exactly its bytes (offset 0, no slab)",
+    ]);
+  });
+
+  it("fail results of another type than a plain Uint8Array", async () => {
+    class Bytes extends Uint8Array {}
+    const subclass: SnappyCodec = {
+      ...reference,
+      uncompress: (input, options) => new Bytes(reference.uncompress(input, options)),
+    };
+    expect(await failures(subclass)).toEqual([
+      "output ownership: results are plain Uint8Arrays (not Buffers or other subclasses)",
+    ]);
+    if (typeof Buffer === "undefined") return;
+    // Buffer.from(array) of a small input is also a view into Node's shared 8 KiB pool.
+    // Node marks that pool untransferable, so a transfer copies the whole 8 KiB instead of
+    // detaching it: the other results survive, but the receiver gets the pool's bytes.
+    // Only the buffer-size check catches that.
+    const buffers: SnappyCodec = {
+      ...reference,
+      compress: (input) => Buffer.from(reference.compress(input)),
+    };
+    expect(await failures(buffers)).toEqual([
+      "output ownership: results are plain Uint8Arrays (not Buffers or other subclasses)",
+      "output ownership: each result's buffer holds exactly its bytes (offset 0, no slab)",
+    ]);
+  });
+
+  it("fail an uncompressedLength that does not validate the preamble", async () => {
+    const trusting: SnappyCodec = {
+      ...reference,
+      uncompressedLength: (input) => readUncompressedLength(input).length,
+    };
+    expect(await failures(trusting)).toEqual([
+      "caller-owned output: uncompressedLength reads the declared length and validates it",
+    ]);
+  });
+
+  it("fail a maxCompressedLength under what compress writes", async () => {
+    const tight: SnappyCodec = { ...reference, maxCompressedLength: (n) => n + 4 };
+    expect(await failures(tight)).toContain(
+      "caller-owned output: maxCompressedLength bounds every compressed size",
+    );
+  });
+
+  it("fail a compressInto without maxCompressedLength", async () => {
+    const { maxCompressedLength: _, ...unsized } = reference;
+    expect(await failures(unsized)).toEqual([
+      "caller-owned output: compressInto writes compress's bytes and nothing past them",
+      "caller-owned output: compressInto refuses too small or overlapping output before writing",
+    ]);
+  });
+
+  it("fail a compressInto that writes past the length it returns", async () => {
+    const spill: SnappyCodec = {
+      ...reference,
+      compressInto: (input, output) => {
+        const written = reference.compressInto!(input, output);
+        output[written] = 0;
+        return written;
+      },
+    };
+    expect(await failures(spill)).toEqual([
+      "caller-owned output: compressInto writes compress's bytes and nothing past them",
+    ]);
+  });
+
+  /** A literal-only compressInto that checks only the output's size, and only after `early`. */
+  const sizeOnly =
+    (early: (stream: Uint8Array, output: Uint8Array) => void) =>
+    (input: Uint8Array, output: Uint8Array) => {
+      const stream = literalStream(input);
+      early(stream, output);
+      if (output.length < maxCompressedLength(input.length)) {
+        throw new SnappyError("OUTPUT_TOO_SMALL", "too small");
+      }
+      output.set(stream);
+      return stream.length;
+    };
+
+  it("fail a compressInto that writes before refusing a small output", async () => {
+    const eager: SnappyCodec = {
+      ...reference,
+      compressInto: sizeOnly((stream, output) =>
+        output.set(stream.subarray(0, Math.min(stream.length, output.length))),
+      ),
+    };
+    expect(await failures(eager)).toContain(
+      "caller-owned output: compressInto refuses too small or overlapping output before writing",
+    );
+  });
+
+  it("fail a compressInto that lets output overlap input", async () => {
+    const overlapping: SnappyCodec = { ...reference, compressInto: sizeOnly(() => {}) };
+    expect(await failures(overlapping)).toEqual([
+      "caller-owned output: compressInto refuses too small or overlapping output before writing",
+    ]);
+  });
+
+  it("fail an uncompressInto that clears the whole output", async () => {
+    const clearing: SnappyCodec = {
+      ...reference,
+      uncompressInto: (input, output, options?: UncompressOptions) => {
+        output.fill(0);
+        return reference.uncompressInto!(input, output, options);
+      },
+    };
+    const failed = await failures(clearing);
+    expect(failed).toContain(
+      "caller-owned output: uncompressInto decodes exactly and writes nothing past the length",
+    );
+    expect(failed).toContain(
+      "caller-owned output: uncompressInto rejects every hostile case, within the declared length",
+    );
+  });
+
+  it("fail an uncompressInto that trusts the preamble", async () => {
+    const trusting: SnappyCodec = {
+      ...reference,
+      uncompressInto: (input, output) => {
+        const { length } = readUncompressedLength(input);
+        if (output.length < length) throw new SnappyError("OUTPUT_TOO_SMALL", "too small");
+        output.fill(0, 0, length);
+        return length;
+      },
+    };
+    const failed = await failures(trusting);
+    expect(failed).toContain(
+      "caller-owned output: uncompressInto rejects every hostile case, within the declared length",
+    );
+    expect(failed).toContain(
+      "caller-owned output: uncompressInto agrees with the spec on mutated input",
+    );
+  });
+
+  it("fail an uncompressInto that decodes what fits into a small output", async () => {
+    const truncating: SnappyCodec = {
+      ...reference,
+      uncompressInto: (input, output, options) => {
+        const decoded = reference.uncompress(input, options);
+        output.set(decoded.subarray(0, output.length));
+        return decoded.length;
+      },
+    };
+    expect(await failures(truncating)).toContain(
+      "caller-owned output: uncompressInto refuses too small or overlapping output before writing",
     );
   });
 

@@ -7,9 +7,12 @@ import {
   type SnappyCodec,
   type UncompressOptions,
 } from "@snappykit/core";
+import { capabilityChecks } from "./capabilities.js";
 import { hostileCases, validStreams } from "./cases.js";
+import { expectSnappyError, fail, sameBytes } from "./expect.js";
 import { oracleUncompress } from "./oracle.js";
-import { builtinCorpus, type CorpusItem, prng, randomBytes } from "./streams.js";
+import { ownershipChecks } from "./ownership.js";
+import { builtinCorpus, type CorpusItem, mutations, prng, randomBytes } from "./streams.js";
 
 /** One named check; `run` throws (or rejects) when the codec fails it. */
 export interface Check {
@@ -34,30 +37,6 @@ export interface ConformanceInputs {
   readonly payloads?: readonly PayloadSet[];
 }
 
-function fail(message: string): never {
-  throw new Error(message);
-}
-
-function sameBytes(actual: Uint8Array, expected: Uint8Array, what: string): void {
-  if (!(actual instanceof Uint8Array)) fail(`${what}: returned ${typeof actual}, not a Uint8Array`);
-  if (actual.length !== expected.length) {
-    fail(`${what}: ${actual.length} bytes, expected ${expected.length}`);
-  }
-  for (let i = 0; i < expected.length; i++) {
-    if (actual[i] !== expected[i]) {
-      fail(`${what}: first differing byte at ${i} (${actual[i]} vs ${expected[i]})`);
-    }
-  }
-}
-
-/** Bytes of array buffers (JS and wasm) held by this process, where that can be read. */
-function arrayBufferBytes(): number {
-  return typeof process === "undefined" ? 0 : process.memoryUsage().arrayBuffers;
-}
-
-/** Memory growth allowed while rejecting one hostile input: far below any claimed size. */
-const MAX_GROWTH = 64 * 2 ** 20;
-
 function expectRejection(
   codec: SnappyCodec,
   bytes: Uint8Array,
@@ -65,26 +44,7 @@ function expectRejection(
   what: string,
   options?: UncompressOptions,
 ): void {
-  const before = arrayBufferBytes();
-  let result: unknown;
-  try {
-    result = codec.uncompress(bytes, options);
-  } catch (error) {
-    if (!isSnappyError(error)) {
-      fail(`${what}: threw ${error instanceof Error ? error.name : typeof error}, not SnappyError`);
-    }
-    if (!codes.includes(error.code)) {
-      fail(`${what}: code ${error.code}, expected ${codes.join(" or ")}`);
-    }
-    if (!error.message) fail(`${what}: SnappyError without a message`);
-    const growth = arrayBufferBytes() - before;
-    if (growth > MAX_GROWTH) {
-      fail(`${what}: allocated ${growth} bytes before rejecting (guard the length first)`);
-    }
-    return;
-  }
-  const length = result instanceof Uint8Array ? `${result.length} bytes` : typeof result;
-  fail(`${what}: returned ${length} instead of throwing SnappyError ${codes.join(" or ")}`);
+  expectSnappyError(() => codec.uncompress(bytes, options), codes, what);
 }
 
 async function expectAsyncRejection(
@@ -103,22 +63,6 @@ async function expectAsyncRejection(
   }
   const got = result instanceof Uint8Array ? `${result.length} bytes` : typeof result;
   fail(`${what}: resolved with ${got} instead of rejecting with ${codes.join(" or ")}`);
-}
-
-/**
- * Flip 1–4 bytes of `stream` (and sometimes cut it short) `count` times, deterministically.
- */
-function mutations(stream: Uint8Array, count: number, seed: number): Uint8Array[] {
-  const next = prng(seed);
-  const out: Uint8Array[] = [];
-  for (let i = 0; i < count; i++) {
-    let m = stream.slice();
-    const flips = 1 + Math.floor(next() * 4);
-    for (let f = 0; f < flips; f++) m[Math.floor(next() * m.length)] = Math.floor(next() * 256);
-    if (next() < 0.2) m = m.slice(0, Math.floor(next() * m.length));
-    out.push(m);
-  }
-  return out;
 }
 
 /** Decoding `input` must match the oracle: the same bytes, or a SnappyError where it rejects. */
@@ -312,6 +256,9 @@ export function conformanceChecks(inputs: ConformanceInputs = {}): Check[] {
     sameBytes(ca, caCopy, "first compress result after a second call");
     sameBytes(ua, a, "first uncompress result after a second call");
   });
+
+  ownershipChecks(add);
+  capabilityChecks(add, inputs.payloads ?? []);
 
   return checks;
 }

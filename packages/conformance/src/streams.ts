@@ -98,3 +98,19 @@ export function literalStream(data: Uint8Array): Uint8Array {
   }
   return Uint8Array.from(parts);
 }
+
+/**
+ * Flip 1–4 bytes of `stream` (and sometimes cut it short) `count` times, deterministically.
+ */
+export function mutations(stream: Uint8Array, count: number, seed: number): Uint8Array[] {
+  const next = prng(seed);
+  const out: Uint8Array[] = [];
+  for (let i = 0; i < count; i++) {
+    let m = stream.slice();
+    const flips = 1 + Math.floor(next() * 4);
+    for (let f = 0; f < flips; f++) m[Math.floor(next() * m.length)] = Math.floor(next() * 256);
+    if (next() < 0.2) m = m.slice(0, Math.floor(next() * m.length));
+    out.push(m);
+  }
+  return out;
+}

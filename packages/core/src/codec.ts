@@ -16,6 +16,11 @@ export interface UncompressOptions {
  *
  * Implementations must throw {@link SnappyError} for every malformed, truncated or hostile
  * input, never return wrong bytes, and check the declared length before allocating it.
+ *
+ * Every array a codec returns is a plain `Uint8Array` (never a Node `Buffer`, whose
+ * `toString()` and `slice()` behave differently) that owns its memory: its `byteOffset` is 0
+ * and its `buffer` holds exactly its bytes, so transferring that buffer to a worker never
+ * affects another result and never exposes unrelated bytes.
  */
 export interface SnappyCodec {
   /** Bumped only when this interface changes incompatibly. */
@@ -46,6 +51,56 @@ export interface SnappyCodec {
     input: Uint8Array,
     options?: UncompressOptions,
   ) => Promise<Uint8Array>;
+
+  // Optional capabilities for callers that bring their own memory: the shape Ethereum
+  // clients use on the gossip path (read the declared length, check it against the message
+  // type's bounds, decode into a reused buffer). A codec declares only what its backend
+  // really does: an `*Into` member writes straight into the caller's array, never into a
+  // hidden buffer that is then copied.
+
+  /**
+   * The uncompressed length `input` declares in its preamble, validated as
+   * {@link SnappyCodec.uncompress} validates it before allocating: a well-formed varint,
+   * no more than `maxLength`, and no more than the body could ever expand to. Reads the
+   * preamble only; the body may still be corrupt (`uncompress`/`uncompressInto` say so).
+   * Every codec built by `guardedCodec` has it.
+   * @throws SnappyError `CORRUPT_INPUT` for a bad preamble or a decompression bomb,
+   *   `LENGTH_LIMIT` over `maxLength`, `INVALID_ARGUMENT` for a non-`Uint8Array`.
+   */
+  readonly uncompressedLength?: (input: Uint8Array, options?: UncompressOptions) => number;
+  /**
+   * The output length {@link SnappyCodec.compressInto} needs for `length` input bytes: at
+   * least the compressed size of every input of that length. For most codecs the format's
+   * bound `32 + n + floor(n / 6)` (core's `maxCompressedLength`); a backend may need a
+   * little more. Present whenever `compressInto` is.
+   * @throws SnappyError `INVALID_ARGUMENT` unless `length` is an integer in 0..2^32-1.
+   */
+  readonly maxCompressedLength?: (length: number) => number;
+  /**
+   * Compress `input` into the caller's `output`, starting at `output[0]`, and return the
+   * number of bytes written. The bytes are exactly those {@link SnappyCodec.compress}
+   * returns; nothing at or past the returned length is touched.
+   * @throws SnappyError `OUTPUT_TOO_SMALL` (before writing anything) when `output.length` is
+   *   under `maxCompressedLength(input.length)`, even if this input would have fit;
+   *   `INVALID_ARGUMENT` for a non-`Uint8Array` or an `output` overlapping `input`.
+   */
+  readonly compressInto?: (input: Uint8Array, output: Uint8Array) => number;
+  /**
+   * Decompress `input` into the caller's `output`, starting at `output[0]`, and return the
+   * number of bytes written: the declared length (see
+   * {@link SnappyCodec.uncompressedLength}). The same checks as
+   * {@link SnappyCodec.uncompress}; nothing at or past the declared length is ever touched.
+   * When the stream turns out corrupt, `output[0..declared)` may hold partial output: the
+   * error, not the buffer, is the result.
+   * @throws SnappyError `OUTPUT_TOO_SMALL` (before writing anything) when `output` is shorter
+   *   than the declared length, `CORRUPT_INPUT`, `LENGTH_LIMIT`, and `INVALID_ARGUMENT` for a
+   *   non-`Uint8Array` or an `output` overlapping `input`.
+   */
+  readonly uncompressInto?: (
+    input: Uint8Array,
+    output: Uint8Array,
+    options?: UncompressOptions,
+  ) => number;
 }
 
 /**

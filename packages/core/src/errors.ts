@@ -6,6 +6,8 @@
  * - `CHECKSUM_MISMATCH`: a framed chunk's CRC-32C does not match its data.
  * - `UNSUPPORTED`: the backend cannot do this here (failed to load, missing feature).
  * - `INVALID_ARGUMENT`: the caller passed something that is not a byte array or a bad option.
+ * - `OUTPUT_TOO_SMALL`: the caller's output array for `compressInto`/`uncompressInto` is
+ *   shorter than the operation needs; nothing was written.
  * - `BACKEND_ERROR`: the backend failed in a way snappykit could not classify.
  */
 export type SnappyErrorCode =
@@ -14,6 +16,7 @@ export type SnappyErrorCode =
   | "CHECKSUM_MISMATCH"
   | "UNSUPPORTED"
   | "INVALID_ARGUMENT"
+  | "OUTPUT_TOO_SMALL"
   | "BACKEND_ERROR";
 
 /** The only error type snappykit codecs throw for bad input or a backend failure. */

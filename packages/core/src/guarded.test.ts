@@ -93,4 +93,70 @@ describe("guardedCodec", () => {
     );
     expect(await codec.compressAsync!(abcd)).toBe(abcd);
   });
+
+  it("returns plain Uint8Arrays that own their memory", () => {
+    const pooled = new Uint8Array(64).fill(7);
+    const codec = guardedCodec(
+      backend({
+        compress: () => pooled.subarray(8, 12),
+        uncompress: () => {
+          class Sub extends Uint8Array {}
+          return new Sub(4);
+        },
+      }),
+    );
+    const c = codec.compress(abcd);
+    expect(Object.getPrototypeOf(c)).toBe(Uint8Array.prototype);
+    expect(c.buffer.byteLength).toBe(4);
+    const u = codec.uncompress(abcd);
+    expect(Object.getPrototypeOf(u)).toBe(Uint8Array.prototype);
+    expect(u.length).toBe(4);
+  });
+
+  it("gives every codec uncompressedLength and maxCompressedLength", () => {
+    const codec = guardedCodec(backend());
+    expect(codec.uncompressedLength!(abcd)).toBe(4);
+    expect(codeOf(() => codec.uncompressedLength!(abcd, { maxLength: 3 }))).toBe("LENGTH_LIMIT");
+    expect(codec.maxCompressedLength!(6)).toBe(39);
+    expect(codeOf(() => codec.maxCompressedLength!(-1))).toBe("INVALID_ARGUMENT");
+    const roomy = guardedCodec(backend({ maxCompressedLength: (n) => 40 + n }));
+    expect(roomy.maxCompressedLength!(6)).toBe(46);
+    expect(roomy.maxCompressedLength!(600)).toBe(732);
+  });
+
+  it("offers *Into only when the backend has them, checking the output first", () => {
+    expect(guardedCodec(backend()).compressInto).toBeUndefined();
+    expect(guardedCodec(backend()).uncompressInto).toBeUndefined();
+    const seen: number[] = [];
+    const codec = guardedCodec(
+      backend({
+        compressInto: (input, output) => {
+          output.set(input);
+          return input.length;
+        },
+        uncompressInto: (_input, output) => {
+          seen.push(output.length);
+          output.set(Uint8Array.of(97, 98, 99, 100));
+          return 4;
+        },
+      }),
+    );
+    const out = new Uint8Array(64).fill(0xee);
+    expect(codec.uncompressInto!(abcd, out)).toBe(4);
+    expect(seen).toEqual([4]); // the backend sees exactly the declared length
+    expect(out.subarray(0, 5)).toEqual(Uint8Array.of(97, 98, 99, 100, 0xee));
+    expect(codeOf(() => codec.uncompressInto!(abcd, new Uint8Array(3)))).toBe("OUTPUT_TOO_SMALL");
+    expect(codeOf(() => codec.uncompressInto!(abcd, out, { maxLength: 3 }))).toBe("LENGTH_LIMIT");
+    expect(codeOf(() => codec.uncompressInto!(abcd, "x" as never))).toBe("INVALID_ARGUMENT");
+    expect(seen).toEqual([4]);
+    expect(codec.compressInto!(abcd, new Uint8Array(39))).toBe(6);
+    expect(codeOf(() => codec.compressInto!(abcd, new Uint8Array(38)))).toBe("OUTPUT_TOO_SMALL");
+    const shared = new Uint8Array(100);
+    expect(codeOf(() => codec.compressInto!(shared.subarray(0, 6), shared.subarray(3)))).toBe(
+      "INVALID_ARGUMENT",
+    );
+    const liar = guardedCodec(backend({ uncompressInto: () => 3, compressInto: () => 99 }));
+    expect(codeOf(() => liar.uncompressInto!(abcd, out))).toBe("CORRUPT_INPUT");
+    expect(codeOf(() => liar.compressInto!(abcd, new Uint8Array(39)))).toBe("BACKEND_ERROR");
+  });
 });

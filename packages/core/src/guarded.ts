@@ -1,6 +1,12 @@
 import type { CodecRuntime, SnappyCodec, UncompressOptions } from "./codec.js";
-import { toSnappyError } from "./errors.js";
-import { assertBytes, assertOutputLength, checkUncompressedLength } from "./limits.js";
+import { SnappyError, toSnappyError } from "./errors.js";
+import {
+  assertBytes,
+  assertOutputLength,
+  checkUncompressedLength,
+  maxCompressedLength,
+} from "./limits.js";
+import { assertOutputSpace, ownedBytes } from "./output.js";
 import { validateCompressed } from "./validate.js";
 
 /**
@@ -28,13 +34,34 @@ export interface Backend {
   compressAsync?(input: Uint8Array): Promise<Uint8Array>;
   /** Present when the backend can decompress off the main thread. */
   uncompressAsync?(input: Uint8Array, length: number): Promise<Uint8Array>;
+  /**
+   * Present when the backend needs more output room than the format's
+   * `maxCompressedLength` for `compressInto`; the codec declares the larger of the two.
+   */
+  maxCompressedLength?(length: number): number;
+  /**
+   * Present only when the backend itself writes into a caller's array (never a copy from
+   * its own buffer). `output` has at least `maxCompressedLength(input.length)` bytes;
+   * returns how many it wrote.
+   */
+  compressInto?(input: Uint8Array, output: Uint8Array): number;
+  /**
+   * Present only when the backend itself decodes into a caller's array. Called after the
+   * guard, with `output` exactly the declared length long (so the backend cannot write past
+   * it); returns how many bytes it wrote.
+   */
+  uncompressInto?(input: Uint8Array, output: Uint8Array): number;
 }
 
 /**
  * Wrap a {@link Backend} in the contract: arguments checked, the backend's guard run
- * before it sees compressed input, its output length checked against the preamble, and
- * anything it throws turned into a {@link SnappyError} (`BACKEND_ERROR` from compress,
+ * before it sees compressed input, its output length checked against the preamble, its
+ * results made plain `Uint8Array`s that own their memory ({@link ownedBytes}), and anything
+ * it throws turned into a {@link SnappyError} (`BACKEND_ERROR` from compress,
  * `CORRUPT_INPUT` from uncompress unless the backend threw a `SnappyError` itself).
+ *
+ * Every codec gets `uncompressedLength` and `maxCompressedLength` (functions of the format);
+ * `compressInto`/`uncompressInto` only when the backend has them.
  */
 export function guardedCodec(backend: Backend): SnappyCodec {
   const { library } = backend;
@@ -49,7 +76,7 @@ export function guardedCodec(backend: Backend): SnappyCodec {
   const compress = (input: Uint8Array): Uint8Array => {
     assertBytes(input);
     try {
-      return backend.compress(input);
+      return ownedBytes(backend.compress(input));
     } catch (error) {
       throw toSnappyError(error, compressFailed, "BACKEND_ERROR");
     }
@@ -63,8 +90,12 @@ export function guardedCodec(backend: Backend): SnappyCodec {
       throw toSnappyError(error, rejected);
     }
     assertOutputLength(output, length, library);
-    return output;
+    return ownedBytes(output);
   };
+  const ownBound = backend.maxCompressedLength?.bind(backend);
+  const bound = ownBound
+    ? (length: number) => Math.max(maxCompressedLength(length), ownBound(length))
+    : maxCompressedLength;
   const codec: SnappyCodec = {
     contractVersion: 1,
     name: backend.name,
@@ -72,17 +103,18 @@ export function guardedCodec(backend: Backend): SnappyCodec {
     runtime: backend.runtime,
     compress,
     uncompress,
+    uncompressedLength: (input, options) => checkUncompressedLength(input, options).length,
+    maxCompressedLength: bound,
   };
 
-  const { compressAsync, uncompressAsync } = backend;
-  if (!compressAsync && !uncompressAsync) return codec;
+  const { compressAsync, uncompressAsync, compressInto, uncompressInto } = backend;
   return {
     ...codec,
     ...(compressAsync && {
       async compressAsync(input: Uint8Array) {
         assertBytes(input);
         try {
-          return await compressAsync(input);
+          return ownedBytes(await compressAsync(input));
         } catch (error) {
           throw toSnappyError(error, compressFailed, "BACKEND_ERROR");
         }
@@ -98,7 +130,45 @@ export function guardedCodec(backend: Backend): SnappyCodec {
           throw toSnappyError(error, rejected);
         }
         assertOutputLength(output, length, library);
-        return output;
+        return ownedBytes(output);
+      },
+    }),
+    ...(compressInto && {
+      compressInto(input: Uint8Array, output: Uint8Array) {
+        assertBytes(input);
+        assertOutputSpace(input, output, bound(input.length));
+        let written: number;
+        try {
+          written = compressInto(input, output);
+        } catch (error) {
+          throw toSnappyError(error, compressFailed, "BACKEND_ERROR");
+        }
+        if (!Number.isInteger(written) || written < 0 || written > output.length) {
+          throw new SnappyError("BACKEND_ERROR", `${library} reported writing ${written} bytes`);
+        }
+        return written;
+      },
+    }),
+    ...(uncompressInto && {
+      uncompressInto(input: Uint8Array, output: Uint8Array, options?: UncompressOptions) {
+        const length = guard(input, options);
+        assertOutputSpace(input, output, length);
+        let written: number;
+        try {
+          written = uncompressInto(
+            input,
+            output.length === length ? output : output.subarray(0, length),
+          );
+        } catch (error) {
+          throw toSnappyError(error, rejected);
+        }
+        if (written !== length) {
+          throw new SnappyError(
+            "CORRUPT_INPUT",
+            `${library} produced ${written} bytes, but the stream declares ${length}`,
+          );
+        }
+        return written;
       },
     }),
   };

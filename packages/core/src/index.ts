@@ -17,6 +17,7 @@ export {
   maxExpandedLength,
   resolveMaxLength,
 } from "./limits.js";
+export { assertOutputSpace, ownedBytes, ownsBuffer } from "./output.js";
 export { validateCompressed } from "./validate.js";
 export {
   encodeUncompressedLength,

@@ -33,6 +33,13 @@ describe("maxCompressedLength", () => {
     expect(maxCompressedLength(6)).toBe(39);
     expect(maxCompressedLength(65536)).toBe(32 + 65536 + 10922);
   });
+
+  it("rejects lengths no stream can have", () => {
+    for (const bad of [-1, 1.5, Number.NaN, 2 ** 32]) {
+      expect(codeOf(() => maxCompressedLength(bad))).toBe("INVALID_ARGUMENT");
+    }
+    expect(maxCompressedLength(2 ** 32 - 1)).toBe(32 + 2 ** 32 - 1 + Math.floor((2 ** 32 - 1) / 6));
+  });
 });
 
 describe("checkUncompressedLength", () => {

@@ -1,6 +1,6 @@
 import type { UncompressOptions } from "./codec.js";
 import { SnappyError } from "./errors.js";
-import { readUncompressedLength, type UncompressedLength } from "./varint.js";
+import { MAX_SNAPPY_LENGTH, readUncompressedLength, type UncompressedLength } from "./varint.js";
 
 /**
  * Default `maxLength` for {@link SnappyCodec.uncompress}: 256 MiB. Generous (Ethereum's
@@ -18,8 +18,13 @@ export const MAX_EXPANSION_RATIO = 64 / 3;
 /**
  * Worst-case compressed size of `n` input bytes: `32 + n + n/6`, as in Google's
  * `snappy::MaxCompressedLength` and the consensus spec's `max_compressed_len`.
+ * @throws SnappyError `INVALID_ARGUMENT` unless `n` is an integer in 0..2^32-1 (the most a
+ *   stream can declare).
  */
 export function maxCompressedLength(n: number): number {
+  if (!Number.isInteger(n) || n < 0 || n > MAX_SNAPPY_LENGTH) {
+    throw new SnappyError("INVALID_ARGUMENT", `length ${n} is not an integer in 0..2^32-1`);
+  }
   return 32 + n + Math.floor(n / 6);
 }
 

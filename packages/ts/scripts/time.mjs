@@ -1,94 +1,156 @@
-// Local timing: @snappykit/ts (dist) against snappy@7 (napi), snappyjs, @stablelib/snappy and
-// hysnappy on every fixture, p50 µs per op (one op = every item of the payload). Not the
-// project bench (apps/bench); a quick A/B loop for optimising this codec.
+// Local timing: @snappykit/ts (dist) against snappy@7 (napi) and, on request, snappyjs,
+// @stablelib/snappy, hysnappy or another build of this package, on the fixtures. Not the
+// project bench (apps/bench); a quick same-process A/B loop for optimising this codec.
 //
-// Usage: node scripts/time.mjs [payload-substring ...] [--codecs=ts,napi] [--ms=300] [--cpu] [--stat=min]
-// --cpu times each batch by process CPU time instead of wall time (steadier on a busy machine;
-// batches are at least ~4 MiB or 2000 ops, so the µs resolution does not matter).
-// Batches are capped at ~4 MiB of output and separated by one event-loop turn
-// (snappy@7 frees its buffers from finalizers; see BACKENDS.md).
+// Usage: node scripts/time.mjs [payload ...] [--codecs=ts,napi] [--batches=25] [--cpu]
+//          [--before=<dir with dist/ and package.json>]
+// Codecs: ts, napi, ts-into (compressInto/uncompressInto into one reused array), before and
+// before-into (the build in --before), snappyjs, stablelib, hysnappy.
+//
+// The codecs run interleaved: batch k of every codec runs before batch k+1 of any, so a
+// disturbance on a shared machine hits all of them alike. Each batch is ~8 MiB of output or
+// 20,000 ops; batches are separated by one event-loop turn (snappy@7 frees its buffers from
+// finalizers; see BACKENDS.md). Each cell prints the p50 µs per op (one op = every item of the
+// payload) and the interquartile range of the batches; the ratio columns are per-batch
+// ratios to the first codec's partner (`ts ÷ napi`), p50 [q1–q3].
+// --cpu times batches by process CPU time instead of wall time.
 import { createRequire } from "node:module";
+import { resolve } from "node:path";
+import { pathToFileURL } from "node:url";
 import { loadPayloads } from "@snappykit/fixtures";
-import { compress, uncompress } from "../dist/index.js";
+import * as ts from "../dist/index.js";
 
 const require = createRequire(import.meta.url);
 const napi = require("snappy");
-const snappyjs = require("../../snappyjs/node_modules/snappyjs");
-const stablelib = require("../../stablelib/node_modules/@stablelib/snappy");
-const hysnappy = await import("../../hysnappy/node_modules/hysnappy/js/index.js");
 
 const args = process.argv.slice(2);
 const opt = (k, d) => args.find((a) => a.startsWith(`--${k}=`))?.split("=")[1] ?? d;
-const filters = args.filter((a) => !a.startsWith("--"));
-const budgetMs = Number(opt("ms", 300));
+const names = args.filter((a) => !a.startsWith("--"));
+const batches = Number(opt("batches", 25));
 const cpu = args.includes("--cpu");
-// p50 by default; --stat=min for A/B work on a busy machine (least disturbed batch).
-const stat = opt("stat", "p50");
+const beforeDir = opt("before", "");
 
-const hyC = hysnappy.snappyCompressor();
-const hyU = hysnappy.snappyUncompressor();
+/** Codec name → { compress(b), uncompress(b, n, out) } plus optional setup. */
 const codecs = {
-  ts: { compress, uncompress: (b) => uncompress(b) },
+  ts: { compress: ts.compress, uncompress: (b) => ts.uncompress(b) },
   napi: {
     compress: (b) => napi.compressSync(b),
     uncompress: (b) => napi.uncompressSync(b, { asBuffer: true }),
   },
-  snappyjs: { compress: (b) => snappyjs.compress(b), uncompress: (b) => snappyjs.uncompress(b) },
-  stablelib: { compress: (b) => stablelib.compress(b), uncompress: (b) => stablelib.decompress(b) },
-  // hysnappy needs the length from the caller; the fixture knows it (no validation here).
-  hysnappy: { compress: (b) => hyC(b), uncompress: (b, n) => hyU(b, n) },
 };
-const selected = opt("codecs", Object.keys(codecs).join(",")).split(",");
-
-const tick = () => new Promise((r) => setImmediate(r));
-
-async function time(fn, outBytes) {
-  const perBatch = Math.max(1, Math.min(2000, Math.floor((4 << 20) / Math.max(1, outBytes))));
-  for (let i = 0; i < perBatch * 3; i++) fn(); // warm up
-  await tick();
-  const samples = [];
-  const start = performance.now();
-  while (performance.now() - start < budgetMs || samples.length < 5) {
-    if (cpu) {
-      // Process CPU time, not wall time: other jobs on a shared machine steal the core.
-      const c0 = process.cpuUsage();
-      for (let i = 0; i < perBatch; i++) fn();
-      const c = process.cpuUsage(c0);
-      samples.push((c.user + c.system) / perBatch);
-    } else {
-      const t0 = performance.now();
-      for (let i = 0; i < perBatch; i++) fn();
-      samples.push(((performance.now() - t0) * 1000) / perBatch);
-    }
-    await tick();
+/** The caller-owned-buffer path of a build, when it has one: one output array, reused. */
+function intoCodec(m) {
+  const cOut = new Uint8Array(m.maxCompressedLength(4 << 20));
+  const uOut = new Uint8Array(4 << 20);
+  return {
+    compress: (b) => m.compressInto(b, cOut),
+    uncompress: (b) => m.uncompressInto(b, uOut),
+  };
+}
+if (ts.compressInto) codecs["ts-into"] = intoCodec(ts);
+if (beforeDir) {
+  const before = await import(pathToFileURL(resolve(beforeDir, "dist/index.js")).href);
+  codecs.before = { compress: before.compress, uncompress: (b) => before.uncompress(b) };
+  if (before.compressInto) codecs["before-into"] = intoCodec(before);
+}
+const others = {
+  snappyjs: async () => {
+    const m = require("../../snappyjs/node_modules/snappyjs");
+    return { compress: (b) => m.compress(b), uncompress: (b) => m.uncompress(b) };
+  },
+  stablelib: async () => {
+    const m = require("../../stablelib/node_modules/@stablelib/snappy");
+    return { compress: (b) => m.compress(b), uncompress: (b) => m.decompress(b) };
+  },
+  hysnappy: async () => {
+    const m = await import("../../hysnappy/node_modules/hysnappy/js/index.js");
+    const c = m.snappyCompressor();
+    const u = m.snappyUncompressor();
+    // hysnappy needs the length from the caller; the fixture knows it (no validation here).
+    return { compress: (b) => c(b), uncompress: (b, n) => u(b, n) };
+  },
+};
+const selected = opt("codecs", `ts,napi${beforeDir ? ",before" : ""}`).split(",");
+for (const name of selected) {
+  if (!codecs[name]) {
+    if (!others[name]) throw new Error(`unknown codec ${name}`);
+    codecs[name] = await others[name]();
   }
-  samples.sort((a, b) => a - b);
-  return stat === "min" ? samples[0] : samples[samples.length >> 1];
 }
 
-const payloads = loadPayloads().filter(
-  (p) => filters.length === 0 || filters.some((f) => p.name.includes(f)),
-);
+const tick = () => new Promise((r) => setImmediate(r));
+const now = cpu
+  ? () => {
+      const c = process.cpuUsage();
+      return (c.user + c.system) / 1000;
+    }
+  : () => performance.now();
+
+const quantile = (sorted, q) => {
+  const i = (sorted.length - 1) * q;
+  const lo = Math.floor(i);
+  return sorted[lo] + (sorted[Math.ceil(i)] - sorted[lo]) * (i - lo);
+};
+const summary = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return { p50: quantile(s, 0.5), q1: quantile(s, 0.25), q3: quantile(s, 0.75) };
+};
+
+/** Times `fns` (name → op) interleaved; returns name → µs per op of every batch. */
+async function timeInterleaved(fns, outBytes) {
+  const perBatch = Math.max(2, Math.min(20000, Math.floor((8 << 20) / Math.max(1, outBytes))));
+  const samples = {};
+  for (const [name, fn] of Object.entries(fns)) {
+    samples[name] = [];
+    for (let i = 0; i < perBatch * 3; i++) fn(); // warm up
+  }
+  await tick();
+  const order = Object.keys(fns);
+  for (let k = 0; k < batches; k++) {
+    for (let j = 0; j < order.length; j++) {
+      const name = order[(j + k) % order.length]; // rotate who goes first
+      const fn = fns[name];
+      const t0 = now();
+      for (let i = 0; i < perBatch; i++) fn();
+      samples[name].push(((now() - t0) * 1000) / perBatch);
+      await tick();
+    }
+  }
+  return samples;
+}
+
 const fmt = (x) => (x < 10 ? x.toFixed(2) : x < 100 ? x.toFixed(1) : x.toFixed(0));
+const cell = ({ p50, q1, q3 }) => `${fmt(p50)} [${fmt(q1)}–${fmt(q3)}]`;
 console.log(
-  `node ${process.version}; ${stat} µs/op (${cpu ? "CPU" : "wall"} time), compress / uncompress; ${budgetMs} ms per cell`,
+  `node ${process.version}; µs per op, p50 [q1–q3] of ${batches} interleaved batches (${cpu ? "CPU" : "wall"} time); ratios are per-batch ÷ napi`,
 );
-console.log(["payload".padEnd(24), ...selected.map((c) => c.padStart(16))].join(""));
+const payloads = loadPayloads(names.length > 0 ? { names } : undefined);
 for (const p of payloads) {
   const items = p.items;
   const reference = items.map((b) => napi.compressSync(b));
   const refU8 = reference.map((b) => new Uint8Array(b));
-  const cells = [];
-  for (const name of selected) {
-    const c = codecs[name];
-    const ct = await time(() => {
-      for (const b of items) c.compress(b);
-    }, p.bytes);
-    const ut = await time(() => {
-      for (let i = 0; i < refU8.length; i++)
-        c.uncompress(name === "napi" ? reference[i] : refU8[i], items[i].length);
-    }, p.bytes);
-    cells.push(`${fmt(ct)} / ${fmt(ut)}`.padStart(16));
+  for (const op of ["compress", "uncompress"]) {
+    const fns = {};
+    for (const name of selected) {
+      const c = codecs[name];
+      fns[name] =
+        op === "compress"
+          ? () => {
+              for (let i = 0; i < items.length; i++) c.compress(items[i]);
+            }
+          : () => {
+              const input = name === "napi" ? reference : refU8;
+              for (let i = 0; i < input.length; i++) c.uncompress(input[i], items[i].length);
+            };
+    }
+    const samples = await timeInterleaved(fns, p.bytes);
+    const parts = selected.map((name) => `${name} ${cell(summary(samples[name]))}`);
+    if (samples.napi) {
+      for (const name of selected.filter((n) => n !== "napi")) {
+        const ratios = samples[name].map((t, k) => t / samples.napi[k]);
+        parts.push(`${name}÷napi ${cell(summary(ratios))}`);
+      }
+    }
+    console.log(`${p.name} (${p.bytes} B) ${op}: ${parts.join("  ")}`);
   }
-  console.log([`${p.name} (${p.bytes})`.padEnd(24).slice(0, 24), ...cells].join(""));
 }

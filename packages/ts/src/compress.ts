@@ -5,8 +5,8 @@
 // Format clauses cited below are from google/snappy format_description.txt:
 // https://github.com/google/snappy/blob/main/format_description.txt
 
-import { assertBytes, maxCompressedLength, SnappyError } from "@snappykit/core";
-import { POOLED_MAX, pool, reserve, take } from "./pool.js";
+import { assertBytes, assertOutputSpace, maxCompressedLength } from "@snappykit/core";
+import { viewOf } from "./output.js";
 
 /**
  * libsnappy compresses its input in independent 64 KiB fragments (kBlockSize): the hash
@@ -37,7 +37,7 @@ const HASH_MULTIPLIER = 0x1e35a7bd;
  * Module-level so compressing allocates nothing but its output; safe because compression is
  * synchronous and never re-entered.
  */
-const table = new Uint16Array(MAX_TABLE_SIZE);
+const sharedTable = new Uint16Array(MAX_TABLE_SIZE);
 
 /**
  * Each block is copied here first: a `DataView` made once reads 4 bytes in one load (about
@@ -45,14 +45,14 @@ const table = new Uint16Array(MAX_TABLE_SIZE);
  * copy costs ~2 µs per 64 KiB; making a `DataView` over the caller's buffer costs an
  * allocation per call, which small messages cannot afford.
  */
-const block = new Uint8Array(BLOCK_SIZE);
-const blockView = new DataView(block.buffer);
+const sharedBlock = new Uint8Array(BLOCK_SIZE);
+const sharedBlockView = new DataView(sharedBlock.buffer);
 
 /** Largest output staged in {@link scratch}: the worst case of a 1 MiB input. */
 const SCRATCH_MAX = maxCompressedLength(1 << 20);
 
-/** Reused output buffer for mid-size results, grown on demand up to {@link SCRATCH_MAX}. */
-let scratch = new Uint8Array(0);
+/** Reused output buffer, grown on demand up to {@link SCRATCH_MAX}. */
+let scratch = new Uint8Array(maxCompressedLength(4096));
 let scratchView = new DataView(scratch.buffer);
 
 /**
@@ -80,6 +80,10 @@ function emitLiteral(
     outView.setUint16(op, n, true);
     op += 2;
   }
+  // Locals, not the module bindings: each module-variable read is a load chain the
+  // optimiser repeats at every use.
+  const block = sharedBlock;
+  const blockView = sharedBlockView;
   if (length <= SHORT_LITERAL) {
     // Exact copy (no over-read: bytes past the block are stale data from earlier calls).
     const stop = from + length;
@@ -148,6 +152,11 @@ function emitCopy(
  */
 function compressBlock(length: number, out: Uint8Array, outView: DataView, op: number): number {
   if (length < INPUT_MARGIN) return emitLiteral(0, length, out, outView, op);
+  // Locals, not the module bindings: each module-variable read is a load chain the
+  // optimiser repeats at every use (measured: see the package README).
+  const table = sharedTable;
+  const block = sharedBlock;
+  const blockView = sharedBlockView;
 
   // Table size: smallest power of two ≥ the block, clamped to 256..16384 (GetHashTable).
   let tableSize = MIN_TABLE_SIZE;
@@ -240,48 +249,13 @@ function emitRemainder(
 }
 
 /**
- * Compress `input` to the Snappy raw format, writing the same bytes as Google libsnappy 1.1.7
- * and snappy@7 (Rust `snap`).
- *
- * Allocates only the result (the hash table and block buffer are reused). Results whose worst
- * case is at most 2 KiB are views into a shared 16 KiB slab, like Node's pooled `Buffer`s:
- * their `byteOffset` may be non-zero and their `buffer` holds other results. Larger results
- * are views of a buffer of the worst-case size (`32 + n + n/6` bytes).
- *
- * @throws SnappyError `INVALID_ARGUMENT` when `input` is not a `Uint8Array` or is longer than
- * the 2^32-1 bytes the format can declare.
+ * Compress `input` into `out[0..)`, which has room for its worst case
+ * (`maxCompressedLength(input.length)`); returns the bytes written. Writes nothing past them.
  */
-export function compress(input: Uint8Array): Uint8Array {
-  assertBytes(input);
+function compressTo(input: Uint8Array, out: Uint8Array, outView: DataView): number {
   const n = input.length;
-  if (n > 0xffff_ffff) {
-    throw new SnappyError("INVALID_ARGUMENT", `input of ${n} bytes exceeds Snappy's 2^32-1`);
-  }
-  const max = maxCompressedLength(n);
-  let out: Uint8Array;
-  let outView: DataView;
-  let start: number;
-  if (max <= POOLED_MAX) {
-    start = reserve(max);
-    out = pool.bytes;
-    outView = pool.view;
-  } else if (max <= SCRATCH_MAX) {
-    // Compressed into a reused buffer, then copied out at its exact size (below): a fresh
-    // worst-case buffer costs more in page faults and zeroing than the copy does.
-    if (scratch.length < max) {
-      scratch = new Uint8Array(Math.max(max, Math.min(2 * scratch.length, SCRATCH_MAX)));
-      scratchView = new DataView(scratch.buffer);
-    }
-    start = 0;
-    out = scratch;
-    outView = scratchView;
-  } else {
-    start = 0;
-    out = new Uint8Array(max);
-    outView = new DataView(out.buffer);
-  }
   // §1 Preamble: the uncompressed length as a little-endian varint (≤ 5 bytes).
-  let op = start;
+  let op = 0;
   let v = n;
   while (v >= 0x80) {
     out[op++] = (v & 0x7f) | 0x80;
@@ -291,15 +265,57 @@ export function compress(input: Uint8Array): Uint8Array {
   if (n === 0) {
     // The preamble alone: an empty block would be emitted as a zero-length literal.
   } else if (n <= BLOCK_SIZE) {
-    block.set(input);
+    sharedBlock.set(input);
     op = compressBlock(n, out, outView, op);
   } else {
     for (let from = 0; from < n; from += BLOCK_SIZE) {
       const to = Math.min(from + BLOCK_SIZE, n);
-      block.set(input.subarray(from, to));
+      sharedBlock.set(input.subarray(from, to));
       op = compressBlock(to - from, out, outView, op);
     }
   }
-  if (out === pool.bytes) return take(start, op);
-  return out === scratch ? scratch.slice(0, op) : out.subarray(0, op);
+  return op;
+}
+
+/**
+ * Compress `input` to the Snappy raw format, writing the same bytes as Google libsnappy 1.1.7
+ * and snappy@7 (Rust `snap`).
+ *
+ * The result owns its memory: a `Uint8Array` of exactly the compressed length at
+ * `byteOffset` 0 of a buffer of its own. Inputs up to 1 MiB are compressed into a reused
+ * buffer and copied out; larger ones into a worst-case-size buffer that is then copied out
+ * at the exact size.
+ *
+ * @throws SnappyError `INVALID_ARGUMENT` when `input` is not a `Uint8Array` or is longer than
+ * the 2^32-1 bytes the format can declare.
+ */
+export function compress(input: Uint8Array): Uint8Array {
+  assertBytes(input);
+  // Also rejects an input over the 2^32-1 bytes the preamble can declare.
+  const max = maxCompressedLength(input.length);
+  if (max <= SCRATCH_MAX) {
+    // A fresh worst-case buffer costs more in page faults and zeroing than the copy does.
+    if (scratch.length < max) {
+      scratch = new Uint8Array(Math.max(max, Math.min(2 * scratch.length, SCRATCH_MAX)));
+      scratchView = new DataView(scratch.buffer);
+    }
+    return scratch.slice(0, compressTo(input, scratch, scratchView));
+  }
+  const out = new Uint8Array(max);
+  return out.slice(0, compressTo(input, out, new DataView(out.buffer)));
+}
+
+/**
+ * Compress `input` into `output[0..n)` and return `n`: the same bytes {@link compress}
+ * returns, with nothing written past them and nothing allocated.
+ *
+ * @throws SnappyError `OUTPUT_TOO_SMALL` (before writing) when `output` is shorter than
+ * `maxCompressedLength(input.length)`, even if this input would have fit;
+ * `INVALID_ARGUMENT` when either is not a `Uint8Array`, `output` overlaps `input`, or
+ * `input` is longer than 2^32-1 bytes.
+ */
+export function compressInto(input: Uint8Array, output: Uint8Array): number {
+  assertBytes(input);
+  assertOutputSpace(input, output, maxCompressedLength(input.length));
+  return compressTo(input, output, viewOf(output));
 }

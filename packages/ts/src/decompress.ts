@@ -5,8 +5,13 @@
 // Format clauses cited below are from google/snappy format_description.txt:
 // https://github.com/google/snappy/blob/main/format_description.txt
 
-import { checkUncompressedLength, SnappyError, type UncompressOptions } from "@snappykit/core";
-import { POOLED_MAX, pool, reserve, take } from "./pool.js";
+import {
+  assertOutputSpace,
+  checkUncompressedLength,
+  SnappyError,
+  type UncompressOptions,
+} from "@snappykit/core";
+import { viewOf } from "./output.js";
 
 /** Literals at least this long use `set` (one call); shorter ones 4-byte moves. */
 const LONG_LITERAL = 256;
@@ -20,18 +25,58 @@ const INPUT_SCRATCH = 4096;
 const inputScratch = new Uint8Array(INPUT_SCRATCH);
 const inputScratchView = new DataView(inputScratch.buffer);
 
+/**
+ * Results up to this size are decoded into {@link smallOutput} (whose `DataView` is made
+ * once) and copied out; larger ones are decoded straight into their own buffer.
+ */
+const SMALL_OUTPUT = 4096;
+const smallOutput = new Uint8Array(SMALL_OUTPUT);
+const smallOutputView = new DataView(smallOutput.buffer);
+
+/**
+ * Node's `Buffer.allocUnsafeSlow`, where there is one: a buffer of its own that is not
+ * zero-filled first (measured: ~1 µs less per 64 KiB result). Safe here because the decoder
+ * writes every byte of the declared length before a result is returned, and a failed decode
+ * returns nothing. Elsewhere (browsers) results are zero-filled `Uint8Array`s.
+ */
+const nodeBuffer = (globalThis as { Buffer?: { allocUnsafeSlow(size: number): Uint8Array } })
+  .Buffer;
+
+/** A `Uint8Array` of exactly `length` bytes on a buffer of its own. */
+function allocate(length: number): Uint8Array {
+  return nodeBuffer
+    ? new Uint8Array(nodeBuffer.allocUnsafeSlow(length).buffer, 0, length)
+    : new Uint8Array(length);
+}
+
+/**
+ * For each copy-1 and copy-2 tag (§2.2.1, §2.2.2): the copy's length in bits 0–6, copy-1's
+ * top three offset bits (in place: bits 8–10), bit 12 set for copy-2 (one more offset byte),
+ * and from bit 16 the mask of the offset bytes that follow the tag (0xff or 0xffff).
+ */
+const COPY_TABLE = new Int32Array(256);
+for (let tag = 0; tag < 256; tag++) {
+  if ((tag & 3) === 1) {
+    COPY_TABLE[tag] = (0xff << 16) | ((tag >>> 5) << 8) | (4 + ((tag >>> 2) & 7));
+  } else if ((tag & 3) === 2) {
+    COPY_TABLE[tag] = (0xffff << 16) | (1 << 12) | ((tag >>> 2) + 1);
+  }
+}
+
 function corrupt(message: string, tagAt: number): SnappyError {
   return new SnappyError("CORRUPT_INPUT", `${message} (tag at byte ${tagAt})`);
 }
 
 /**
  * Decode the elements of `src[pos..end)` into `out[start..outEnd)`, which is exactly the
- * declared length. Reads through `src` (a `DataView`), moves 4 or 8 bytes at a time through
- * `outView`. Throws `CORRUPT_INPUT` naming the element at fault and the numbers involved.
+ * declared length. Reads through `src` (a `DataView`) and `srcBytes` (the same bytes), moves
+ * 4 bytes at a time through `outView`. Throws `CORRUPT_INPUT` naming the element at fault
+ * and the numbers involved.
  *
- * Where there is room it over-copies (up to 16 bytes for a short literal, up to 7 past a copy)
- * inside `out[start..outEnd)` only: the next element overwrites those bytes, and a stream that
- * ends early is rejected, so no over-copied byte is ever returned.
+ * Where there is room it over-copies (up to 16 bytes for a short element, up to 7 past a
+ * longer one) inside `out[start..outEnd)` only: the next element overwrites those bytes, and
+ * a stream that ends early is rejected, so no over-copied byte is ever returned, and nothing
+ * at or past `outEnd` is ever written.
  */
 function decodeBody(
   src: DataView,
@@ -44,141 +89,283 @@ function decodeBody(
   outEnd: number,
 ): void {
   let op = start;
-  while (pos < end) {
-    const tagAt = pos;
-    const tag = src.getUint8(pos++);
-    const type = tag & 3;
-    if (type === 0) {
-      // §2.1 Literals: length-1 in the tag's upper six bits, or for 60..63 in the next 1..4
-      // little-endian bytes.
-      let length = tag >>> 2;
-      if (length < 16 && pos + 16 <= end && op + 16 <= outEnd) {
-        // Fast path for the most common literals (≤ 16 bytes): four 4-byte moves.
-        outView.setInt32(op, src.getInt32(pos, true), true);
-        outView.setInt32(op + 4, src.getInt32(pos + 4, true), true);
-        outView.setInt32(op + 8, src.getInt32(pos + 8, true), true);
-        outView.setInt32(op + 12, src.getInt32(pos + 12, true), true);
-        pos += length + 1;
-        op += length + 1;
+  // libsnappy's fast path: while a tag with 16 input bytes after it and 72 output bytes
+  // remain, a literal of up to 60 bytes or any copy (≤ 64 bytes, plus 7 of over-copy) fits
+  // without a length check, so the common elements run with only the checks the data needs
+  // (a literal against the input end, a copy's offset). Anything else, and the tail, goes
+  // through the fully checked code below one element at a time.
+  const fastEnd = end - 17;
+  const fastOutEnd = outEnd - 72;
+  // A local, not the module binding: each module-variable read is a load chain the
+  // optimiser repeats at every use.
+  const copyTable = COPY_TABLE;
+  for (;;) {
+    while (pos <= fastEnd && op <= fastOutEnd) {
+      // The tag and the three bytes after it in one load: a copy's offset is among them.
+      const word = src.getInt32(pos, true);
+      const tag = word & 0xff;
+      const type = tag & 3;
+      if (type === 0) {
+        let length = (tag >>> 2) + 1;
+        // The most common literals (≤ 4, ≤ 8, ≤ 16 bytes): one, two or four 4-byte moves.
+        outView.setInt32(op, src.getInt32(pos + 1, true), true);
+        if (length <= 4) {
+          pos += length + 1;
+          op += length;
+          continue;
+        }
+        outView.setInt32(op + 4, src.getInt32(pos + 5, true), true);
+        if (length <= 8) {
+          pos += length + 1;
+          op += length;
+          continue;
+        }
+        outView.setInt32(op + 8, src.getInt32(pos + 9, true), true);
+        outView.setInt32(op + 12, src.getInt32(pos + 13, true), true);
+        if (length <= 16) {
+          pos += length + 1;
+          op += length;
+          continue;
+        }
+        // Longer literals: the bytes start right after the tag, and the first 16 are done.
+        let from = pos + 1;
+        let done = 16;
+        if (length > 60) {
+          // 61–64: the length-1 is in the next 1–4 bytes (§2.1). Up to 2 here (a literal
+          // below 64 KiB, all libsnappy writes); longer ones go to the checked code.
+          if (length > 62) break;
+          from = pos + length - 59;
+          length = (length === 61 ? srcBytes[pos + 1]! : src.getUint16(pos + 1, true)) + 1;
+          done = 0;
+          // Room in the output, with 7 bytes to spare for the 8-byte steps below.
+          if (length + 7 > outEnd - op) break;
+          if (length >= LONG_LITERAL) {
+            if (length > end - from) break;
+            out.set(srcBytes.subarray(from, from + length), op);
+            pos = from + length;
+            op += length;
+            continue;
+          }
+        }
+        // All of it, and 7 more bytes for the 8-byte steps, must be in the input; otherwise
+        // the checked code below takes it.
+        if (length + 7 > end - from) break;
+        pos = from + length;
+        const stop = op + length;
+        op += done;
+        from += done;
+        do {
+          outView.setInt32(op, src.getInt32(from, true), true);
+          outView.setInt32(op + 4, src.getInt32(from + 4, true), true);
+          op += 8;
+          from += 8;
+        } while (op < stop);
+        op = stop;
         continue;
       }
-      if (length >= 60) {
-        const extra = length - 59;
-        if (extra > end - pos) {
-          throw corrupt(`literal length needs ${extra} bytes, only ${end - pos} remain`, tagAt);
-        }
-        length = src.getUint8(pos);
-        if (extra > 1) length |= src.getUint8(pos + 1) << 8;
-        if (extra > 2) length |= src.getUint8(pos + 2) << 16;
-        // Kept a signed 32-bit integer (so the optimiser keeps every position an integer); a
-        // 4-byte length of 2^31 or more comes out negative and is rejected below.
-        if (extra > 3) length |= src.getUint8(pos + 3) << 24;
-        pos += extra;
-        if (length < 0) {
-          throw corrupt(
-            `literal of ${(length >>> 0) + 1} bytes runs past the end of the input (${end - pos} remain)`,
-            tagAt,
-          );
-        }
+      // Copy-1 and copy-2 without a branch between them: one table entry gives the length,
+      // the offset's bytes after the tag (masked out of `word`) and copy-1's top offset
+      // bits. Copy-4 (libsnappy never writes it) goes to the checked code.
+      if (type === 3) break;
+      const entry = copyTable[tag]!;
+      const offset = ((word >>> 8) & (entry >>> 16)) | (entry & 0x700);
+      // Offset 0, or one before the output start: the checked code below reports it.
+      if (offset === 0 || offset > op - start) break;
+      pos += 2 + ((entry >>> 12) & 1);
+      const length = entry & 0x7f;
+      let from = op - offset;
+      const stop = op + length;
+      // §2.2 lets a copy overlap its own output (offset < length: the last `offset` bytes
+      // repeat). A 4-byte move is exact when the distance is ≥ 4: every byte it reads was
+      // written before. For offsets 1–3, four single-byte moves first lay down the pattern;
+      // the output from `op - offset` on is periodic, so reading 4 (or, for offset 3, 6)
+      // bytes back gives the same bytes and the 4-byte moves can continue from there.
+      if (offset < 4) {
+        out[op] = out[from]!;
+        out[op + 1] = out[from + 1]!;
+        out[op + 2] = out[from + 2]!;
+        out[op + 3] = out[from + 3]!;
+        op += 4;
+        from = op - (offset === 3 ? 6 : 4);
       }
-      length += 1;
-      if (length > end - pos) {
-        throw corrupt(
-          `literal of ${length} bytes runs past the end of the input (${end - pos} remain)`,
-          tagAt,
-        );
-      }
-      if (length > outEnd - op) {
-        throw corrupt(
-          `literal of ${length} bytes at output ${op - start} overruns the declared ${outEnd - start}`,
-          tagAt,
-        );
-      }
-      if (length >= LONG_LITERAL) {
-        out.set(srcBytes.subarray(pos, pos + length), op);
-        pos += length;
-        op += length;
-      } else {
-        const stop = op + length;
-        while (op + 4 <= stop) {
-          outView.setInt32(op, src.getInt32(pos, true), true);
-          op += 4;
-          pos += 4;
-        }
-        while (op < stop) out[op++] = src.getUint8(pos++);
-      }
-      continue;
-    }
-
-    let length: number;
-    let offset: number;
-    if (type === 1) {
-      // §2.2.1 Copy with 1-byte offset: length 4..11 in bits 2..4, offset's top 3 bits in 5..7.
-      if (pos >= end) throw corrupt("copy-1 tag is missing its offset byte", tagAt);
-      length = 4 + ((tag >>> 2) & 7);
-      offset = ((tag >>> 5) << 8) | src.getUint8(pos);
-      pos += 1;
-    } else if (type === 2) {
-      // §2.2.2 Copy with 2-byte offset: length 1..64 in the upper six bits, offset LE16.
-      if (end - pos < 2) throw corrupt("copy-2 tag is missing offset bytes", tagAt);
-      length = (tag >>> 2) + 1;
-      offset = src.getUint16(pos, true);
-      pos += 2;
-    } else {
-      // §2.2.3 Copy with 4-byte offset: as above with an LE32 offset; signed 32-bit, as
-      // above, so an offset of 2^31 or more comes out negative.
-      if (end - pos < 4) throw corrupt("copy-4 tag is missing offset bytes", tagAt);
-      length = (tag >>> 2) + 1;
-      offset = src.getInt32(pos, true);
-      pos += 4;
-    }
-    // §2.2: "the offset ... is an offset backwards from the current position"; 0 is invalid
-    // and it may not reach before the start of the output.
-    if (offset === 0) throw corrupt("copy with offset 0", tagAt);
-    if (offset > op - start || offset < 0) {
-      throw corrupt(
-        `copy offset ${offset >>> 0} reaches before the ${op - start} bytes produced`,
-        tagAt,
-      );
-    }
-    if (length > outEnd - op) {
-      throw corrupt(
-        `copy of ${length} bytes at output ${op - start} overruns the declared ${outEnd - start}`,
-        tagAt,
-      );
-    }
-    let from = op - offset;
-    const stop = op + length;
-    // §2.2 lets a copy overlap its own output (offset < length: the last `offset` bytes
-    // repeat). Moving w bytes at a time is still exact when offset ≥ w: every byte read was
-    // written before the move that reads it.
-    if (offset >= 8 && stop + 7 <= outEnd) {
-      do {
+      // Most copies are ≤ 8 bytes: two moves, then a loop only for longer ones.
+      outView.setInt32(op, outView.getInt32(from, true), true);
+      outView.setInt32(op + 4, outView.getInt32(from + 4, true), true);
+      op += 8;
+      from += 8;
+      while (op < stop) {
         outView.setInt32(op, outView.getInt32(from, true), true);
         outView.setInt32(op + 4, outView.getInt32(from + 4, true), true);
         op += 8;
         from += 8;
-      } while (op < stop);
+      }
       op = stop;
-    } else if (offset >= 4 && stop + 3 <= outEnd) {
-      do {
-        outView.setInt32(op, outView.getInt32(from, true), true);
-        op += 4;
-        from += 4;
-      } while (op < stop);
-      op = stop;
-    } else if (offset === 1 && length >= 16) {
-      out.fill(out[from]!, op, stop);
-      op = stop;
-    } else {
-      while (op < stop) out[op++] = out[from++]!;
     }
+    if (pos >= end) break;
+    pos = decodeChecked(src, srcBytes, pos, end, out, outView, start, op, outEnd);
+    op = checkedOp;
   }
   if (op !== outEnd) {
     throw new SnappyError(
       "CORRUPT_INPUT",
       `stream produces ${op - start} bytes, but its preamble declares ${outEnd - start}`,
     );
+  }
+}
+
+/** The output position {@link decodeChecked} stopped at (its second return value). */
+let checkedOp = 0;
+
+/**
+ * Decode the one element at `src[pos]` into `out[op..]` with every check; returns the input
+ * position after it and leaves the output position in {@link checkedOp}.
+ */
+function decodeChecked(
+  src: DataView,
+  srcBytes: Uint8Array,
+  pos: number,
+  end: number,
+  out: Uint8Array,
+  outView: DataView,
+  start: number,
+  op: number,
+  outEnd: number,
+): number {
+  const tagAt = pos;
+  const tag = srcBytes[pos++]!;
+  const type = tag & 3;
+  if (type === 0) {
+    // §2.1 Literals: length-1 in the tag's upper six bits, or for 60..63 in the next 1..4
+    // little-endian bytes.
+    let length = tag >>> 2;
+    if (length >= 60) {
+      const extra = length - 59;
+      if (extra > end - pos) {
+        throw corrupt(`literal length needs ${extra} bytes, only ${end - pos} remain`, tagAt);
+      }
+      length = srcBytes[pos]!;
+      if (extra > 1) length |= srcBytes[pos + 1]! << 8;
+      if (extra > 2) length |= srcBytes[pos + 2]! << 16;
+      // Kept a signed 32-bit integer (so the optimiser keeps every position an integer); a
+      // 4-byte length of 2^31 or more comes out negative and is rejected below.
+      if (extra > 3) length |= srcBytes[pos + 3]! << 24;
+      pos += extra;
+      if (length < 0) {
+        throw corrupt(
+          `literal of ${(length >>> 0) + 1} bytes runs past the end of the input (${end - pos} remain)`,
+          tagAt,
+        );
+      }
+    }
+    length += 1;
+    if (length > end - pos) {
+      throw corrupt(
+        `literal of ${length} bytes runs past the end of the input (${end - pos} remain)`,
+        tagAt,
+      );
+    }
+    if (length > outEnd - op) {
+      throw corrupt(
+        `literal of ${length} bytes at output ${op - start} overruns the declared ${outEnd - start}`,
+        tagAt,
+      );
+    }
+    if (length >= LONG_LITERAL) {
+      out.set(srcBytes.subarray(pos, pos + length), op);
+      checkedOp = op + length;
+      return pos + length;
+    }
+    checkedOp = moveExact(src, srcBytes, pos, out, outView, op, length, true);
+    return pos + length;
+  }
+
+  let length: number;
+  let offset: number;
+  if (type === 1) {
+    // §2.2.1 Copy with 1-byte offset: length 4..11 in bits 2..4, offset's top 3 bits in 5..7.
+    if (pos >= end) throw corrupt("copy-1 tag is missing its offset byte", tagAt);
+    length = 4 + ((tag >>> 2) & 7);
+    offset = ((tag >>> 5) << 8) | srcBytes[pos]!;
+    pos += 1;
+  } else if (type === 2) {
+    // §2.2.2 Copy with 2-byte offset: length 1..64 in the upper six bits, offset LE16.
+    if (end - pos < 2) throw corrupt("copy-2 tag is missing offset bytes", tagAt);
+    length = (tag >>> 2) + 1;
+    offset = srcBytes[pos]! | (srcBytes[pos + 1]! << 8);
+    pos += 2;
+  } else {
+    // §2.2.3 Copy with 4-byte offset: as above with an LE32 offset; signed 32-bit, as
+    // above, so an offset of 2^31 or more comes out negative.
+    if (end - pos < 4) throw corrupt("copy-4 tag is missing offset bytes", tagAt);
+    length = (tag >>> 2) + 1;
+    offset = src.getInt32(pos, true);
+    pos += 4;
+  }
+  // §2.2: "the offset ... is an offset backwards from the current position"; 0 is invalid
+  // and it may not reach before the start of the output.
+  if (offset === 0) throw corrupt("copy with offset 0", tagAt);
+  if (offset > op - start || offset < 0) {
+    throw corrupt(
+      `copy offset ${offset >>> 0} reaches before the ${op - start} bytes produced`,
+      tagAt,
+    );
+  }
+  if (length > outEnd - op) {
+    throw corrupt(
+      `copy of ${length} bytes at output ${op - start} overruns the declared ${outEnd - start}`,
+      tagAt,
+    );
+  }
+  // A 4-byte move is exact when the copy reads at least 4 bytes back (§2.2 overlap).
+  checkedOp = moveExact(outView, out, op - offset, out, outView, op, length, offset >= 4);
+  return pos;
+}
+
+/**
+ * Move exactly `length` bytes from `fromBytes[from..]` (also read through `fromView`) to
+ * `out[op..]`, 4 at a time when `wide`, else one by one; returns the new output position.
+ */
+function moveExact(
+  fromView: DataView,
+  fromBytes: Uint8Array,
+  from: number,
+  out: Uint8Array,
+  outView: DataView,
+  op: number,
+  length: number,
+  wide: boolean,
+): number {
+  const stop = op + length;
+  if (wide) {
+    while (op + 4 <= stop) {
+      outView.setInt32(op, fromView.getInt32(from, true), true);
+      op += 4;
+      from += 4;
+    }
+  }
+  while (op < stop) out[op++] = fromBytes[from++]!;
+  return stop;
+}
+
+/**
+ * Decode the body of `input` (after its `headerSize`-byte preamble, declaring `length`
+ * bytes) into `out[start..start + length)`.
+ */
+function decode(
+  input: Uint8Array,
+  headerSize: number,
+  length: number,
+  out: Uint8Array,
+  outView: DataView,
+  start: number,
+): void {
+  const n = input.length;
+  if (n <= INPUT_SCRATCH) {
+    inputScratch.set(input);
+    decodeBody(inputScratchView, inputScratch, headerSize, n, out, outView, start, start + length);
+  } else {
+    const src = new DataView(input.buffer, input.byteOffset, n);
+    decodeBody(src, input, headerSize, n, out, outView, start, start + length);
   }
 }
 
@@ -189,6 +376,9 @@ function decodeBody(
  * most the body could expand to (a 3-byte copy yields at most 64 bytes), so a hostile
  * preamble cannot make it allocate. Every element is then validated while decoding.
  *
+ * The result owns its memory: a `Uint8Array` of exactly the declared length at `byteOffset`
+ * 0 of a buffer of its own.
+ *
  * @throws SnappyError `CORRUPT_INPUT` for any invalid stream (bad preamble, truncated tag,
  * literal past the input, offset 0 or before the output start, a total other than the
  * declared length); `LENGTH_LIMIT` when the declared length exceeds `maxLength`;
@@ -196,23 +386,41 @@ function decodeBody(
  */
 export function uncompress(input: Uint8Array, options?: UncompressOptions): Uint8Array {
   const { length, headerSize } = checkUncompressedLength(input, options);
-  const n = input.length;
-  let src: DataView;
-  let srcBytes: Uint8Array;
-  if (n <= INPUT_SCRATCH) {
-    inputScratch.set(input);
-    src = inputScratchView;
-    srcBytes = inputScratch;
-  } else {
-    src = new DataView(input.buffer, input.byteOffset, n);
-    srcBytes = input;
+  if (length <= SMALL_OUTPUT) {
+    // Decoded into the reused buffer and copied out: one allocation, no DataView to make.
+    decode(input, headerSize, length, smallOutput, smallOutputView, 0);
+    return smallOutput.slice(0, length);
   }
-  if (length <= POOLED_MAX) {
-    const start = reserve(length);
-    decodeBody(src, srcBytes, headerSize, n, pool.bytes, pool.view, start, start + length);
-    return take(start, start + length);
-  }
-  const out = new Uint8Array(length);
-  decodeBody(src, srcBytes, headerSize, n, out, new DataView(out.buffer), 0, length);
+  const out = allocate(length);
+  decode(input, headerSize, length, out, new DataView(out.buffer), 0);
   return out;
+}
+
+/**
+ * The uncompressed length `input` declares, checked as {@link uncompress} checks it before
+ * allocating (well-formed preamble, at most `maxLength`, at most what the body can expand to).
+ * Reads the preamble only.
+ */
+export function uncompressedLength(input: Uint8Array, options?: UncompressOptions): number {
+  return checkUncompressedLength(input, options).length;
+}
+
+/**
+ * Decompress `input` into `output[0..n)` and return `n`, the declared length. The same
+ * checks as {@link uncompress}; nothing at or past `n` is written. After a `CORRUPT_INPUT`,
+ * `output[0..n)` may hold partial output.
+ *
+ * @throws SnappyError `OUTPUT_TOO_SMALL` (before writing) when `output` is shorter than the
+ * declared length; `INVALID_ARGUMENT` when `output` is not a `Uint8Array` or overlaps
+ * `input`; otherwise as {@link uncompress}.
+ */
+export function uncompressInto(
+  input: Uint8Array,
+  output: Uint8Array,
+  options?: UncompressOptions,
+): number {
+  const { length, headerSize } = checkUncompressedLength(input, options);
+  assertOutputSpace(input, output, length);
+  decode(input, headerSize, length, output, viewOf(output), 0);
+  return length;
 }

@@ -4,21 +4,30 @@
  * third-party dependencies).
  * @packageDocumentation
  */
-import type { RawBackend, SnappyCodec } from "@snappykit/core";
+import { maxCompressedLength, type RawBackend, type SnappyCodec } from "@snappykit/core";
 // JSON import attributes: the version reported is the one in the package actually loaded.
 import pkg from "../package.json" with { type: "json" };
-import { compress } from "./compress.js";
-import { uncompress } from "./decompress.js";
+import { compress, compressInto } from "./compress.js";
+import { uncompress, uncompressedLength, uncompressInto } from "./decompress.js";
 
-export { compress, uncompress };
+export {
+  compress,
+  compressInto,
+  maxCompressedLength,
+  uncompress,
+  uncompressedLength,
+  uncompressInto,
+};
 
 /** This package and its version, as reported in {@link SnappyCodec.library}: `@snappykit/ts@x.y.z`. */
 export const library = `${pkg.name}@${pkg.version}`;
 
 /**
- * The snappykit adapter: `compress` and `uncompress` behind the {@link SnappyCodec} contract.
- * Nothing to guard: the codec's own decoder is strict and length-checked, so the adapter
- * adds no copies and no checks.
+ * The snappykit adapter: `compress` and `uncompress` behind the {@link SnappyCodec} contract,
+ * with every optional capability: `uncompressedLength`, `maxCompressedLength`, and
+ * `compressInto`/`uncompressInto`, which write straight into the caller's array. Nothing to
+ * guard: the codec's own decoder is strict and length-checked, so the adapter adds no copies
+ * and no checks.
  */
 export async function createCodec(): Promise<SnappyCodec> {
   return {
@@ -28,6 +37,10 @@ export async function createCodec(): Promise<SnappyCodec> {
     runtime: "js",
     compress,
     uncompress,
+    uncompressedLength,
+    maxCompressedLength,
+    compressInto,
+    uncompressInto,
   };
 }
 

@@ -77,7 +77,7 @@ export function renderMarkdown(report: BenchReport, extras: MarkdownExtras = {})
   section(
     `Relative to ${report.reference}`,
     `Each codec's time per op as a multiple of **${report.reference}**'s, measured in the same ` +
-      "fork rounds (so the machine's drift cancels), with its 95 % interval over the forks. " +
+      "forks' interleaved turns (so the machine's drift cancels), with its 95 % interval over the forks. " +
       "Below 1× is faster. **Bold** = fastest, or not distinguishable from the fastest.",
     "",
     markdownTable(relativeTable(report)),
@@ -85,8 +85,8 @@ export function renderMarkdown(report: BenchReport, extras: MarkdownExtras = {})
   section(
     "Speed: time per op",
     "One op processes every item of the payload. `uncompress` rows all decode the " +
-      `${report.gateReference}'s compressed bytes, so only the decoder differs. Each figure is the ` +
-      `geometric mean of ${forksText(report)} fork medians ± the half-width of its ` +
+      `compressed bytes of ${report.gateReference}, so only the decoder differs. Each figure is the ` +
+      `median of the fork medians (n = ${forksText(report)}) ± half the width of its ` +
       `${LEVEL * 100} % interval. **Bold** = fastest, or not distinguishable from it. ` +
       "`-async` rows are the thread-pool API, awaited item by item (always wall time). " +
       (report.timing.clock === "cpu"
@@ -143,9 +143,8 @@ export function renderMarkdown(report: BenchReport, extras: MarkdownExtras = {})
   section(
     "Spread",
     "Each sample is the mean op time of one batch (batch = ops between event-loop " +
-      "turns, sized to ~2 ms and ≤ 4 MiB of output); mitata drops the two fastest and " +
-      "two slowest batches. p50 is the geometric mean of each fork's median batch, its " +
-      "interval a t interval over the forks' log medians; p75…max pool every batch of every fork.",
+      "turns, sized to ~2 ms and ≤ 4 MiB of output); every batch counts. p50 is the median of each fork's median batch, its interval the " +
+      "order-statistic interval of that median; p75…max pool every batch of every fork.",
     "",
     "<details><summary>p50, p75, p99, min, max, samples per case</summary>",
     "",

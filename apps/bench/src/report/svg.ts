@@ -52,7 +52,7 @@ export function renderSvg(report: BenchReport): string {
   const labelW = 300;
   const cellW = 84;
   const cellH = 22;
-  const fastestW = 220;
+  const fastestW = 330;
   const top = 128;
   // Wide enough for the header lines whatever the number of codecs.
   const width = Math.max(labelW + cols.length * cellW + fastestW, 760);

@@ -106,7 +106,7 @@ export function speedTable(report: BenchReport): Table {
 }
 
 /**
- * Each codec's time as a multiple of the reference's, measured in the same fork rounds,
+ * Each codec's time as a multiple of the reference's, measured in the same forks' turns,
  * with its interval: "0.42× [0.40, 0.44]". Strong = tied for fastest.
  */
 export function relativeTable(report: BenchReport): Table {

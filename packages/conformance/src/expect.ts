@@ -1,0 +1,57 @@
+// Assertions the check files share: each throws a plain Error naming what went wrong.
+import { isSnappyError } from "@snappykit/core";
+
+export function fail(message: string): never {
+  throw new Error(message);
+}
+
+export function sameBytes(actual: Uint8Array, expected: Uint8Array, what: string): void {
+  if (!(actual instanceof Uint8Array)) fail(`${what}: returned ${typeof actual}, not a Uint8Array`);
+  if (actual.length !== expected.length) {
+    fail(`${what}: ${actual.length} bytes, expected ${expected.length}`);
+  }
+  for (let i = 0; i < expected.length; i++) {
+    if (actual[i] !== expected[i]) {
+      fail(`${what}: first differing byte at ${i} (${actual[i]} vs ${expected[i]})`);
+    }
+  }
+}
+
+/** Bytes of array buffers (JS and wasm) held by this process, where that can be read. */
+export function arrayBufferBytes(): number {
+  return typeof process === "undefined" ? 0 : process.memoryUsage().arrayBuffers;
+}
+
+/** Memory growth allowed while rejecting one hostile input: far below any claimed size. */
+export const MAX_GROWTH = 64 * 2 ** 20;
+
+/**
+ * `call` must throw a `SnappyError` with one of `codes` and a message, without growing
+ * array-buffer memory by more than {@link MAX_GROWTH} on the way.
+ */
+export function expectSnappyError(
+  call: () => unknown,
+  codes: readonly string[],
+  what: string,
+): void {
+  const before = arrayBufferBytes();
+  let result: unknown;
+  try {
+    result = call();
+  } catch (error) {
+    if (!isSnappyError(error)) {
+      fail(`${what}: threw ${error instanceof Error ? error.name : typeof error}, not SnappyError`);
+    }
+    if (!codes.includes(error.code)) {
+      fail(`${what}: code ${error.code}, expected ${codes.join(" or ")}`);
+    }
+    if (!error.message) fail(`${what}: SnappyError without a message`);
+    const growth = arrayBufferBytes() - before;
+    if (growth > MAX_GROWTH) {
+      fail(`${what}: allocated ${growth} bytes before rejecting (guard the length first)`);
+    }
+    return;
+  }
+  const got = result instanceof Uint8Array ? `${result.length} bytes` : String(result);
+  fail(`${what}: returned ${got} instead of throwing SnappyError ${codes.join(" or ")}`);
+}

@@ -1,0 +1,61 @@
+import { describe, expect, it } from "vitest";
+import { isSnappyError } from "./errors.js";
+import { assertOutputSpace, ownedBytes, ownsBuffer } from "./output.js";
+
+const codeOf = (fn: () => unknown) => {
+  try {
+    fn();
+    return "no error";
+  } catch (error) {
+    return isSnappyError(error) ? error.code : `plain ${String(error)}`;
+  }
+};
+
+describe("assertOutputSpace", () => {
+  it("passes enough room and rejects too little, a non-array or overlap", () => {
+    const input = new Uint8Array(10);
+    expect(codeOf(() => assertOutputSpace(input, new Uint8Array(5), 5))).toBe("no error");
+    expect(codeOf(() => assertOutputSpace(input, new Uint8Array(4), 5))).toBe("OUTPUT_TOO_SMALL");
+    expect(codeOf(() => assertOutputSpace(input, [] as never, 0))).toBe("INVALID_ARGUMENT");
+    const memory = new Uint8Array(100);
+    const a = memory.subarray(10, 20);
+    expect(codeOf(() => assertOutputSpace(a, memory.subarray(19, 40), 5))).toBe("INVALID_ARGUMENT");
+    expect(codeOf(() => assertOutputSpace(a, memory.subarray(0, 11), 5))).toBe("INVALID_ARGUMENT");
+    // Adjacent is fine: the ranges do not share a byte.
+    expect(codeOf(() => assertOutputSpace(a, memory.subarray(20, 40), 5))).toBe("no error");
+    expect(codeOf(() => assertOutputSpace(a, memory.subarray(0, 10), 5))).toBe("no error");
+  });
+});
+
+describe("ownedBytes", () => {
+  it("returns an owning plain array itself", () => {
+    const bytes = new Uint8Array(8);
+    expect(ownedBytes(bytes)).toBe(bytes);
+  });
+
+  it("re-views an owning subclass without copying", () => {
+    class Sub extends Uint8Array {}
+    const sub = new Sub(8).fill(3);
+    const plain = ownedBytes(sub);
+    expect(Object.getPrototypeOf(plain)).toBe(Uint8Array.prototype);
+    expect(plain.buffer).toBe(sub.buffer);
+    expect(plain).toEqual(new Uint8Array(8).fill(3));
+  });
+
+  it("copies a view into a larger buffer out into its own", () => {
+    const pool = Uint8Array.from({ length: 64 }, (_, i) => i);
+    const view = pool.subarray(8, 12);
+    expect(ownsBuffer(view)).toBe(false);
+    const owned = ownedBytes(view);
+    expect(ownsBuffer(owned)).toBe(true);
+    expect(Object.getPrototypeOf(owned)).toBe(Uint8Array.prototype);
+    expect(Array.from(owned)).toEqual([8, 9, 10, 11]);
+    if (typeof Buffer !== "undefined") {
+      // Node's small Buffers are views into a shared 8 KiB pool.
+      const pooled = Buffer.from("abc");
+      const fromPool = ownedBytes(pooled);
+      expect(ownsBuffer(fromPool)).toBe(true);
+      expect(Object.getPrototypeOf(fromPool)).toBe(Uint8Array.prototype);
+    }
+  });
+});

@@ -1,0 +1,50 @@
+import { SnappyError } from "./errors.js";
+import { assertBytes } from "./limits.js";
+
+/**
+ * The check every `compressInto`/`uncompressInto` runs before writing: `output` is a
+ * `Uint8Array` that does not share memory with `input` (a decoder reading bytes it has
+ * just overwritten returns garbage) and holds at least `needed` bytes.
+ * @throws SnappyError `INVALID_ARGUMENT` for a non-`Uint8Array` or overlapping arrays,
+ *   `OUTPUT_TOO_SMALL` when `output.length < needed`.
+ */
+export function assertOutputSpace(input: Uint8Array, output: Uint8Array, needed: number): void {
+  assertBytes(output, "output");
+  if (
+    input.buffer === output.buffer &&
+    input.byteOffset < output.byteOffset + output.length &&
+    output.byteOffset < input.byteOffset + input.length
+  ) {
+    throw new SnappyError("INVALID_ARGUMENT", "output overlaps input");
+  }
+  if (output.length < needed) {
+    throw new SnappyError(
+      "OUTPUT_TOO_SMALL",
+      `output has ${output.length} bytes, the operation needs ${needed}`,
+    );
+  }
+}
+
+/**
+ * True when `bytes` owns its memory: it starts at offset 0 of its `buffer` and covers all of
+ * it, so transferring or detaching that buffer affects nothing else and exposes nothing else.
+ */
+export function ownsBuffer(bytes: Uint8Array): boolean {
+  return bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength;
+}
+
+/**
+ * A backend's result as the contract returns it: a plain `Uint8Array` that owns its memory.
+ * An owning subclass such as Node's `Buffer` is re-viewed over the same memory (no copy), so
+ * every codec's results behave alike (`toString()`, `slice()`); a view into a larger buffer
+ * (a pool, an oversized scratch array) is copied out, since handing it over would let one
+ * result's transfer detach another's bytes.
+ */
+export function ownedBytes(bytes: Uint8Array): Uint8Array {
+  // new Uint8Array(view) copies into a fresh plain array; `.slice()` would keep a Buffer a
+  // Buffer (its species), and Buffer#slice does not even copy.
+  if (!ownsBuffer(bytes)) return new Uint8Array(bytes);
+  return Object.getPrototypeOf(bytes) === Uint8Array.prototype
+    ? bytes
+    : new Uint8Array(bytes.buffer, 0, bytes.length);
+}

@@ -1,0 +1,100 @@
+import { isSnappyError, maxCompressedLength, type SnappyErrorCode } from "@snappykit/core";
+import { describe, expect, it } from "vitest";
+import { compress, compressInto } from "./compress.js";
+import { uncompressedLength, uncompressInto } from "./decompress.js";
+import { firstDifference, randomBytes, repetitive, structured } from "./test-support/inputs.js";
+
+const SENTINEL = 0xa5;
+
+function code(fn: () => unknown): SnappyErrorCode | undefined {
+  try {
+    fn();
+  } catch (error) {
+    if (isSnappyError(error)) return error.code;
+    throw error;
+  }
+  return undefined;
+}
+
+const inputs = [
+  new Uint8Array(0),
+  randomBytes(7, 1),
+  structured(144, 2),
+  randomBytes(506, 3),
+  repetitive(5000, 4, 3, 10),
+  structured(70_000, 5),
+  repetitive(200_000, 6, 1000, 50),
+];
+
+describe("compressInto", () => {
+  it("writes exactly compress()'s bytes at any byteOffset and nothing past them", () => {
+    for (const input of inputs) {
+      const expected = compress(input);
+      const max = maxCompressedLength(input.length);
+      const backing = new Uint8Array(max + 16).fill(SENTINEL);
+      const output = backing.subarray(5, 5 + max);
+      const n = compressInto(input, output);
+      expect(n).toBe(expected.length);
+      expect(firstDifference(output.subarray(0, n), expected)).toBe(-1);
+      expect(backing.subarray(0, 5).every((b) => b === SENTINEL)).toBe(true);
+      expect(backing.subarray(5 + n).every((b) => b === SENTINEL)).toBe(true);
+      // The same output again (the cached view) still gives the same bytes.
+      expect(compressInto(input, output)).toBe(n);
+    }
+  });
+
+  it("rejects an output under the worst case before writing, even if this input fits", () => {
+    const input = repetitive(1000, 7, 4, 0); // compresses to ~60 bytes
+    const output = new Uint8Array(maxCompressedLength(1000) - 1).fill(SENTINEL);
+    expect(code(() => compressInto(input, output))).toBe("OUTPUT_TOO_SMALL");
+    expect(output.every((b) => b === SENTINEL)).toBe(true);
+  });
+
+  it("rejects overlapping and non-byte arguments", () => {
+    const shared = new Uint8Array(4000);
+    const input = shared.subarray(0, 1000);
+    expect(code(() => compressInto(input, shared.subarray(500)))).toBe("INVALID_ARGUMENT");
+    expect(code(() => compressInto(input, [] as unknown as Uint8Array))).toBe("INVALID_ARGUMENT");
+    expect(compressInto(shared.subarray(0, 100), shared.subarray(100))).toBeGreaterThan(0);
+  });
+});
+
+describe("uncompressInto", () => {
+  it("writes exactly the input at any byteOffset and nothing past the declared length", () => {
+    for (const input of inputs) {
+      const stream = compress(input);
+      expect(uncompressedLength(stream)).toBe(input.length);
+      const backing = new Uint8Array(input.length + 100).fill(SENTINEL);
+      const output = backing.subarray(3, 3 + input.length + 90);
+      expect(uncompressInto(stream, output)).toBe(input.length);
+      expect(firstDifference(output.subarray(0, input.length), input)).toBe(-1);
+      expect(backing.subarray(0, 3).every((b) => b === SENTINEL)).toBe(true);
+      expect(backing.subarray(3 + input.length).every((b) => b === SENTINEL)).toBe(true);
+    }
+  });
+
+  it("rejects a short output before writing, and hostile input as uncompress does", () => {
+    const stream = compress(structured(300, 8));
+    const short = new Uint8Array(299).fill(SENTINEL);
+    expect(code(() => uncompressInto(stream, short))).toBe("OUTPUT_TOO_SMALL");
+    expect(short.every((b) => b === SENTINEL)).toBe(true);
+    const out = new Uint8Array(1000);
+    expect(code(() => uncompressInto(stream, out, { maxLength: 299 }))).toBe("LENGTH_LIMIT");
+    expect(code(() => uncompressInto(stream.subarray(0, 100), out))).toBe("CORRUPT_INPUT");
+    // 2047 bytes declared by a 1-byte body: a decompression bomb, rejected from the preamble.
+    expect(code(() => uncompressInto(Uint8Array.of(0xff, 0x0f, 0), new Uint8Array(4096)))).toBe(
+      "CORRUPT_INPUT",
+    );
+    expect(code(() => uncompressedLength(Uint8Array.of(100, 0)))).toBe("CORRUPT_INPUT");
+  });
+
+  it("rejects an output overlapping the input", () => {
+    const shared = new Uint8Array(2000);
+    const stream = compress(structured(500, 9));
+    shared.set(stream);
+    expect(code(() => uncompressInto(shared.subarray(0, stream.length), shared))).toBe(
+      "INVALID_ARGUMENT",
+    );
+    expect(uncompressInto(shared.subarray(0, stream.length), shared.subarray(1000))).toBe(500);
+  });
+});
