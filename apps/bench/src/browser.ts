@@ -38,6 +38,9 @@ function browserEntry(entry: string): string {
   return target ? join(dir, target) : entry;
 }
 
+// As for a process fork (fork.ts): a page once missed 30 s on a loaded 2-core machine.
+const START_TIMEOUT_MS = 60_000;
+
 const bundles = new Map<string, Promise<Bundle>>();
 
 /** One bundle per adapter for the whole run (a failed bundle fails every fork alike). */
@@ -89,7 +92,12 @@ export class BrowserWorker implements CaseWorker {
   ): Promise<BrowserWorker> {
     let page: Page;
     try {
-      ({ page } = await openPage(browser, await bundleFor(spec.entry), "benchFork"));
+      ({ page } = await openPage(
+        browser,
+        await bundleFor(spec.entry),
+        "benchFork",
+        START_TIMEOUT_MS,
+      ));
     } catch (error) {
       throw new ForkError(`cannot load ${spec.codec}: ${(error as Error).message}`);
     }
