@@ -16,6 +16,7 @@ describe("parseCliArgs", () => {
     expect(o.out).toBeUndefined();
     expect(o.forks).toBeUndefined();
     expect(o.slowdowns).toEqual([]);
+    expect(o.runtime).toBe("node");
   });
 
   it("accepts comma-separated and repeated lists", () => {
@@ -71,6 +72,10 @@ describe("parseCliArgs", () => {
     });
   });
 
+  it("takes --runtime", () => {
+    expect(parseCliArgs(["--runtime", "deno"]).runtime).toBe("deno");
+  });
+
   it("recognises -h and --help", () => {
     expect(parseCliArgs(["-h"]).help).toBe(true);
     expect(HELP).toContain("--compare");
@@ -90,6 +95,8 @@ describe("parseCliArgs", () => {
     [["--forks", "1.5"], /--forks must be a whole number/],
     [["--slow-down", "ts"], /--slow-down takes <codec>=<percent>/],
     [["--slow-down", "ts=0"], /--slow-down takes <codec>=<percent>/],
+    [["--runtime", "jsc"], /unknown --runtime "jsc"; valid: node, bun, deno, browser/],
+    [["--runtime", "bun", "--forks", "0"], /--forks 0 times in this Node process/],
   ])("rejects %j with a clear message", (argv, message) => {
     expect(() => parseCliArgs(argv)).toThrow(UsageError);
     expect(() => parseCliArgs(argv)).toThrow(message);

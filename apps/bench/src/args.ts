@@ -3,6 +3,11 @@
 import { parseArgs } from "node:util";
 import { DEFAULT_THRESHOLD_PERCENT } from "./compare.js";
 
+/** Where the forks time the cases: `--runtime`. */
+export const RUNTIMES = ["node", "bun", "deno", "browser"] as const;
+/** One `--runtime`. */
+export type RuntimeName = (typeof RUNTIMES)[number];
+
 /** Report files `--format` can select. */
 export const FORMATS = ["json", "md", "svg"] as const;
 /** One report file format. */
@@ -24,6 +29,8 @@ export interface CliOptions {
   readonly failOnRegression: boolean;
   readonly reference?: string;
   readonly clock: "wall" | "cpu";
+  /** The runtime the forks run in (the gate and the reports stay in Node). */
+  readonly runtime: RuntimeName;
   /** Forks per target; undefined = the mode's default. */
   readonly forks?: number;
   /** `--slow-down id=percent`: make these codecs slower on purpose (statistics self-test). */
@@ -52,10 +59,14 @@ interval over the forks, and each codec is also given relative to a reference co
                           uncompress-async, ssz_snappy-encode, ssz_snappy-decode
                           (default: all; the ssz_snappy ops only on req/resp payloads
                           unless named here)
-  --reference <id>        codec the relative figures divide by (default napi); it is
+  --reference <id>        codec the relative figures divide by (default napi, ts with
+                          --runtime browser); it is
                           timed even when --codec leaves it out
   --clock <wall|cpu>      time sync ops by wall clock (default) or process CPU time
                           (steadier on a loaded machine; async ops stay on wall time)
+  --runtime <name>        time in node (default), bun, deno (the pinned devDependencies)
+                          or browser (headless Chromium); the gate stays in Node. Reports
+                          go to apps/bench/results/<name> (partial/<name> when filtered)
   --out <dir>             where to write reports (default apps/bench/results; a filtered,
                           quick or --forks 0 run writes to apps/bench/results/partial)
   --format <list>         report files to write: json,md,svg (default all three)
@@ -109,6 +120,16 @@ export function parseCliArgs(argv: readonly string[]): CliOptions {
   if (clock !== "wall" && clock !== "cpu") {
     throw new UsageError(`unknown --clock "${clock}"; valid: wall, cpu`);
   }
+  const runtime = values.runtime ?? "node";
+  if (!(RUNTIMES as readonly string[]).includes(runtime)) {
+    throw new UsageError(`unknown --runtime "${runtime}"; valid: ${RUNTIMES.join(", ")}`);
+  }
+  if (runtime === "browser" && clock === "cpu") {
+    throw new UsageError("--clock cpu needs process CPU time, which a browser page has not");
+  }
+  if (runtime !== "node" && values.forks === "0") {
+    throw new UsageError("--forks 0 times in this Node process; it cannot use --runtime");
+  }
   let forks: number | undefined;
   if (values.forks !== undefined) {
     forks = Number(values.forks);
@@ -151,6 +172,7 @@ export function parseCliArgs(argv: readonly string[]): CliOptions {
     failOnRegression: values["fail-on-regression"] === true,
     ...(values.reference !== undefined && { reference: values.reference }),
     clock,
+    runtime: runtime as RuntimeName,
     ...(forks !== undefined && { forks }),
     slowdowns,
   };
@@ -175,6 +197,7 @@ function parse(argv: readonly string[]) {
       "fail-on-regression": { type: "boolean" },
       reference: { type: "string" },
       clock: { type: "string" },
+      runtime: { type: "string" },
       forks: { type: "string" },
       "slow-down": { type: "string", multiple: true },
     },

@@ -20,6 +20,8 @@ export interface Environment {
   /** Each codec id → the backend library actually loaded (name@version). */
   readonly libraries: Record<string, string>;
   readonly exposeGc: boolean;
+  /** The runtime the forks timed in (`--runtime`); reports before it was recorded: Node. */
+  readonly runtime?: { readonly name: string; readonly version: string };
 }
 
 function git(args: string[], cwd: string): string | null {
@@ -49,6 +51,7 @@ function mitataVersion(): string {
 export function collectEnvironment(
   repoRoot: string,
   libraries: Record<string, string>,
+  runtime: { readonly name: string; readonly version: string },
 ): Environment {
   const commit = git(["rev-parse", "HEAD"], repoRoot);
   const dirty = commit !== null && (git(["status", "--porcelain"], repoRoot) ?? "") !== "";
@@ -65,5 +68,6 @@ export function collectEnvironment(
     commit: commit === null ? null : `${commit}${dirty ? "-dirty" : ""}`,
     libraries,
     exposeGc: typeof (globalThis as { gc?: unknown }).gc === "function",
+    runtime,
   };
 }

@@ -1,9 +1,12 @@
 // The bench run from start to end: load, gate, time, report.
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import type { Browser } from "playwright-core";
 import { discoverAdapters, loadAdapters, repoRoot } from "./adapters.js";
-import { type CliOptions, HELP, parseCliArgs, selectNames, UsageError } from "./args.js";
+import { type CliOptions, HELP, parseCliArgs, RUNTIMES, selectNames, UsageError } from "./args.js";
+import { BrowserWorker } from "./browser.js";
 import {
   adapterTarget,
   type BenchCase,
@@ -15,6 +18,7 @@ import {
   rawTarget,
   type Target,
 } from "./cases.js";
+import { launchChromium } from "./chromium.js";
 import { compareCases, regressions } from "./compare.js";
 import { collectEnvironment } from "./env.js";
 import { ChildWorker, LocalWorker, type RowInputs, writeInputs } from "./fork.js";
@@ -28,10 +32,13 @@ import { renderSvg } from "./report/svg.js";
 import { clearProgress, progressPrinter, renderTerminal } from "./report/terminal.js";
 import { type CaseIdentity, computeOverhead, relativeRows, summarise } from "./results.js";
 import { FULL_TIMING, hasGc, QUICK_TIMING, type TimingOptions } from "./run.js";
+import { type ForkRuntime, processRuntime } from "./runtime.js";
 import { type PlannedCase, runForks, type StartWorker } from "./schedule.js";
 
 /** The codec relative figures divide by unless `--reference` names another. */
 export const DEFAULT_REFERENCE = "napi";
+/** The reference of `--runtime browser` runs. */
+export const BROWSER_REFERENCE = "ts";
 
 /** A child that does not answer one timing request in this long is killed. */
 const REQUEST_TIMEOUT_MS = 120_000;
@@ -80,6 +87,26 @@ async function run(opts: CliOptions, io: Io, log: (line: string) => void): Promi
       throw new UsageError(`--compare: ${(error as Error).message}`);
     }
   }
+  // A runtime that is not installed must fail now too.
+  const browser = opts.runtime === "browser" ? await launchChromium(log) : undefined;
+  try {
+    return await timeAndReport(opts, io, log, started, baseline, browser);
+  } finally {
+    await browser?.close();
+  }
+}
+
+async function timeAndReport(
+  opts: CliOptions,
+  io: Io,
+  log: (line: string) => void,
+  started: number,
+  baseline: BenchReport | undefined,
+  browser: Browser | undefined,
+): Promise<number> {
+  const runtime: ForkRuntime = browser
+    ? { name: "browser", version: browser.version() }
+    : processRuntime(opts.runtime as "node" | "bun" | "deno");
   const entries = discoverAdapters();
   const { loaded, failed } = await loadAdapters(entries);
   const source = loadPayloadSource();
@@ -108,9 +135,10 @@ async function run(opts: CliOptions, io: Io, log: (line: string) => void): Promi
         .join("; "),
     );
   }
+  // A page cannot load the native default, so browser runs divide by the portable codec.
+  const preferred = opts.runtime === "browser" ? BROWSER_REFERENCE : DEFAULT_REFERENCE;
   const reference =
-    opts.reference ??
-    (available.some((a) => a.id === DEFAULT_REFERENCE) ? DEFAULT_REFERENCE : available[0]?.id);
+    opts.reference ?? (available.some((a) => a.id === preferred) ? preferred : available[0]?.id);
   if (reference === undefined) throw new Error("no adapter loaded; see --list");
   selectNames(
     "reference codec",
@@ -187,16 +215,18 @@ async function run(opts: CliOptions, io: Io, log: (line: string) => void): Promi
   const forks = Math.max(1, timing.forks);
   log(
     `timing ${cases.length} cases × ${forks} fork${forks === 1 ? "" : "s"} ` +
-      `(${opts.quick ? "quick" : "full"} mode${timing.forks === 0 ? ", in this process" : ", a process per codec and fork"})`,
+      `(${opts.quick ? "quick" : "full"} mode${timing.forks === 0 ? ", in this process" : `, a ${browser ? "page" : "process"} per codec and fork, in ${runtime.name} ${runtime.version}`})`,
   );
   const inputsDir =
     timing.forks === 0 ? undefined : mkdtempSync(join(tmpdir(), "snappykit-bench-"));
   let measured: Awaited<ReturnType<typeof runForks>>;
   try {
     if (inputsDir) writeInputs(inputsDir, rows);
-    const start: StartWorker = inputsDir
-      ? (spec) => ChildWorker.start(spec, inputsDir, timing, REQUEST_TIMEOUT_MS)
-      : (spec) => LocalWorker.start(spec, rows, timing);
+    const start: StartWorker = browser
+      ? (spec) => BrowserWorker.start(spec, browser, rows, timing, REQUEST_TIMEOUT_MS)
+      : inputsDir
+        ? (spec) => ChildWorker.start(spec, inputsDir, timing, REQUEST_TIMEOUT_MS, runtime.command)
+        : (spec) => LocalWorker.start(spec, rows, timing);
     measured = await runForks(
       plan,
       rows.map((r) => ({ label: r.label })),
@@ -234,6 +264,7 @@ async function run(opts: CliOptions, io: Io, log: (line: string) => void): Promi
     environment: collectEnvironment(
       repoRoot,
       Object.fromEntries(codecs.map((c) => [c.id, c.library])),
+      { name: runtime.name, version: runtime.version },
     ),
     reference,
     gateReference: gate.reference,
@@ -271,11 +302,13 @@ async function run(opts: CliOptions, io: Io, log: (line: string) => void): Promi
     !opts.payloads &&
     !opts.ops &&
     opts.slowdowns.length === 0;
+  // Other runtimes' reports go to a folder of their own, so the Node report stays put.
+  const runtimeDir = runtime.name === "node" ? [] : [runtime.name];
   const outDir = opts.out
     ? resolve(opts.out)
     : complete
-      ? DEFAULT_OUT
-      : join(DEFAULT_OUT, "partial");
+      ? join(DEFAULT_OUT, ...runtimeDir)
+      : join(DEFAULT_OUT, "partial", ...runtimeDir);
   mkdirSync(outDir, { recursive: true });
   const written: string[] = [];
   const write = (name: string, text: string) => {
@@ -286,7 +319,11 @@ async function run(opts: CliOptions, io: Io, log: (line: string) => void): Promi
   if (opts.formats.includes("json")) write("bench.json", renderJson(report));
   if (opts.formats.includes("md")) {
     const safety = loadSafetySection(repoRoot);
-    write("bench.md", renderMarkdown(report, safety === undefined ? {} : { safety }));
+    const runtimes = opts.out ? [report] : runtimeReports(report, complete, log);
+    write(
+      "bench.md",
+      renderMarkdown(report, { ...(safety !== undefined && { safety }), runtimes }),
+    );
   }
   if (opts.formats.includes("svg")) write("bench.svg", renderSvg(report));
 
@@ -303,6 +340,30 @@ async function run(opts: CliOptions, io: Io, log: (line: string) => void): Promi
     );
   }
   return exitCode;
+}
+
+/**
+ * This report and the latest report of every other runtime beside it (results/<runtime>,
+ * or partial/<runtime>), in RUNTIMES order, for the Markdown's "Runtimes" section.
+ */
+function runtimeReports(
+  report: BenchReport,
+  complete: boolean,
+  log: (line: string) => void,
+): BenchReport[] {
+  const base = complete ? DEFAULT_OUT : join(DEFAULT_OUT, "partial");
+  const current = report.environment.runtime?.name ?? "node";
+  return RUNTIMES.flatMap((name) => {
+    if (name === current) return [report];
+    const path = join(base, ...(name === "node" ? [] : [name]), "bench.json");
+    if (!existsSync(path)) return [];
+    try {
+      return [readReport(path)];
+    } catch (error) {
+      log(`warning: leaving ${path} out of the Runtimes section: ${(error as Error).message}`);
+      return [];
+    }
+  });
 }
 
 /**

@@ -1,6 +1,13 @@
 // Vitest-free entry (`@snappykit/conformance/cases`) for tools that replay the crafted
-// inputs outside a test run, such as the fuzzer.
+// inputs or run the checks outside a test run, such as the fuzzer and apps/runtimes (Bun,
+// Deno, the browser).
 export { type HostileCase, hostileCases, type ValidStream, validStreams } from "./cases.js";
+export {
+  type Check,
+  type ConformanceInputs,
+  conformanceChecks,
+  type PayloadSet,
+} from "./checks.js";
 export { snappyErrorOf, thrown } from "./errors.js";
 export { oracleUncompress } from "./oracle.js";
 export { builtinCorpus, type CorpusItem, literalStream, prng, randomBytes } from "./streams.js";

@@ -36,6 +36,18 @@ describe("ownedBytes", () => {
     expect(plain).toEqual(new Uint8Array(8).fill(3));
   });
 
+  it("gives a fresh empty array for an empty one over a detached buffer", () => {
+    // What Bun's Node-API returns for an empty result (snappy@7 uncompress of "\0").
+    const memory = new ArrayBuffer(0);
+    const empty = new Uint8Array(memory);
+    structuredClone(memory, { transfer: [memory] });
+    expect(() => new Uint8Array(empty.buffer, 0, 0)).toThrow(TypeError);
+    const owned = ownedBytes(empty);
+    expect(owned).toHaveLength(0);
+    expect(Object.getPrototypeOf(owned)).toBe(Uint8Array.prototype);
+    expect(ownsBuffer(owned)).toBe(true);
+  });
+
   it("copies a view into a larger buffer out into its own", () => {
     const pool = Uint8Array.from({ length: 64 }, (_, i) => i);
     const view = pool.subarray(8, 12);

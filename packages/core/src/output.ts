@@ -34,17 +34,28 @@ export function ownsBuffer(bytes: Uint8Array): boolean {
 }
 
 /**
+ * Bun marks the memory of the Buffers Node-API addons return as untransferable
+ * (`structuredClone(..., { transfer })` throws DataCloneError), so there a subclass result
+ * is copied out instead of re-viewed: results must be transferable everywhere.
+ */
+const BUFFERS_UNTRANSFERABLE = typeof (globalThis as { Bun?: unknown }).Bun !== "undefined";
+
+/**
  * A backend's result as the contract returns it: a plain `Uint8Array` that owns its memory.
- * An owning subclass such as Node's `Buffer` is re-viewed over the same memory (no copy), so
- * every codec's results behave alike (`toString()`, `slice()`); a view into a larger buffer
- * (a pool, an oversized scratch array) is copied out, since handing it over would let one
- * result's transfer detach another's bytes.
+ * An owning subclass such as Node's `Buffer` is re-viewed over the same memory (no copy; in
+ * Bun a copy, see above), so every codec's results behave alike (`toString()`, `slice()`);
+ * a view into a larger buffer (a pool, an oversized scratch array) is copied out, since
+ * handing it over would let one result's transfer detach another's bytes.
  */
 export function ownedBytes(bytes: Uint8Array): Uint8Array {
+  // An empty result may sit on a detached buffer, which cannot be viewed again (Bun's
+  // Node-API returns zero-length Buffers that way): a fresh empty array is the same result.
+  if (bytes.length === 0) return new Uint8Array(0);
   // new Uint8Array(view) copies into a fresh plain array; `.slice()` would keep a Buffer a
   // Buffer (its species), and Buffer#slice does not even copy.
   if (!ownsBuffer(bytes)) return new Uint8Array(bytes);
-  return Object.getPrototypeOf(bytes) === Uint8Array.prototype
-    ? bytes
+  if (Object.getPrototypeOf(bytes) === Uint8Array.prototype) return bytes;
+  return BUFFERS_UNTRANSFERABLE
+    ? new Uint8Array(bytes)
     : new Uint8Array(bytes.buffer, 0, bytes.length);
 }

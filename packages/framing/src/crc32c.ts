@@ -1,7 +1,7 @@
 // CRC-32C (Castagnoli), the checksum of the Snappy framing format (framing_format.txt §3).
 // Two implementations behind one signature: @node-rs/crc32's SIMD/SSE4.2 native addon when it
 // loads, and a pure-TypeScript slicing-by-8 table path for runtimes without native addons
-// (browsers, Deno/Bun without N-API, a platform with no prebuilt binary).
+// (browsers, Deno/Bun without N-API, a platform with no prebuilt binary, Node before 20.16).
 
 /** A CRC-32C function: unsigned 32-bit checksum of `data`. */
 export type Crc32cFunction = (data: Uint8Array) => number;
@@ -74,15 +74,21 @@ export function unmaskChecksum(masked: number): number {
 const CHECK_INPUT = Uint8Array.of(0x31, 0x32, 0x33, 0x34, 0x35, 0x36, 0x37, 0x38, 0x39);
 const CHECK_VALUE = 0xe3069283;
 
-async function loadNative(): Promise<{ fn: Crc32cFunction; library: string } | undefined> {
+/**
+ * The addon where the runtime can load it: synchronously through `require` from
+ * `process.getBuiltinModule` (Node 20.16+, Bun, Deno), so this module needs no top-level
+ * await and no `node:` import, and bundles for browsers, where `process` does not exist.
+ */
+function loadNative(): { fn: Crc32cFunction; library: string } | undefined {
   try {
-    // A variable specifier keeps bundlers from failing on the optional native dependency.
-    const specifier = "@node-rs/crc32";
-    const mod = (await import(specifier)) as {
+    const nodeModule = globalThis.process?.getBuiltinModule?.("module") as
+      | typeof import("node:module")
+      | undefined;
+    if (!nodeModule) return undefined;
+    const mod = nodeModule.createRequire(import.meta.url)("@node-rs/crc32") as {
       crc32c?: Crc32cFunction;
-      default?: { crc32c?: Crc32cFunction };
     };
-    const fn = mod.crc32c ?? mod.default?.crc32c;
+    const fn = mod.crc32c;
     if (typeof fn !== "function" || fn(CHECK_INPUT) >>> 0 !== CHECK_VALUE) return undefined;
     return { fn, library: "@node-rs/crc32" };
   } catch {
@@ -90,7 +96,7 @@ async function loadNative(): Promise<{ fn: Crc32cFunction; library: string } | u
   }
 }
 
-const native = await loadNative();
+const native = loadNative();
 
 /**
  * CRC-32C from the `@node-rs/crc32` native addon, or `undefined` where it did not load

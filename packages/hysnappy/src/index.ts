@@ -9,8 +9,10 @@ import {
   type SnappyCodec,
   toSnappyError,
 } from "@snappykit/core";
-import { installedLibrary } from "@snappykit/core/node";
 import { snappyCompressor, snappyUncompressor } from "hysnappy";
+// The version of the copy actually loaded, read without Node APIs so that the adapter
+// bundles for browsers (JSON import attributes: Node 20.10+, Bun, Deno, bundlers).
+import pkg from "hysnappy/package.json" with { type: "json" };
 
 /** Short id of this adapter in reports and CLI filters. */
 export const name = "hysnappy";
@@ -19,7 +21,7 @@ export const name = "hysnappy";
 // snappyCompress/snappyUncompress rebuild the module on every call.
 function instantiate() {
   return {
-    library: installedLibrary("hysnappy", import.meta.url),
+    library: `${pkg.name}@${pkg.version}`,
     compress: snappyCompressor(),
     uncompress: snappyUncompressor(),
   };

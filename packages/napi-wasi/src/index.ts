@@ -3,40 +3,16 @@
  * compiled to WASI and run by `@napi-rs/wasm-runtime` (emnapi) instead of as a native addon.
  * @packageDocumentation
  */
-import { guardedCodec, type RawBackend, type SnappyCodec } from "@snappykit/core";
+import type { RawBackend, SnappyCodec } from "@snappykit/core";
 import { loadBackend } from "@snappykit/core/node";
+import { codecOver, PACKAGE, rawOver, type SnappyWasi } from "./codec.js";
 
-/** Short id of this adapter in reports and CLI filters. */
-export const name = "napi-wasi";
-
-const PACKAGE = "@napi-rs/snappy-wasm32-wasi";
-
-interface EncOptions {
-  copyOutputData?: boolean;
-}
-interface DecOptions extends EncOptions {
-  asBuffer: true;
-}
-
-/** The part of the WASI build's API this adapter uses (from its snappy.wasi.d.cts). */
-interface SnappyWasi {
-  compressSync(input: Uint8Array, options?: EncOptions): Buffer;
-  compress(input: Uint8Array, options?: EncOptions): Promise<Buffer>;
-  uncompressSync(input: Uint8Array, options: DecOptions): Buffer;
-  uncompress(input: Uint8Array, options: DecOptions): Promise<Buffer>;
-}
-
-// By default the binding returns Buffers that view its shared wasm memory (their
-// `.buffer` is the whole SharedArrayBuffer, hundreds of MB). copyOutputData makes it copy
-// the result into an ordinary ArrayBuffer, so callers never hold a window into the heap.
-const ENCODE: EncOptions = { copyOutputData: true };
-const DECODE: DecOptions = { asBuffer: true, copyOutputData: true };
-// The raw backend keeps the library's default output; asBuffer stops a string result.
-const RAW_DECODE: DecOptions = { asBuffer: true };
+export { name } from "./codec.js";
 
 // Required explicitly (the WASI package's own entry, snappy.wasi.cjs), never through
 // snappy@7's platform fallback, and only when first asked for: instantiating compiles the
 // wasm module, starts its worker pool and prints Node's experimental WASI warning.
+// Browsers get browser.ts (the "browser" export condition) instead.
 const load = () => loadBackend<SnappyWasi>(PACKAGE, import.meta.url);
 
 /**
@@ -51,17 +27,8 @@ const load = () => loadBackend<SnappyWasi>(PACKAGE, import.meta.url);
  * @throws SnappyError `UNSUPPORTED` when the WASI module cannot be loaded.
  */
 export async function createCodec(): Promise<SnappyCodec> {
-  const { module: binding, library } = load();
-  return guardedCodec({
-    name,
-    library,
-    runtime: "wasm",
-    guard: "length",
-    compress: (input) => binding.compressSync(input, ENCODE),
-    uncompress: (input) => binding.uncompressSync(input, DECODE),
-    compressAsync: (input) => binding.compress(input, ENCODE),
-    uncompressAsync: (input) => binding.uncompress(input, DECODE),
-  });
+  const { module, library } = load();
+  return codecOver(module, library);
 }
 
 /**
@@ -70,10 +37,6 @@ export async function createCodec(): Promise<SnappyCodec> {
  * it on untrusted input: a 10-byte stream can make it allocate gigabytes.
  */
 export async function createRaw(): Promise<RawBackend> {
-  const { module: binding, library } = load();
-  return {
-    library,
-    compress: (input) => binding.compressSync(input),
-    uncompress: (input) => binding.uncompressSync(input, RAW_DECODE),
-  };
+  const { module, library } = load();
+  return rawOver(module, library);
 }

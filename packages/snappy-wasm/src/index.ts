@@ -2,38 +2,25 @@
  * snappykit adapter for `snappy-wasm`: a wasm-bindgen build of the Rust `snap` crate.
  * @packageDocumentation
  */
-import { guardedCodec, type RawBackend, type SnappyCodec } from "@snappykit/core";
+import type { RawBackend, SnappyCodec } from "@snappykit/core";
 import { loadBackend } from "@snappykit/core/node";
+import { codecOver, rawOver, type SnappyWasm } from "./codec.js";
 
-/** Short id of this adapter in reports and CLI filters. */
-export const name = "snappy-wasm";
-
-type SnappyWasm = Pick<typeof import("snappy-wasm"), "compress_raw" | "decompress_raw">;
+export { name } from "./codec.js";
 
 // The CommonJS build instantiates its wasm synchronously from a file next to it. The ESM
 // build's `init()` fetches `new URL("snappy_bg.wasm", import.meta.url)`, and Node 20's
 // fetch cannot read file: URLs, so loading through require is the robust path on Node.
+// Browsers get browser.ts (the "browser" export condition) instead.
 const load = () => loadBackend<SnappyWasm>("snappy-wasm", import.meta.url);
 
 /**
- * Create a {@link SnappyCodec} backed by snappy-wasm's block-format functions
- * (`compress_raw`/`decompress_raw`; its plain `compress` writes the framing format).
- *
- * `snap` validates every stream itself, but it reserves the declared length inside wasm
- * memory first, and wasm memory never shrinks. So `uncompress` runs
- * `checkUncompressedLength` (`maxLength` and the 64/3 expansion bound) before the call.
- * snappy-wasm copies its results out of wasm memory, so the adapter adds no copy.
+ * Create a {@link SnappyCodec} backed by snappy-wasm's block-format functions, with the
+ * length guard before every `uncompress` (see `codecOver`).
  */
 export async function createCodec(): Promise<SnappyCodec> {
-  const { module: backend, library } = load();
-  return guardedCodec({
-    name,
-    library,
-    runtime: "wasm",
-    guard: "length",
-    compress: (input) => backend.compress_raw(input),
-    uncompress: (input) => backend.decompress_raw(input),
-  });
+  const { module, library } = load();
+  return codecOver(module, library);
 }
 
 /**
@@ -41,10 +28,6 @@ export async function createCodec(): Promise<SnappyCodec> {
  * fuzzer. No length guard: never use it on untrusted input.
  */
 export async function createRaw(): Promise<RawBackend> {
-  const { module: backend, library } = load();
-  return {
-    library,
-    compress: (input) => backend.compress_raw(input),
-    uncompress: (input) => backend.decompress_raw(input),
-  };
+  const { module, library } = load();
+  return rawOver(module, library);
 }

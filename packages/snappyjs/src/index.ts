@@ -1,7 +1,10 @@
 import { guardedCodec, type RawBackend, type SnappyCodec } from "@snappykit/core";
-import { loadBackend } from "@snappykit/core/node";
+import snappyjs from "snappyjs";
+// The version of the copy actually loaded, read without Node APIs so that the adapter
+// bundles for browsers (JSON import attributes: Node 20.10+, Bun, Deno, bundlers).
+import pkg from "snappyjs/package.json" with { type: "json" };
 
-type SnappyJs = typeof import("snappyjs");
+const library = `${pkg.name}@${pkg.version}`;
 
 /**
  * A {@link SnappyCodec} over `snappyjs`, pure JavaScript (Lodestar's gossip codec).
@@ -12,7 +15,6 @@ type SnappyJs = typeof import("snappyjs");
  * the tags) before snappyjs sees it.
  */
 export async function createCodec(): Promise<SnappyCodec> {
-  const { module: snappyjs, library } = loadBackend<SnappyJs>("snappyjs", import.meta.url);
   return guardedCodec({
     name: "snappyjs",
     library,
@@ -25,7 +27,6 @@ export async function createCodec(): Promise<SnappyCodec> {
 
 /** snappyjs called directly: no validation, no length limit. */
 export async function createRaw(): Promise<RawBackend> {
-  const { module: snappyjs, library } = loadBackend<SnappyJs>("snappyjs", import.meta.url);
   return {
     library,
     compress: (input) => snappyjs.compress(input),

@@ -1,5 +1,9 @@
 // snappyjs ships no types; only what the adapter uses. Output type follows input type.
+// A CommonJS module: ESM importers get its exports object as the default export.
 declare module "snappyjs" {
-  export function compress(uncompressed: Uint8Array): Uint8Array;
-  export function uncompress(compressed: Uint8Array, maxLength?: number): Uint8Array;
+  const snappyjs: {
+    compress(uncompressed: Uint8Array): Uint8Array;
+    uncompress(compressed: Uint8Array, maxLength?: number): Uint8Array;
+  };
+  export default snappyjs;
 }

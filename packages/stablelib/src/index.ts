@@ -3,11 +3,15 @@
  * @packageDocumentation
  */
 import { guardedCodec, type RawBackend, type SnappyCodec, SnappyError } from "@snappykit/core";
-import { installedLibrary } from "@snappykit/core/node";
 import { compress, decompress, maxCompressedLength } from "@stablelib/snappy";
+// The version of the copy actually loaded, read without Node APIs so that the adapter
+// bundles for browsers (JSON import attributes: Node 20.10+, Bun, Deno, bundlers).
+import pkg from "@stablelib/snappy/package.json" with { type: "json" };
 
 /** Short id of this adapter in reports and CLI filters. */
 export const name = "stablelib";
+
+const library = `${pkg.name}@${pkg.version}`;
 
 /**
  * Output room `@stablelib/snappy`'s `compress(src, dst)` needs to write into `dst`: its own
@@ -63,7 +67,7 @@ function compressOwned(input: Uint8Array): Uint8Array {
 export async function createCodec(): Promise<SnappyCodec> {
   return guardedCodec({
     name,
-    library: installedLibrary("@stablelib/snappy", import.meta.url),
+    library,
     runtime: "js",
     guard: "length",
     compress: compressOwned,
@@ -80,7 +84,7 @@ export async function createCodec(): Promise<SnappyCodec> {
  */
 export async function createRaw(): Promise<RawBackend> {
   return {
-    library: installedLibrary("@stablelib/snappy", import.meta.url),
+    library,
     compress: (input) => compress(input),
     uncompress: (input) => decompress(input),
   };

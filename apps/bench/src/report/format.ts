@@ -1,4 +1,5 @@
 // Number formatting shared by every report, so the terminal, Markdown and SVG agree.
+import type { Environment } from "../env.js";
 
 /** Nanoseconds as a short human time with three significant figures: "28.1 µs". */
 export function formatTime(ns: number): string {
@@ -45,4 +46,16 @@ export function formatThroughput(bytes: number, ns: number): string {
 export function formatDuration(ms: number): string {
   const s = Math.round(ms / 1000);
   return s >= 60 ? `${Math.floor(s / 60)} m ${s % 60} s` : `${s} s`;
+}
+
+const RUNTIME_LABELS: Record<string, string> = { bun: "Bun", deno: "Deno", browser: "Chromium" };
+
+/**
+ * What ran the forks: "Node 20.20.2 (V8 …)", or for `--runtime` another runtime with the
+ * Node that ran the gate and wrote the report.
+ */
+export function formatRuntime(e: Environment): string {
+  const r = e.runtime;
+  if (!r || r.name === "node") return `Node ${e.node} (V8 ${e.v8})`;
+  return `${RUNTIME_LABELS[r.name] ?? r.name} ${r.version} (gate and report: Node ${e.node})`;
 }

@@ -1,6 +1,6 @@
 // The Markdown report: what a client team pastes into a PR description.
 import { LEVEL } from "../stats.js";
-import { formatDuration } from "./format.js";
+import { formatDuration, formatRuntime } from "./format.js";
 import type { BenchReport } from "./json.js";
 import {
   allocationTable,
@@ -9,6 +9,7 @@ import {
   overheadTable,
   payloadTable,
   relativeTable,
+  runtimeTable,
   sizeTable,
   speedTable,
   spreadTable,
@@ -42,6 +43,8 @@ export function markdownTable(table: Table): string {
 export interface MarkdownExtras {
   /** Body of "Safety on hostile input" (from apps/fuzz), if that helper has run. */
   readonly safety?: string;
+  /** This run and the latest run of each other `--runtime`, for the "Runtimes" section. */
+  readonly runtimes?: readonly BenchReport[];
 }
 
 /** The one-line summary of where and how a report was made. */
@@ -51,7 +54,7 @@ export function headline(report: BenchReport): string {
     `\`${report.command}\``,
     `${e.date.slice(0, 16).replace("T", " ")} UTC`,
     `commit ${e.commit ? e.commit.slice(0, 12) + (e.commit.endsWith("-dirty") ? "-dirty" : "") : "unknown"}`,
-    `Node ${e.node} (V8 ${e.v8})`,
+    formatRuntime(e),
     `${e.cpu}, ${e.cores} cores, ${e.memoryGiB} GiB`,
     `${e.os} ${e.arch}`,
     `${report.mode} mode, ${report.timing.clock ?? "wall"} clock, ${formatDuration(report.durationMs)}`,
@@ -120,6 +123,19 @@ export function renderMarkdown(report: BenchReport, extras: MarkdownExtras = {})
       markdownTable(overheadTable(report)),
     );
   }
+  const runtimes = runtimeTable(extras.runtimes ?? []);
+  if (runtimes) {
+    section(
+      "Runtimes",
+      "The same cases timed in each runtime (`pnpm bench --runtime <node|bun|deno|browser>`), " +
+        "for the codecs that ran in all of them: median ± 95 % interval over forks (a fork is a " +
+        "process, or a Chromium page). Each column is the latest report of its runtime in this " +
+        "folder layout, so they come from separate runs: read differences smaller than the " +
+        "intervals as no significant difference.",
+      "",
+      markdownTable(runtimes),
+    );
+  }
   const cmp = comparisonTable(report);
   if (cmp && report.compared) {
     section("Compared with baseline", comparisonSummary(report).join("\n"), "", markdownTable(cmp));
@@ -154,7 +170,7 @@ export function renderMarkdown(report: BenchReport, extras: MarkdownExtras = {})
   section(
     "Environment",
     [
-      `- Node ${e.node}, V8 ${e.v8}, ${e.mitata}, --expose-gc: ${e.exposeGc ? "yes" : "no"}`,
+      `- ${formatRuntime(e)}, ${e.mitata}, --expose-gc: ${e.exposeGc ? "yes" : "no"}`,
       `- CPU: ${e.cpu} × ${e.cores}, ${e.memoryGiB} GiB RAM, ${e.os} (${e.arch})`,
       `- Commit: ${e.commit ?? "unknown"}; date ${e.date}`,
       `- Timing: ${forksText(report)} per case, each ${report.timing.warmupMs} ms warm-up + ` +

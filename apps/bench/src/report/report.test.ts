@@ -195,3 +195,33 @@ describe("markdownTable", () => {
     expect(md).toBe("| name |     n |\n| ---- | ----: |\n| a\\|b | **1** |");
   });
 });
+
+describe("Runtimes section", () => {
+  const inBun: BenchReport = {
+    ...recorded,
+    environment: { ...recorded.environment, runtime: { name: "bun", version: "1.4.5" } },
+    // ts did not run in this one: every fork lost it.
+    cases: recorded.cases.map((r) => (r.codec === "ts" ? { ...r, p50: Number.NaN } : r)),
+  };
+
+  it("puts each runtime in a column, for the cases that ran in all of them", () => {
+    const md = renderMarkdown(recorded, { runtimes: [recorded, inBun] });
+    const section = md.slice(md.indexOf("## Runtimes"), md.indexOf("## Spread"));
+    expect(section).toContain(`node ${recorded.environment.node.replace(/^v/, "")}`);
+    expect(section).toContain("bun 1.4.5");
+    const codecs = recorded.codecs.map((c) => c.id).filter((id) => id !== "ts");
+    for (const id of codecs) expect(section).toMatch(new RegExp(`^\\| ${id} `, "m"));
+    expect(section).not.toMatch(/^\| ts /m);
+    // One row per case: raw rows (the library called directly) are not repeated.
+    const first = recorded.cases.find((r) => r.impl === "adapter" && r.codec !== "ts")!;
+    const row = new RegExp(
+      `^\\| ${first.codec} +\\| ${first.payload} .*\\| ${first.op} +\\|`,
+      "gm",
+    );
+    expect(section.match(row)).toHaveLength(1);
+  });
+
+  it("is left out with a single runtime", () => {
+    expect(renderMarkdown(recorded, { runtimes: [recorded] })).not.toContain("## Runtimes");
+  });
+});

@@ -315,3 +315,43 @@ export function comparisonTable(report: BenchReport): Table | undefined {
     ]),
   };
 }
+
+/** "bun 1.4.5": the runtime a report's forks ran in (reports from before `--runtime`: Node). */
+export function runtimeLabel(report: BenchReport): string {
+  const r = report.environment.runtime;
+  return r ? `${r.name} ${r.version}` : `node ${report.environment.node.replace(/^v/, "")}`;
+}
+
+/**
+ * The same adapter cases in several runs, one column per run (`--runtime`): rows codec ×
+ * payload × op, only where every run timed the case. Undefined for fewer than two runs.
+ */
+export function runtimeTable(reports: readonly BenchReport[]): Table | undefined {
+  if (reports.length < 2) return undefined;
+  const first = reports[0]!;
+  // A case that every fork lost is in a report with no estimate: it did not run there.
+  const find = (report: BenchReport, r: CaseResult) =>
+    report.cases.find(
+      (x) =>
+        x.impl === "adapter" &&
+        x.codec === r.codec &&
+        x.payload === r.payload &&
+        x.op === r.op &&
+        Number.isFinite(x.p50),
+    );
+  const rows = first.cases
+    .filter((r) => r.impl === "adapter" && reports.every((report) => find(report, r)))
+    .sort((a, b) => a.codec.localeCompare(b.codec))
+    .map((r) => [
+      c(r.codec),
+      c(payloadLabel(first, r.payload)),
+      c(r.op),
+      ...reports.map((report) => c(formatEstimate(find(report, r)!))),
+    ]);
+  if (rows.length === 0) return undefined;
+  return {
+    headers: ["codec", "payload", "op", ...reports.map(runtimeLabel)],
+    align: ["l", "l", "l", ...reports.map(() => "r" as const)],
+    rows,
+  };
+}

@@ -1,0 +1,79 @@
+#!/usr/bin/env node
+// `pnpm test:runtimes`: the conformance checks for every adapter under Bun, Deno and
+// headless Chromium. Prints one summary line per runtime and each adapter's result; exits 1
+// when an adapter that loads fails a check, or when the load matrix differs from EXPECTED.
+import { execFileSync } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { discoverAdapters } from "@snappykit/bench/adapters";
+import { launchChromium } from "@snappykit/bench/chromium";
+import { runInPage } from "./browser.js";
+import { fixturePayloads } from "./payloads.js";
+import { type AdapterResult, FRAMING, type Target } from "./portable.js";
+import { type ChildReport, type Runtime, report } from "./report.js";
+
+const here = dirname(fileURLToPath(import.meta.url));
+// Bun and Deno are pinned in the root package.json (the bench forks into them too).
+const bin = (name: string) => join(here, "..", "..", "..", "node_modules", ".bin", name);
+
+const RUNTIMES: readonly Runtime[] = ["bun", "deno", "browser"];
+
+/**
+ * Every adapter in the workspace. Each is imported by package name (so its `exports`
+ * conditions apply, as for a user), which needs it among this app's dependencies.
+ */
+function adapters(): Target[] {
+  const pkg = JSON.parse(readFileSync(join(here, "..", "package.json"), "utf8")) as {
+    dependencies: Record<string, string>;
+  };
+  const found = discoverAdapters().map(({ id, packageName }) => ({ id, packageName }));
+  const missing = found.filter((a) => !pkg.dependencies[a.packageName]);
+  if (missing.length) {
+    const names = missing.map((a) => a.packageName).join(", ");
+    throw new Error(`add ${names} to apps/runtimes/package.json dependencies`);
+  }
+  return found;
+}
+
+function runChild(runtime: "bun" | "deno", targets: readonly Target[]) {
+  const args = runtime === "bun" ? ["run"] : ["run", "--allow-all", "--quiet"];
+  const stdout = execFileSync(
+    bin(runtime),
+    [...args, join(here, "child.js"), JSON.stringify(targets)],
+    {
+      encoding: "utf8",
+      maxBuffer: 64 * 2 ** 20,
+      stdio: ["ignore", "pipe", "inherit"],
+      // Each runtime takes seconds; a hang (a worker pool keeping it alive) fails clearly.
+      timeout: 5 * 60_000,
+    },
+  );
+  const line = stdout.trim().split("\n").at(-1) ?? "";
+  return JSON.parse(line) as ChildReport;
+}
+
+async function runBrowser(targets: readonly Target[]) {
+  const browser = await launchChromium((line) => console.log(`runtimes: ${line}`));
+  try {
+    const payloads = fixturePayloads();
+    const results: AdapterResult[] = [];
+    for (const target of targets) results.push(await runInPage(browser, target, payloads));
+    return { runtime: `chromium ${browser.version()}`, results };
+  } finally {
+    await browser.close();
+  }
+}
+
+async function main(): Promise<number> {
+  const list = [...adapters(), FRAMING];
+  const problems: string[] = [];
+  for (const name of RUNTIMES) {
+    const result = name === "browser" ? await runBrowser(list) : runChild(name, list);
+    problems.push(...report(name, result));
+  }
+  for (const problem of problems) console.error(`runtimes: ${problem}`);
+  return problems.length ? 1 : 0;
+}
+
+process.exitCode = await main();

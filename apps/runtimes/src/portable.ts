@@ -1,0 +1,148 @@
+// The part that runs inside Bun, Deno or the browser page: load one adapter and run every
+// conformance check on it. Only portable code here (no Node APIs), since the browser
+// bundle includes it.
+import {
+  type Check,
+  conformanceChecks,
+  type PayloadSet,
+  snappyErrorOf,
+} from "@snappykit/conformance/cases";
+import type { AdapterModule, SnappyCodec } from "@snappykit/core";
+
+/** One adapter's outcome in one runtime. */
+export type AdapterResult =
+  | { readonly id: string; readonly status: "cannot load"; readonly reason: string }
+  | {
+      readonly id: string;
+      readonly status: "pass" | "fail";
+      readonly library: string;
+      readonly checks: number;
+      /** Failed checks as "group › name: message". */
+      readonly failures: readonly string[];
+    };
+
+/** What a suite runs: a codec, the checks to run on it, and what to report as its library. */
+interface Suite {
+  readonly codec: SnappyCodec;
+  readonly checks: readonly Check[];
+  readonly library: string;
+}
+
+const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+/**
+ * Load a suite; if that fails (import or codec creation) the adapter "cannot load", with
+ * the reason. Otherwise run every check, all of them even after one fails, so the report
+ * lists each failure.
+ */
+async function run(id: string, load: () => Promise<Suite>): Promise<AdapterResult> {
+  let suite: Suite;
+  try {
+    suite = await load();
+  } catch (error) {
+    return { id, status: "cannot load", reason: message(error) };
+  }
+  const failures: string[] = [];
+  for (const check of suite.checks) {
+    try {
+      await check.run(suite.codec);
+    } catch (error) {
+      failures.push(`${check.group} › ${check.name}: ${message(error)}`);
+    }
+  }
+  const status = failures.length ? "fail" : "pass";
+  return { id, status, library: suite.library, checks: suite.checks.length, failures };
+}
+
+/** The conformance suite (the vitest suite's checks and fixture payloads) on one adapter. */
+function runAdapter(
+  id: string,
+  load: () => Promise<Partial<AdapterModule>>,
+  payloads: readonly PayloadSet[],
+): Promise<AdapterResult> {
+  return run(id, async () => {
+    const mod = await load();
+    if (typeof mod.createCodec !== "function") throw new Error("no createCodec export");
+    const codec = await mod.createCodec();
+    return { codec, checks: conformanceChecks({ payloads }), library: codec.library };
+  });
+}
+
+type Framing = typeof import("@snappykit/framing");
+
+function same(actual: Uint8Array, expected: Uint8Array, what: string): void {
+  const equal = actual.length === expected.length && actual.every((b, i) => b === expected[i]);
+  if (!equal) throw new Error(`${what}: bytes differ from the input`);
+}
+
+/**
+ * `@snappykit/framing` over the `@snappykit/ts` codec: not an adapter, so a few round
+ * trips instead of the conformance suite, to prove it loads and works in the runtime.
+ */
+function runFraming(
+  load: () => Promise<[Framing, Partial<AdapterModule>]>,
+  payloads: readonly PayloadSet[],
+): Promise<AdapterResult> {
+  return run("framing", async () => {
+    const [framing, ts] = await load();
+    if (typeof ts.createCodec !== "function") throw new Error("no createCodec in the ts codec");
+    const codec = await ts.createCodec();
+    const items = payloads.flatMap((p) => p.items.filter((i) => i.length <= 1_000_000));
+    const check = (name: string, fn: (c: SnappyCodec) => void): Check => ({
+      group: "framing",
+      name,
+      run: fn,
+    });
+    const checks = [
+      check("CRC-32C check value", () => {
+        if (framing.crc32c(new TextEncoder().encode("123456789")) !== 0xe3069283) {
+          throw new Error(`${framing.crc32cImplementation} CRC-32C gives the wrong check value`);
+        }
+      }),
+      check(`ssz_snappy round trip of ${items.length} fixture items`, (c) => {
+        for (const item of items) {
+          const bounds = { minSize: item.length, maxSize: item.length };
+          same(framing.decodeSszSnappy(c, framing.encodeSszSnappy(c, item), bounds), item, "ssz");
+        }
+      }),
+      check("a corrupted checksum is CHECKSUM_MISMATCH", (c) => {
+        const framed = framing.encodeFramed(c, items[0]!);
+        framed[framing.STREAM_IDENTIFIER.length + 4]! ^= 1;
+        const { code } = snappyErrorOf(() => framing.decodeFramed(c, framed));
+        if (code !== "CHECKSUM_MISMATCH") throw new Error(`code ${code}`);
+      }),
+    ];
+    const library = `@snappykit/framing over ${codec.library}, CRC-32C ${framing.crc32cImplementation}`;
+    return { codec, checks, library };
+  });
+}
+
+/** Something to run in a runtime: an adapter, or the framing package over the ts codec. */
+export interface Target {
+  readonly id: string;
+  readonly packageName: string;
+}
+
+/** The framing target, run after the adapters. */
+export const FRAMING: Target = { id: "framing", packageName: "@snappykit/framing" };
+const TS = "@snappykit/ts";
+
+/** The packages `target` imports (the browser bundle needs each as a literal import). */
+export const importsOf = (target: Target): string[] =>
+  target.id === FRAMING.id ? [target.packageName, TS] : [target.packageName];
+
+/** Run `target`, importing its packages with `importer` (`import()` where it is available). */
+export function runTarget(
+  target: Target,
+  importer: (specifier: string) => Promise<unknown>,
+  payloads: readonly PayloadSet[],
+): Promise<AdapterResult> {
+  const load = (specifier: string) => importer(specifier) as Promise<Partial<AdapterModule>>;
+  if (target.id === FRAMING.id) {
+    return runFraming(
+      async () => [(await importer(target.packageName)) as Framing, await load(TS)],
+      payloads,
+    );
+  }
+  return runAdapter(target.id, () => load(target.packageName), payloads);
+}

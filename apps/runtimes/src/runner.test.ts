@@ -1,0 +1,55 @@
+import type { SnappyCodec } from "@snappykit/core";
+import { createCodec } from "@snappykit/ts";
+import { describe, expect, it } from "vitest";
+import { runTarget } from "./portable.js";
+import { report } from "./report.js";
+
+const target = { id: "ts", packageName: "@snappykit/ts" };
+const run = (codec: () => Promise<SnappyCodec>) =>
+  runTarget(target, async () => ({ createCodec: codec }), []);
+
+describe("runTarget", () => {
+  it("passes a conforming codec on every check", async () => {
+    const result = await run(createCodec);
+    expect(result).toMatchObject({ status: "pass", failures: [] });
+  });
+
+  it("fails a codec that writes bad bytes, naming each failed check", async () => {
+    const broken = async () => {
+      const codec = await createCodec();
+      return { ...codec, compress: (input: Uint8Array) => codec.compress(input).reverse() };
+    };
+    const result = await run(broken);
+    expect(result.status).toBe("fail");
+    expect(result.status === "fail" && result.failures).toContainEqual(
+      expect.stringMatching(/^round trip › 64 KiB random: /),
+    );
+  });
+
+  it("reports an import or createCodec error as cannot load, with the reason", async () => {
+    const result = await run(() => Promise.reject(new Error("no such addon")));
+    expect(result).toEqual({ id: "ts", status: "cannot load", reason: "no such addon" });
+  });
+});
+
+describe("report", () => {
+  const expected = { bun: { napi: "native" } };
+  const problems = (results: Parameters<typeof report>[1]["results"]) =>
+    report("bun", { runtime: "bun 1", results }, expected, () => {});
+  const pass = { status: "pass", library: "x@1", checks: 1, failures: [] } as const;
+
+  it("is green when everything loads and passes, or cannot load as expected", () => {
+    const napi = { id: "napi", status: "cannot load", reason: "r" } as const;
+    expect(problems([{ id: "ts", ...pass }, napi])).toEqual([]);
+  });
+
+  it("fails on a failed check, an unexpected cannot-load, and an expected one that loads", () => {
+    const fail = { id: "ts", ...pass, status: "fail", failures: ["x"] } as const;
+    const unexpected = { id: "hysnappy", status: "cannot load", reason: "r" } as const;
+    expect(problems([fail, unexpected, { id: "napi", ...pass }])).toEqual([
+      "bun: ts fails 1 checks",
+      "bun: hysnappy cannot load (r)",
+      "bun: napi loads; drop it from EXPECTED_CANNOT_LOAD",
+    ]);
+  });
+});
