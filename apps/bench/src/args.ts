@@ -71,7 +71,8 @@ interval over the forks, and each codec is also given relative to a reference co
                           quick or --forks 0 run writes to apps/bench/results/partial)
   --format <list>         report files to write: json,md,svg (default all three)
   --compare <file.json>   each case against an earlier report: slower / faster / no
-                          significant change (Welch's t over forks, 95 %)
+                          significant change (Mann–Whitney U over forks,
+                          Benjamini–Hochberg at a 5 % false-discovery rate)
   --threshold <percent>   slowdown --fail-on-regression needs beyond significance
                           (default ${DEFAULT_THRESHOLD_PERCENT})
   --fail-on-regression    exit 1 when --compare finds a significant slowdown beyond

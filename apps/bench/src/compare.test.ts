@@ -100,6 +100,23 @@ describe("compareCases", () => {
     });
   });
 
+  it("holds many chance differences to a 5 % false-discovery rate", () => {
+    // 40 unchanged cases, one of them 4 % slower, p ≈ 0.04: what chance alone gives one
+    // case in 20.
+    const same = Array.from({ length: 40 }, (_, i) => result(`c${i}`, noisy));
+    const again = same.map((c, i) =>
+      i === 0
+        ? result(
+            "c0",
+            noisy.map((x) => x * 1.04),
+          )
+        : c,
+    );
+    const r = compareCases(run(same), run(again), 10, "base.json");
+    expect(r.entries.find((e) => e.codec === "c0")!.p).toBeLessThan(0.05);
+    expect(r.entries.filter((e) => e.significant)).toEqual([]);
+  });
+
   it("never calls a difference significant with too few forks to test", () => {
     const r = compareCases(
       run([result("a", [100, 100, 100])]),

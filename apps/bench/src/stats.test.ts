@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { mannWhitney, medianEstimate, pairedRatio, uCounts } from "./stats.js";
+import { benjaminiHochberg, mannWhitney, medianEstimate, pairedRatio, uCounts } from "./stats.js";
 
 describe("medianEstimate", () => {
   it("gives the median and the widest order-statistic interval reaching 95 %", () => {
@@ -78,5 +78,20 @@ describe("mannWhitney", () => {
     const t = mannWhitney([1, 2, 3], [4, 5, 6])!;
     expect(t.minP).toBeCloseTo(0.1);
     expect(t.ci).toBeUndefined();
+  });
+});
+
+describe("benjaminiHochberg", () => {
+  it("keeps a lone p of 0.03 among 200 tests from counting, and strong ones that do", () => {
+    const nulls = Array.from({ length: 199 }, (_, i) => 0.05 + (0.95 * i) / 199);
+    expect(benjaminiHochberg([0.03, ...nulls], 0.05)).toBe(-1);
+    // Ten cases at 4e-5 (9 forks against 9, all apart) pass 10/210 · 0.05 ≈ 0.0024.
+    const cut = benjaminiHochberg([...Array(10).fill(4e-5), 0.03, ...nulls], 0.05);
+    expect(cut).toBe(4e-5);
+  });
+
+  it("is the textbook step-up rule", () => {
+    // p(k) ≤ k/m · q: 0.01 ≤ 1/4·0.1, 0.04 ≤ 2/4·0.1, 0.06 ≤ 3/4·0.1; 0.5 is not ≤ 0.1.
+    expect(benjaminiHochberg([0.5, 0.06, 0.01, 0.04], 0.1)).toBe(0.06);
   });
 });

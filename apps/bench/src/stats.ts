@@ -13,13 +13,14 @@
 // - a ratio between two codecs is the median of per-fork ratios (both timed in the same
 //   fork's interleaved turns), with the same interval;
 // - two runs are compared with the Mann–Whitney U test on their fork medians, and the
-//   change is the Hodges–Lehmann shift of the logs with its Moses interval.
+//   change is the Hodges–Lehmann shift of the logs with its Moses interval; a run compares
+//   hundreds of cases at once, so which changes count is decided by Benjamini–Hochberg.
 import { binomialDistribution, median } from "simple-statistics";
 
 /** Confidence level the intervals aim for; one from fewer forks says what it reaches. */
 export const LEVEL = 0.95;
 
-/** Significance level of `--compare` (two-sided). */
+/** Significance level of `--compare` (two-sided), as a false-discovery rate over all cases. */
 export const ALPHA = 0.05;
 
 /** A two-sided confidence interval, in the unit of the estimate it belongs to. */
@@ -171,6 +172,20 @@ export function mannWhitney(
       level: 1 - 2 * uCdf(counts, c),
     },
   };
+}
+
+/**
+ * The Benjamini–Hochberg cut-off for `pValues` at false-discovery rate `q`: the largest
+ * p(k) with p(k) ≤ k/m · q (−1 when none qualifies). Tests with p ≤ the cut-off are the
+ * discoveries; among them, the expected share of false ones is at most q.
+ */
+export function benjaminiHochberg(pValues: readonly number[], q: number): number {
+  const sorted = [...pValues].sort((a, b) => a - b);
+  let cut = -1;
+  sorted.forEach((p, i) => {
+    if (p <= ((i + 1) / sorted.length) * q) cut = p;
+  });
+  return cut;
 }
 
 /** Whether an interval of a ratio lies wholly above (1) or below (−1) one, else 0. */
