@@ -208,6 +208,13 @@ async function timeAndReport(
     `gate: ${targets.length} codecs (+ raw libraries) × ${payloads.length} payloads against ${gateReference.codec}`,
   );
   const gate = await runGate(gateReference, [...targets, ...rawTargets], payloads);
+  // Before timing: the commit and date of what is measured, not of whatever the work tree
+  // holds when minutes of timing end.
+  const environment = collectEnvironment(
+    repoRoot,
+    Object.fromEntries(selected.map((a) => [a.id, a.codec.library])),
+    { name: runtime.name, version: runtime.version },
+  );
 
   const base = opts.quick ? QUICK_TIMING : FULL_TIMING;
   const timing: TimingOptions = { ...base, clock: opts.clock, forks: opts.forks ?? base.forks };
@@ -261,11 +268,7 @@ async function timeAndReport(
     mode: opts.quick ? "quick" : "full",
     timing,
     durationMs: performance.now() - started,
-    environment: collectEnvironment(
-      repoRoot,
-      Object.fromEntries(codecs.map((c) => [c.id, c.library])),
-      { name: runtime.name, version: runtime.version },
-    ),
+    environment,
     reference,
     gateReference: gate.reference,
     gateChecks: gate.checks,
