@@ -6,6 +6,8 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { type Progress, runFuzz } from "./fuzz.js";
+import { type GuidedReport, runGuided } from "./guided/run.js";
+import { GUIDED_TARGETS } from "./guided/targets.js";
 import { SET_NAMES, type SetName } from "./inputs.js";
 import { renderSafetyMarkdown } from "./report.js";
 
@@ -26,6 +28,14 @@ Options:
   --out <dir>       where to write safety.json and safety.md (default apps/fuzz/results)
   --quick           small run: --n 200 --raw-n 50
   --help            this text
+
+Coverage-guided fuzzing (instead of the matrix):
+  --guided          run the guided targets: ${GUIDED_TARGETS.map((t) => t.name).join(", ")}
+  --target <name>   only this guided target (repeatable, or comma-separated)
+  --seconds <n>     seconds per guided target (default 60)
+  --jobs <n>        guided targets run at once (default 1)
+  --corpus <dir>    committed starting corpus, <dir>/<target>/ (default apps/fuzz/corpus)
+  --out <dir>       new corpus entries, findings, reports: <dir>/guided/<target>/
 `;
 
 function list(values: string[] | undefined): string[] | undefined {
@@ -68,6 +78,11 @@ async function main(): Promise<number> {
       out: { type: "string" },
       quick: { type: "boolean" },
       help: { type: "boolean" },
+      guided: { type: "boolean" },
+      target: { type: "string", multiple: true },
+      seconds: { type: "string" },
+      jobs: { type: "string" },
+      corpus: { type: "string" },
     },
     strict: true,
   });
@@ -75,12 +90,23 @@ async function main(): Promise<number> {
     process.stdout.write(HELP);
     return 0;
   }
+  const here = dirname(fileURLToPath(import.meta.url));
+  if (values.guided) {
+    return guided({
+      targets: list(values.target),
+      seconds: count(values.seconds, "seconds") ?? 60,
+      jobs: count(values.jobs, "jobs") ?? 1,
+      seed: count(values.seed, "seed") ?? 1,
+      corpusDir: resolve(values.corpus ?? join(here, "..", "corpus")),
+      out: join(resolve(values.out ?? join(here, "..", "results")), "guided"),
+    });
+  }
   const sets = list(values.set);
   const badSet = sets?.find((s) => !SET_NAMES.includes(s as SetName));
   if (badSet) throw new Error(`unknown --set ${badSet} (crafted, random, mutated)`);
   const n = count(values.n, "n") ?? (values.quick ? 200 : 10_000);
   const rawN = count(values["raw-n"], "raw-n") ?? (values.quick ? 50 : n);
-  const out = resolve(values.out ?? join(dirname(fileURLToPath(import.meta.url)), "..", "results"));
+  const out = resolve(values.out ?? join(here, "..", "results"));
 
   const started = performance.now();
   const tty = process.stderr.isTTY;
@@ -129,6 +155,36 @@ async function main(): Promise<number> {
     return 1;
   }
   return 0;
+}
+
+/** `--guided`: run the targets, a progress line per target every 10 s, a summary at the end. */
+async function guided(
+  options: Omit<Parameters<typeof runGuided>[0], "onProgress">,
+): Promise<number> {
+  const total = options.seconds * 1000;
+  const lastPrint = new Map<string, number>();
+  const reports: GuidedReport[] = await runGuided({
+    ...options,
+    onProgress: (target, elapsed, s) => {
+      if (elapsed - (lastPrint.get(target) ?? -Infinity) < 10_000) return;
+      lastPrint.set(target, elapsed);
+      const rate = Math.round(s.execs / (elapsed / 1000));
+      process.stderr.write(
+        `${target.padEnd(14)} ${formatEta(elapsed)}/${formatEta(total)}  ETA ${formatEta(total - elapsed)}  execs ${s.execs} (${rate}/s)  corpus ${s.corpus}  blocks ${s.blocksReached}/${s.blocksKnown}  findings ${s.findings}\n`,
+      );
+    },
+    onFinding: (target, f) =>
+      process.stderr.write(
+        `${target}: FINDING ${f.kind}: ${f.message}\n  input ${f.hex} (${f.file})\n`,
+      ),
+  });
+  for (const r of reports) {
+    process.stdout.write(
+      `${r.target}: ${r.seconds} s, ${r.execs} execs (${r.execsPerSecond}/s), corpus ${r.corpus}, blocks reached ${r.blocksReached} of ${r.blocksKnown} known, ${r.findings.length} finding(s)\n`,
+    );
+  }
+  process.stdout.write(`Reports, corpus and findings under ${options.out}.\n`);
+  return reports.some((r) => r.findings.length > 0) ? 1 : 0;
 }
 
 main().then(
