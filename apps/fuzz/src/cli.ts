@@ -6,6 +6,7 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { type Progress, runFuzz } from "./fuzz.js";
+import { renderEncoderMarkdown, runEncoderFuzz } from "./encoders/run.js";
 import { type GuidedReport, runGuided } from "./guided/run.js";
 import { GUIDED_TARGETS } from "./guided/targets.js";
 import { SET_NAMES, type SetName } from "./inputs.js";
@@ -36,6 +37,13 @@ Coverage-guided fuzzing (instead of the matrix):
   --jobs <n>        guided targets run at once (default 1)
   --corpus <dir>    committed starting corpus, <dir>/<target>/ (default apps/fuzz/corpus)
   --out <dir>       new corpus entries, findings, reports: <dir>/guided/<target>/
+
+Encoder fuzz (instead of the matrix):
+  --encoders        compress boundary-sized, long-run, repeat-distance, mixed and stitched
+                    fixture inputs with every adapter, variant and raw library; the reference
+                    and the codec's own decoder judge each stream. Writes encoders.json/.md
+                    to --out. With --quick: 4 sizes instead of 18 (no 4 MiB inputs).
+                    --codec, --no-raw and --seed apply.
 `;
 
 function list(values: string[] | undefined): string[] | undefined {
@@ -83,6 +91,7 @@ async function main(): Promise<number> {
       seconds: { type: "string" },
       jobs: { type: "string" },
       corpus: { type: "string" },
+      encoders: { type: "boolean" },
     },
     strict: true,
   });
@@ -99,6 +108,15 @@ async function main(): Promise<number> {
       seed: count(values.seed, "seed") ?? 1,
       corpusDir: resolve(values.corpus ?? join(here, "..", "corpus")),
       out: join(resolve(values.out ?? join(here, "..", "results")), "guided"),
+    });
+  }
+  if (values.encoders) {
+    return encoders({
+      seed: count(values.seed, "seed") ?? 1,
+      quick: values.quick ?? false,
+      codecs: list(values.codec),
+      raw: !values["no-raw"],
+      out: resolve(values.out ?? join(here, "..", "results")),
     });
   }
   const sets = list(values.set);
@@ -185,6 +203,40 @@ async function guided(
   }
   process.stdout.write(`Reports, corpus and findings under ${options.out}.\n`);
   return reports.some((r) => r.findings.length > 0) ? 1 : 0;
+}
+
+/** `--encoders`: the encoder matrix, with a progress line per codec (or a live one on a terminal). */
+async function encoders(options: {
+  seed: number;
+  quick: boolean;
+  codecs: string[] | undefined;
+  raw: boolean;
+  out: string;
+}): Promise<number> {
+  const started = performance.now();
+  const tty = process.stderr.isTTY;
+  let lastPrint = 0;
+  const report = await runEncoderFuzz({
+    ...options,
+    onProgress: (row, done, total, runDone, runTotal) => {
+      const now = performance.now();
+      if (!tty ? done !== total : now - lastPrint < 250) return;
+      lastPrint = now;
+      const elapsed = now - started;
+      const eta = (elapsed / runDone) * (runTotal - runDone);
+      const line = `encoders ${row.padEnd(18)} ${String(done).padStart(4)}/${total}  elapsed ${formatEta(elapsed)}  ETA ${formatEta(eta)}`;
+      process.stderr.write(tty ? `\r${line}\x1b[K` : `${line}\n`);
+    },
+  });
+  if (tty) process.stderr.write("\r\x1b[K");
+  const markdown = renderEncoderMarkdown(report);
+  mkdirSync(options.out, { recursive: true });
+  writeFileSync(join(options.out, "encoders.json"), `${JSON.stringify(report, null, 2)}\n`);
+  writeFileSync(join(options.out, "encoders.md"), `${markdown}\n`);
+  process.stdout.write(`${markdown}\n\nWrote ${join(options.out, "encoders.json")} and encoders.md.\n`);
+  const bad = report.rows.filter((r) => r.target === "codec" && r.counts.ok !== r.inputs);
+  for (const r of bad) process.stderr.write(`${r.id}: ${r.inputs - r.counts.ok} input(s) did not round-trip\n`);
+  return bad.length > 0 || report.failed.length > 0 ? 1 : 0;
 }
 
 main().then(
