@@ -5,8 +5,9 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
-import { type Progress, runFuzz } from "./fuzz.js";
+import { renderAsyncMarkdown, runAsyncFuzz } from "./async/run.js";
 import { renderEncoderMarkdown, runEncoderFuzz } from "./encoders/run.js";
+import { type Progress, runFuzz } from "./fuzz.js";
 import { type GuidedReport, runGuided } from "./guided/run.js";
 import { GUIDED_TARGETS } from "./guided/targets.js";
 import { SET_NAMES, type SetName } from "./inputs.js";
@@ -44,6 +45,13 @@ Encoder fuzz (instead of the matrix):
                     and the codec's own decoder judge each stream. Writes encoders.json/.md
                     to --out. With --quick: 4 sizes instead of 18 (no 4 MiB inputs).
                     --codec, --no-raw and --seed apply.
+
+Async under concurrency (instead of the matrix):
+  --async           every adapter and variant with compressAsync/uncompressAsync: waves of
+                    calls all in flight at once, mixed sizes and operations, some hostile;
+                    every result checked. Writes async.json/.md to --out.
+  --calls <n>       calls per adapter (default 30000; --quick: 2000)
+  --wave <n>        calls in flight per wave (default 10000; --quick: 500)
 `;
 
 function list(values: string[] | undefined): string[] | undefined {
@@ -92,6 +100,9 @@ async function main(): Promise<number> {
       jobs: { type: "string" },
       corpus: { type: "string" },
       encoders: { type: "boolean" },
+      async: { type: "boolean" },
+      calls: { type: "string" },
+      wave: { type: "string" },
     },
     strict: true,
   });
@@ -109,6 +120,28 @@ async function main(): Promise<number> {
       corpusDir: resolve(values.corpus ?? join(here, "..", "corpus")),
       out: join(resolve(values.out ?? join(here, "..", "results")), "guided"),
     });
+  }
+  if (values.async) {
+    const out = resolve(values.out ?? join(here, "..", "results"));
+    const report = await runAsyncFuzz({
+      calls: count(values.calls, "calls") ?? (values.quick ? 2000 : 30_000),
+      wave: count(values.wave, "wave") ?? (values.quick ? 500 : 10_000),
+      seed: count(values.seed, "seed") ?? 1,
+      codecs: list(values.codec),
+      onRow: (id, i, total) => process.stderr.write(`async ${id} (${i + 1}/${total})\n`),
+    });
+    const markdown = renderAsyncMarkdown(report);
+    mkdirSync(out, { recursive: true });
+    writeFileSync(join(out, "async.json"), `${JSON.stringify(report, null, 2)}\n`);
+    writeFileSync(join(out, "async.md"), `${markdown}\n`);
+    process.stdout.write(`${markdown}\n\nWrote ${join(out, "async.json")} and async.md.\n`);
+    const bad = report.rows.some(
+      (r) =>
+        r.failed ||
+        (r.result &&
+          r.result.wrongResults + r.result.misattributedErrors + r.result.nonSnappyErrors > 0),
+    );
+    return bad ? 1 : 0;
   }
   if (values.encoders) {
     return encoders({
@@ -233,9 +266,12 @@ async function encoders(options: {
   mkdirSync(options.out, { recursive: true });
   writeFileSync(join(options.out, "encoders.json"), `${JSON.stringify(report, null, 2)}\n`);
   writeFileSync(join(options.out, "encoders.md"), `${markdown}\n`);
-  process.stdout.write(`${markdown}\n\nWrote ${join(options.out, "encoders.json")} and encoders.md.\n`);
+  process.stdout.write(
+    `${markdown}\n\nWrote ${join(options.out, "encoders.json")} and encoders.md.\n`,
+  );
   const bad = report.rows.filter((r) => r.target === "codec" && r.counts.ok !== r.inputs);
-  for (const r of bad) process.stderr.write(`${r.id}: ${r.inputs - r.counts.ok} input(s) did not round-trip\n`);
+  for (const r of bad)
+    process.stderr.write(`${r.id}: ${r.inputs - r.counts.ok} input(s) did not round-trip\n`);
   return bad.length > 0 || report.failed.length > 0 ? 1 : 0;
 }
 

@@ -54,14 +54,25 @@ export interface EncoderOptions {
   quick?: boolean;
   codecs?: readonly string[];
   raw?: boolean;
-  onProgress?: (row: string, done: number, total: number, runDone: number, runTotal: number) => void;
+  onProgress?: (
+    row: string,
+    done: number,
+    total: number,
+    runDone: number,
+    runTotal: number,
+  ) => void;
 }
 
 const workerPath = fileURLToPath(
-  new URL(import.meta.url.endsWith(".ts") ? "../../dist/encoders/worker.js" : "./worker.js", import.meta.url),
+  new URL(
+    import.meta.url.endsWith(".ts") ? "../../dist/encoders/worker.js" : "./worker.js",
+    import.meta.url,
+  ),
 );
 
-function spawn(load: EncoderParentMessage): Promise<{ child: ChildProcess; library: string } | { reason: string }> {
+function spawn(
+  load: EncoderParentMessage,
+): Promise<{ child: ChildProcess; library: string } | { reason: string }> {
   const child = fork(workerPath, [], {
     serialization: "advanced",
     stdio: ["ignore", "ignore", "pipe", "ipc"],
@@ -93,7 +104,10 @@ async function runRow(
   specs: EncoderInputSpec[],
   onDone: (done: number) => void,
 ): Promise<EncoderRow | { reason: string }> {
-  const counts = Object.fromEntries(ENCODER_OUTCOMES.map((o) => [o, 0])) as Record<EncoderOutcome, number>;
+  const counts = Object.fromEntries(ENCODER_OUTCOMES.map((o) => [o, 0])) as Record<
+    EncoderOutcome,
+    number
+  >;
   const row: EncoderRow = {
     id,
     target: load.target,
@@ -175,7 +189,9 @@ export async function runEncoderFuzz(options: EncoderOptions = {}): Promise<Enco
       id: v.name,
       load: { type: "load" as const, entry: a.entry, target: "codec" as const, variant: v.name },
     })),
-    ...(options.raw === false ? [] : [{ id: a.id, load: { type: "load" as const, entry: a.entry, target: "raw" as const } }]),
+    ...(options.raw === false
+      ? []
+      : [{ id: a.id, load: { type: "load" as const, entry: a.entry, target: "raw" as const } }]),
   ]);
   const failed = notLoaded.map((f) => ({ id: f.id, target: "codec" as Target, reason: f.reason }));
   const rows: EncoderRow[] = [];
@@ -187,10 +203,13 @@ export async function runEncoderFuzz(options: EncoderOptions = {}): Promise<Enco
       options.onProgress?.(label, done, specs.length, base + done, runTotal),
     );
     base += specs.length;
-    if ("reason" in result) failed.push({ id: subject.id, target: subject.load.target, reason: result.reason });
+    if ("reason" in result)
+      failed.push({ id: subject.id, target: subject.load.target, reason: result.reason });
     else rows.push(result);
   }
-  rows.sort((a, b) => (a.target === b.target ? a.id.localeCompare(b.id) : a.target === "codec" ? -1 : 1));
+  rows.sort((a, b) =>
+    a.target === b.target ? a.id.localeCompare(b.id) : a.target === "codec" ? -1 : 1,
+  );
   return {
     schemaVersion: 1,
     date: new Date().toISOString(),
@@ -224,7 +243,9 @@ export function renderEncoderMarkdown(report: EncoderReport): string {
   const rule = `| --- | ---: | ${ENCODER_OUTCOMES.map(() => "---:").join(" | ")} | ---: | ---: | --- |`;
   const line = (r: EncoderRow) => {
     const bad = r.inputs - r.counts.ok;
-    const cells = ENCODER_OUTCOMES.map((o) => (o !== "ok" && r.counts[o] > 0 ? `**${r.counts[o]}**` : String(r.counts[o])));
+    const cells = ENCODER_OUTCOMES.map((o) =>
+      o !== "ok" && r.counts[o] > 0 ? `**${r.counts[o]}**` : String(r.counts[o]),
+    );
     const name = r.target === "raw" ? `${r.id}: ${r.library}` : `${r.id} (${r.library})`;
     return `| ${name} | ${r.inputs} | ${cells.join(" | ")} | ${(r.bytesOut / Math.max(1, r.bytesIn)).toFixed(3)} | ${(r.slowestMs / 1000).toFixed(2)} s | ${bad === 0 ? "✓ 0 wrong" : `✗ ${bad} bad`} |`;
   };
@@ -252,7 +273,8 @@ export function renderEncoderMarkdown(report: EncoderReport): string {
     out.push("", "### Inputs that did not round-trip", "");
     for (const r of failing) {
       out.push(`- **${r.id}${r.target === "raw" ? " (raw)" : ""}**:`);
-      for (const f of r.failures.slice(0, 10)) out.push(`  - ${f.input}: ${f.outcome}, ${f.detail}`);
+      for (const f of r.failures.slice(0, 10))
+        out.push(`  - ${f.input}: ${f.outcome}, ${f.detail}`);
       if (r.failures.length > 10) out.push(`  - … ${r.failures.length - 10} more in encoders.json`);
     }
   }
