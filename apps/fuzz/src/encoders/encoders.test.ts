@@ -4,7 +4,7 @@
 import { createCodec } from "@snappykit/ts";
 import { describe, expect, it } from "vitest";
 import { buildInput, ENCODER_KINDS, encoderSpecs } from "./inputs.js";
-import { judge } from "./judge.js";
+import { judge, streamShape } from "./judge.js";
 import { renderEncoderMarkdown, runEncoderFuzz } from "./run.js";
 
 describe("encoder inputs", () => {
@@ -57,6 +57,7 @@ describe("judge", () => {
         ),
       uncompress: (x: Uint8Array) => ts.uncompress(x),
     };
+    expect(streamShape(netty.compress(input))).toEqual({ maxOffset: 1, copy4: 0 });
     const verdict = judge(netty, input);
     expect(verdict.outcome).toBe("wrongBytes");
     expect(verdict.detail).toMatch(/first difference at byte 65537/);

@@ -26,11 +26,60 @@ function firstDifference(a: Uint8Array, b: Uint8Array): string {
   return `lengths ${a.length} vs ${b.length}`;
 }
 
+/** What elements a stream uses: the longest copy offset and how many copies need 4 offset bytes. */
+export interface StreamShape {
+  maxOffset: number;
+  copy4: number;
+}
+
+/**
+ * Walk the elements of a stream the reference has accepted (format_description.txt §2): which
+ * offsets the encoder reached for, and whether it ever needed the 4-byte copy form.
+ */
+export function streamShape(stream: Uint8Array): StreamShape {
+  let pos = 0;
+  while (stream[pos]! >= 0x80) pos++;
+  pos++;
+  const shape = { maxOffset: 0, copy4: 0 };
+  while (pos < stream.length) {
+    const tag = stream[pos++]!;
+    const kind = tag & 3;
+    if (kind === 0) {
+      let n = tag >> 2;
+      if (n >= 60) {
+        const extra = n - 59;
+        n = 0;
+        for (let i = 0; i < extra; i++) n += stream[pos + i]! * 256 ** i;
+        pos += extra;
+      }
+      pos += n + 1;
+      continue;
+    }
+    let offset: number;
+    if (kind === 1) offset = ((tag >> 5) << 8) | stream[pos++]!;
+    else if (kind === 2) {
+      offset = stream[pos]! | (stream[pos + 1]! << 8);
+      pos += 2;
+    } else {
+      offset =
+        (stream[pos]! |
+          (stream[pos + 1]! << 8) |
+          (stream[pos + 2]! << 16) |
+          (stream[pos + 3]! << 24)) >>>
+        0;
+      pos += 4;
+      shape.copy4++;
+    }
+    shape.maxOffset = Math.max(shape.maxOffset, offset);
+  }
+  return shape;
+}
+
 /** Compress `input` and judge the result. */
 export function judge(
   subject: EncoderSubject,
   input: Uint8Array,
-): { outcome: EncoderOutcome; detail: string; out: number } {
+): { outcome: EncoderOutcome; detail: string; out: number; shape?: StreamShape } {
   let compressed: Uint8Array;
   try {
     compressed = subject.compress(input);
@@ -77,5 +126,5 @@ export function judge(
       out,
     };
   }
-  return { outcome: "ok", detail: "", out };
+  return { outcome: "ok", detail: "", out, shape: streamShape(compressed) };
 }

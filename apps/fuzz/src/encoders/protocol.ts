@@ -48,4 +48,6 @@ export type EncoderChildMessage =
       in: number;
       out: number;
       ms: number;
+      /** For a stream that round-trips: its longest copy offset and copy-4 count. */
+      shape?: { maxOffset: number; copy4: number };
     };

@@ -30,6 +30,10 @@ export interface EncoderRow {
   bytesIn: number;
   bytesOut: number;
   slowestMs: number;
+  /** Longest copy offset in any stream that round-tripped. */
+  maxOffset: number;
+  /** Copies with a 4-byte offset, over all streams. */
+  copy4: number;
   restarts: number;
   /** Up to 40 inputs that did not come back `ok`. */
   failures: EncoderFailure[];
@@ -117,6 +121,8 @@ async function runRow(
     bytesIn: 0,
     bytesOut: 0,
     slowestMs: 0,
+    maxOffset: 0,
+    copy4: 0,
     restarts: -1,
     failures: [],
   };
@@ -144,6 +150,10 @@ async function runRow(
         row.bytesIn += m.in;
         row.bytesOut += m.out;
         row.slowestMs = Math.max(row.slowestMs, m.ms);
+        if (m.shape) {
+          row.maxOffset = Math.max(row.maxOffset, m.shape.maxOffset);
+          row.copy4 += m.shape.copy4;
+        }
         if (m.outcome !== "ok") fail(specs[m.index]!, m.outcome, m.detail);
         next = m.index + 1;
         onDone(next);
@@ -239,22 +249,22 @@ const LABELS: Record<EncoderOutcome, string> = {
 
 /** The encoder matrix as Markdown. */
 export function renderEncoderMarkdown(report: EncoderReport): string {
-  const header = `| codec | inputs | ${ENCODER_OUTCOMES.map((o) => LABELS[o]).join(" | ")} | ratio | slowest | verdict |`;
-  const rule = `| --- | ---: | ${ENCODER_OUTCOMES.map(() => "---:").join(" | ")} | ---: | ---: | --- |`;
+  const header = `| codec | inputs | ${ENCODER_OUTCOMES.map((o) => LABELS[o]).join(" | ")} | ratio | longest offset | copy-4 | slowest | verdict |`;
+  const rule = `| --- | ---: | ${ENCODER_OUTCOMES.map(() => "---:").join(" | ")} | ---: | ---: | ---: | ---: | --- |`;
   const line = (r: EncoderRow) => {
     const bad = r.inputs - r.counts.ok;
     const cells = ENCODER_OUTCOMES.map((o) =>
       o !== "ok" && r.counts[o] > 0 ? `**${r.counts[o]}**` : String(r.counts[o]),
     );
     const name = r.target === "raw" ? `${r.id}: ${r.library}` : `${r.id} (${r.library})`;
-    return `| ${name} | ${r.inputs} | ${cells.join(" | ")} | ${(r.bytesOut / Math.max(1, r.bytesIn)).toFixed(3)} | ${(r.slowestMs / 1000).toFixed(2)} s | ${bad === 0 ? "✓ 0 wrong" : `✗ ${bad} bad`} |`;
+    return `| ${name} | ${r.inputs} | ${cells.join(" | ")} | ${(r.bytesOut / Math.max(1, r.bytesIn)).toFixed(3)} | ${r.maxOffset} | ${r.copy4} | ${(r.slowestMs / 1000).toFixed(2)} s | ${bad === 0 ? "✓ 0 wrong" : `✗ ${bad} bad`} |`;
   };
   const minutes = Math.floor(report.durationMs / 60000);
   const seconds = Math.round((report.durationMs % 60000) / 1000);
   const out = [
     "## Encoder fuzz",
     "",
-    `${report.inputs} inputs per codec (${report.kinds.join(", ")}), each at ${report.sizes.length} sizes: ${report.sizes.join(", ")} bytes. Judge: ${report.reference}. Run ${report.date.slice(0, 10)}, seed ${report.seed}; took ${minutes} min ${seconds} s.`,
+    `${report.inputs} inputs per codec (${report.kinds.join(", ")}), each at ${report.sizes.length} sizes: ${report.sizes.join(", ")} bytes. Judge: ${report.reference}. Run ${report.date.slice(0, 10)}, seed ${report.seed}; took ${minutes} min ${seconds} s. Ratio: compressed bytes over input bytes, all inputs. Longest offset and copy-4: the farthest back any copy reached in a stream that round-tripped, and how many copies used the 4-byte offset form (an encoder that works in independent 64 KiB blocks, as Google's does, never reaches 65,536).`,
     "",
     "### Adapters (`createCodec()` and variants)",
     "",
