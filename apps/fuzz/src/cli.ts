@@ -8,6 +8,7 @@ import { parseArgs } from "node:util";
 import { renderAsyncMarkdown, runAsyncFuzz } from "./async/run.js";
 import { renderEncoderMarkdown, runEncoderFuzz } from "./encoders/run.js";
 import { type Progress, runFuzz } from "./fuzz.js";
+import { distill } from "./guided/engine.js";
 import { type GuidedReport, runGuided } from "./guided/run.js";
 import { GUIDED_TARGETS } from "./guided/targets.js";
 import { SET_NAMES, type SetName } from "./inputs.js";
@@ -38,6 +39,9 @@ Coverage-guided fuzzing (instead of the matrix):
   --jobs <n>        guided targets run at once (default 1)
   --corpus <dir>    committed starting corpus, <dir>/<target>/ (default apps/fuzz/corpus)
   --out <dir>       new corpus entries, findings, reports: <dir>/guided/<target>/
+  --distill         instead of fuzzing: keep only the inputs of <out>/guided/<target>/corpus
+                    and the committed corpus that add coverage to the seeds, and write them
+                    over the committed corpus (what to commit after a long run)
 
 Encoder fuzz (instead of the matrix):
   --encoders        compress boundary-sized, long-run, repeat-distance, mixed and stitched
@@ -100,6 +104,7 @@ async function main(): Promise<number> {
       jobs: { type: "string" },
       corpus: { type: "string" },
       encoders: { type: "boolean" },
+      distill: { type: "boolean" },
       async: { type: "boolean" },
       calls: { type: "string" },
       wave: { type: "string" },
@@ -111,6 +116,26 @@ async function main(): Promise<number> {
     return 0;
   }
   const here = dirname(fileURLToPath(import.meta.url));
+  if (values.guided && values.distill) {
+    const corpusDir = resolve(values.corpus ?? join(here, "..", "corpus"));
+    const found = join(resolve(values.out ?? join(here, "..", "results")), "guided");
+    for (const target of GUIDED_TARGETS) {
+      if (values.target && !list(values.target)?.includes(target.name)) continue;
+      const into = join(corpusDir, target.name);
+      const { read, kept, known, reached, unreached } = await distill(
+        target,
+        [into, join(found, target.name, "corpus")],
+        into,
+      );
+      const listing = join(found, target.name, "unreached.txt");
+      mkdirSync(dirname(listing), { recursive: true });
+      writeFileSync(listing, `${unreached.join("\n")}\n`);
+      process.stdout.write(
+        `${target.name}: kept ${kept} of ${read} inputs in ${into}; seeds + corpus reach ${reached} of ${known} known blocks (unreached: ${listing})\n`,
+      );
+    }
+    return 0;
+  }
   if (values.guided) {
     return guided({
       targets: list(values.target),

@@ -34,7 +34,15 @@ function bucket(count: number): number {
 
 /** The blocks V8 has reported for one function, by their `start:end` key. */
 interface KnownFunction {
+  url: string;
   blocks: Map<string, { start: number; end: number; id: number }>;
+}
+
+/** A block V8 reported but no execution reached: its script and character offsets. */
+export interface Block {
+  url: string;
+  start: number;
+  end: number;
 }
 
 export class BlockCoverage {
@@ -90,7 +98,7 @@ export class BlockCoverage {
         const key = `${script.url}@${root.startOffset}`;
         let known = this.#functions.get(key);
         if (!known) {
-          known = { blocks: new Map() };
+          known = { url: script.url, blocks: new Map() };
           this.#functions.set(key, known);
         }
         for (const r of ranges) {
@@ -128,6 +136,17 @@ export class BlockCoverage {
   /** Blocks V8 has reported in scope, blocks reached, and features seen. */
   stats(): { known: number; reached: number; features: number } {
     return { known: this.#nextId, reached: this.#reached.size, features: this.#features.size };
+  }
+
+  /** Blocks known but never reached, innermost last. */
+  unreached(): Block[] {
+    const out: Block[] = [];
+    for (const fn of this.#functions.values()) {
+      for (const b of fn.blocks.values()) {
+        if (!this.#reached.has(b.id)) out.push({ url: fn.url, start: b.start, end: b.end });
+      }
+    }
+    return out;
   }
 
   close(): void {

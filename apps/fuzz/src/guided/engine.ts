@@ -3,10 +3,11 @@
 // on a Finding minimize the input and save it. The current input is mirrored into shared
 // memory before each execution, so the parent can name the input of a hang after killing us.
 import { createHash } from "node:crypto";
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { prng } from "@snappykit/conformance/cases";
-import { BlockCoverage } from "./coverage.js";
+import { type Block, BlockCoverage } from "./coverage.js";
 import { Mutator } from "./mutate.js";
 import { type Execute, Finding, type GuidedTarget, preview } from "./targets.js";
 
@@ -55,7 +56,7 @@ export type EngineMessage =
 
 const sha1 = (bytes: Uint8Array) => createHash("sha1").update(bytes).digest("hex");
 
-function readCorpus(dirs: readonly string[]): Uint8Array[] {
+export function readCorpus(dirs: readonly string[]): Uint8Array[] {
   const out: Uint8Array[] = [];
   for (const dir of dirs) {
     let names: string[];
@@ -182,8 +183,10 @@ export async function runEngine(options: EngineOptions): Promise<void> {
     return newFeatures > 0;
   };
 
-  coverage.reset();
+  // Seeds are built (by compressing and framing fixture items) before coverage starts
+  // counting: the encoders they run are not the target's.
   const starting = [...(await target.seeds()), ...readCorpus(options.corpusIn)];
+  coverage.reset();
   for (const input of starting) {
     const small = input.length > target.maxLength ? input.subarray(0, target.maxLength) : input;
     if (await run(small)) corpus.push(small);
@@ -210,4 +213,54 @@ export async function runEngine(options: EngineOptions): Promise<void> {
   }
   coverage.close();
   post({ type: "done", stats: stats(), seedInputs: starting.length });
+}
+
+/**
+ * Distill a corpus: run the target's seeds, then `dirs`' inputs from the smallest up, and keep
+ * only those that reach a feature nothing before them reached. Replaces `into` with them;
+ * returns how many were read and kept.
+ */
+export async function distill(
+  target: GuidedTarget,
+  dirs: readonly string[],
+  into: string,
+): Promise<{ read: number; kept: number; known: number; reached: number; unreached: string[] }> {
+  const execute = await target.load();
+  const coverage = new BlockCoverage(target.scope);
+  const runs = async (input: Uint8Array) => {
+    await check(execute, input);
+    return coverage.collect().newFeatures > 0;
+  };
+  const seeds = await target.seeds();
+  coverage.reset();
+  for (const seed of seeds) await runs(seed);
+  const inputs = readCorpus(dirs).sort((a, b) => a.length - b.length);
+  const kept: Uint8Array[] = [];
+  for (const input of inputs) if (await runs(input)) kept.push(input);
+  const { known, reached } = coverage.stats();
+  const unreached = coverage.unreached().map(describeBlock);
+  coverage.close();
+  rmSync(into, { recursive: true, force: true });
+  mkdirSync(into, { recursive: true });
+  for (const input of kept) writeFileSync(join(into, sha1(input)), input);
+  return { read: inputs.length, kept: kept.length, known, reached, unreached };
+}
+
+const sources = new Map<string, string>();
+
+/** `file:line: first line of the block`, for the list of blocks no input reached. */
+function describeBlock(block: Block): string {
+  const path = block.url.startsWith("file:") ? fileURLToPath(block.url) : block.url;
+  let text = sources.get(path);
+  if (text === undefined) {
+    try {
+      text = readFileSync(path, "utf8");
+    } catch {
+      text = "";
+    }
+    sources.set(path, text);
+  }
+  const line = text.slice(0, block.start).split("\n").length;
+  const snippet = text.slice(block.start, block.end).split("\n")[0]!.trim().slice(0, 80);
+  return `${path.replace(/.*\/(packages|apps)\//, "$1/")}:${line}: ${snippet}`;
 }
