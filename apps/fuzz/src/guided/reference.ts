@@ -83,13 +83,26 @@ function join(parts: Uint8Array[]): Uint8Array {
   return out;
 }
 
-/** Decode a whole framed stream (an empty one is empty); throws an Error where the format rejects. */
-export function referenceFramed(bytes: Uint8Array, verify: boolean): Uint8Array {
+/**
+ * Decode a whole framed stream (an empty one is empty); throws an Error where the format
+ * rejects, or where it decodes to more than `maxLength` bytes (snappykit's limit, default
+ * 256 MiB).
+ */
+export function referenceFramed(
+  bytes: Uint8Array,
+  verify: boolean,
+  maxLength = 256 * 1024 * 1024,
+): Uint8Array {
   const parts: Uint8Array[] = [];
+  let total = 0;
   for (let pos = 0; pos < bytes.length; ) {
     const { type, body, end } = chunkAt(bytes, pos);
     const data = chunkData(type, body, pos === 0, verify);
-    if (data) parts.push(data);
+    if (data) {
+      parts.push(data);
+      total += data.length;
+      if (total > maxLength) throw new Error("decodes to more than maxLength");
+    }
     pos = end;
   }
   return join(parts);

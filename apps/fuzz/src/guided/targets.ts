@@ -1,7 +1,14 @@
 // The guided fuzz targets. Each turns one input into calls on the code under test and throws a
 // Finding when they disagree with the reference or with each other, or break the contract
 // (anything but a SnappyError). Coverage is read from the scripts `scope` matches.
-import { oracleUncompress, prng, validStreams } from "@snappykit/conformance/cases";
+import {
+  hostileCases,
+  literalStream,
+  oracleUncompress,
+  prng,
+  randomBytes,
+  validStreams,
+} from "@snappykit/conformance/cases";
 import { isSnappyError, type SnappyCodec, validateCompressed } from "@snappykit/core";
 import { loadPayloads } from "@snappykit/fixtures";
 import {
@@ -187,13 +194,20 @@ export const tsUncompress: GuidedTarget = {
   description:
     "@snappykit/ts uncompress (createCodec and createRaw) and napi's (snappy@7), each against the conformance oracle; @snappykit/core validateCompressed must agree with the oracle on accept/reject",
   scope: TS_SCOPE,
-  maxLength: 4096,
+  // Over 4,096 bytes: the ts decoder reads inputs that long in place instead of copying
+  // them to its scratch buffer, a path of its own.
+  maxLength: 8192,
   dictionary: SNAPPY_TOKENS,
   async seeds() {
     const ts = await tsCodec();
+    // Incompressible data makes long literals (≥ 256 bytes take the decoder's copy path);
+    // the hostile cases start the search at the edges.
+    const random = [255, 256, 1000, 4100, 6000].map((n) => randomBytes(n, n));
     return [
-      ...validStreams.map((v) => v.bytes).filter((b) => b.length <= 4096),
-      ...plaintexts(4000).map((p) => ts.compress(p)),
+      ...validStreams.map((v) => v.bytes).filter((b) => b.length <= 8192),
+      ...hostileCases.map((c) => c.bytes).filter((b) => b.length <= 8192),
+      ...random.map((r) => literalStream(r)),
+      ...[...plaintexts(4000), ...random].map((p) => ts.compress(p)),
     ];
   },
   async load() {
@@ -231,16 +245,23 @@ export const tsUncompress: GuidedTarget = {
   },
 };
 
-/** First input byte: bit 7 set = skip checksums; the low bits seed how the stream is cut. */
+/** The `maxLength` bits 5–6 of a framed input's control byte choose. */
+const FRAMED_LIMITS = [undefined, 0, 100, 70_000] as const;
+
+/** Byte 0: bit 7 set = skip checksums; bits 5–6 the maxLength; bits 0–4 how the stream is cut. */
 function framedControl(control: number) {
-  return { verifyChecksums: (control & 0x80) === 0, split: control & 0x7f };
+  return {
+    verifyChecksums: (control & 0x80) === 0,
+    maxLength: FRAMED_LIMITS[(control >> 5) & 3],
+    split: control & 0x1f,
+  };
 }
 
 /** `decodeFramed` and `FrameDecoder` fed in pieces, against the reference framed decoder. */
 export const framed: GuidedTarget = {
   name: "framed",
   description:
-    "@snappykit/framing decodeFramed and FrameDecoder (fed the stream cut into pieces) over @snappykit/ts, against a by-the-book framing decoder; the two must also fail with the same code. Input byte 0: bit 7 skips checksums, bits 0–6 choose the cut",
+    "@snappykit/framing decodeFramed and FrameDecoder (fed the stream cut into pieces) over @snappykit/ts, against a by-the-book framing decoder; the two must also fail with the same code. Input byte 0: bit 7 skips checksums, bits 5–6 choose maxLength (default, 0, 100, 70,000), bits 0–4 the cut",
   scope: FRAMING_SCOPE,
   maxLength: 4097,
   dictionary: [...FRAMING_TOKENS, ...SNAPPY_TOKENS],
@@ -251,19 +272,19 @@ export const framed: GuidedTarget = {
       STREAM_IDENTIFIER,
       ...plaintexts(3000).map((p) => encodeFramed(ts, p)),
     ].filter((s) => s.length <= 4096);
-    return streams.flatMap((s, i) => [concat(u8(0), s), concat(u8(0x80 | (1 + (i % 127))), s)]);
+    return streams.flatMap((s, i) => [concat(u8(0), s), concat(u8(0x80 | (1 + (i % 31))), s)]);
   },
   async load() {
     const codec = await tsCodec();
     return (input) => {
-      const { verifyChecksums, split } = framedControl(input[0] ?? 0);
+      const { verifyChecksums, maxLength, split } = framedControl(input[0] ?? 0);
+      const options =
+        maxLength === undefined ? { verifyChecksums } : { verifyChecksums, maxLength };
       const stream = input.subarray(1);
-      const expected = reference(() => referenceFramed(stream, verifyChecksums));
-      const oneShot = outcome("decodeFramed", () =>
-        decodeFramed(codec, stream, { verifyChecksums }),
-      );
+      const expected = reference(() => referenceFramed(stream, verifyChecksums, maxLength));
+      const oneShot = outcome("decodeFramed", () => decodeFramed(codec, stream, options));
       const streamed = outcome("FrameDecoder", () => {
-        const decoder = new FrameDecoder(codec, { verifyChecksums });
+        const decoder = new FrameDecoder(codec, options);
         const out: Uint8Array[] = [];
         for (const piece of pieces(stream, split))
           for (const data of decoder.write(piece)) out.push(data);
