@@ -1,6 +1,7 @@
 // Async fuzz: every adapter codec and variant that has async APIs gets its own child process,
 // which runs the waves (worker.ts) and reports once.
 import { fork } from "node:child_process";
+import { loadavg } from "node:os";
 import { fileURLToPath } from "node:url";
 import { discoverAdapters, loadAdapters } from "@snappykit/bench/adapters";
 import type { AsyncResult, AsyncStart } from "./waves.js";
@@ -23,6 +24,8 @@ export interface AsyncReport {
   wave: number;
   seed: number;
   threadpool: string;
+  /** 1-minute load average at the start and the end: the machine is shared. */
+  loadAverage: [number, number];
   rows: AsyncRow[];
 }
 
@@ -84,6 +87,7 @@ function runChild(
 /** Run the async waves on every adapter (and variant) that has async APIs. */
 export async function runAsyncFuzz(options: AsyncOptions = {}): Promise<AsyncReport> {
   const started = performance.now();
+  const loadStart = loadavg()[0]!;
   const calls = options.calls ?? 30_000;
   const wave = options.wave ?? 10_000;
   const seed = options.seed ?? 1;
@@ -111,6 +115,7 @@ export async function runAsyncFuzz(options: AsyncOptions = {}): Promise<AsyncRep
     wave,
     seed,
     threadpool: process.env.UV_THREADPOOL_SIZE ?? "4 (libuv default)",
+    loadAverage: [loadStart, loadavg()[0]!].map((l) => Math.round(l * 10) / 10) as [number, number],
     rows,
   };
 }
@@ -123,14 +128,14 @@ export function renderAsyncMarkdown(report: AsyncReport): string {
   const lines = [
     "## Async under concurrency",
     "",
-    `Per adapter with async APIs: ${report.calls.toLocaleString("en-US")} calls in waves of ${report.wave.toLocaleString("en-US")}, every call of a wave issued before any is awaited. Mixed: compressAsync of 0 B–1 MiB plaintexts (fixture items, random, runs; each stamped with its call number), uncompressAsync of valid streams, of streams over a maxLength unique to the call (its LENGTH_LIMIT message must name it), of the suite's hostile cases, of mutated streams (judged by the oracle), and non-byte arguments. Event-loop delay (perf_hooks monitorEventLoopDelay, 10 ms resolution) is sampled from the first call issued to the last settled, so it includes issuing the whole wave synchronously. libuv thread pool: ${report.threadpool}. Run ${report.date.slice(0, 10)}, seed ${report.seed}.`,
+    `Per adapter with async APIs: ${report.calls.toLocaleString("en-US")} calls in waves of ${report.wave.toLocaleString("en-US")}, every call of a wave issued before any is awaited. Mixed: compressAsync of 0 B–1 MiB plaintexts (fixture items, random, runs; each stamped with its call number), uncompressAsync of valid streams, of streams over a maxLength unique to the call (its LENGTH_LIMIT message must name it), of the suite's hostile cases, of mutated streams (judged by the oracle), and non-byte arguments. Event-loop delay (perf_hooks monitorEventLoopDelay, 10 ms resolution) is sampled from the first call issued to the last settled, so it includes issuing the whole wave synchronously ("longest issue": the guards run there) and settling 10,000 promises. "Held after GC": JS heap plus external memory after full collections, before the first wave and after the last (RSS stays high because freed pages are not handed back to the OS). libuv thread pool: ${report.threadpool}. Run ${report.date.slice(0, 10)}, seed ${report.seed}, on a shared 2-core machine: 1-minute load average ${report.loadAverage[0]} at the start, ${report.loadAverage[1]} at the end, so times and delays are upper bounds.`,
     "",
-    "| adapter | APIs | calls | max in flight | resolved ok | rejected ok | wrong results | misattributed errors | non-SnappyError | RSS start → peak → end (after GC) | event-loop delay p50 / p99 / max | waves took |",
-    "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- | --- | ---: |",
+    "| adapter | APIs | calls | max in flight | resolved ok | rejected ok | wrong results | misattributed errors | non-SnappyError | RSS start → peak → end | held after GC: before → after | longest issue | event-loop delay p50 / p99 / max | waves took |",
+    "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- | ---: | ---: | --- | ---: |",
     ...ran.map((row) => {
       const r = row.result!;
       const bold = (n: number) => (n > 0 ? `**${n}**` : "0");
-      return `| ${row.id} (${r.library}) | ${r.apis.join(", ")} | ${r.calls} | ${r.maxInFlight} | ${r.resolvedOk} | ${r.rejectedOk} | ${bold(r.wrongResults)} | ${bold(r.misattributedErrors)} | ${bold(r.nonSnappyErrors)} | ${MiB(r.rssStartBytes)} → ${MiB(r.rssPeakBytes)} → ${MiB(r.rssEndBytes)} | ${r.eventLoopDelayMs.p50} / ${r.eventLoopDelayMs.p99} / ${r.eventLoopDelayMs.max} ms | ${(r.ms / 1000).toFixed(1)} s |`;
+      return `| ${row.id} (${r.library}) | ${r.apis.join(", ")} | ${r.calls} | ${r.maxInFlight} | ${r.resolvedOk} | ${r.rejectedOk} | ${bold(r.wrongResults)} | ${bold(r.misattributedErrors)} | ${bold(r.nonSnappyErrors)} | ${MiB(r.rssStartBytes)} → ${MiB(r.rssPeakBytes)} → ${MiB(r.rssEndBytes)} | ${MiB(r.liveStartBytes)} → ${MiB(r.liveEndBytes)} | ${r.issueMs} ms | ${r.eventLoopDelayMs.p50} / ${r.eventLoopDelayMs.p99} / ${r.eventLoopDelayMs.max} ms | ${(r.ms / 1000).toFixed(1)} s |`;
     }),
   ];
   const other = report.rows.filter((r) => !r.result);

@@ -43,7 +43,12 @@ export interface AsyncResult {
   rssStartBytes: number;
   rssPeakBytes: number;
   rssEndBytes: number;
+  /** JS heap + external memory after full GCs, before the waves and after: what is held, unlike RSS. */
+  liveStartBytes: number;
+  liveEndBytes: number;
   eventLoopDelayMs: { p50: number; p99: number; max: number };
+  /** Longest synchronous issue of one wave (the guards run here), ms. */
+  issueMs: number;
   /** Wall time of the waves (planning excluded), ms. */
   ms: number;
 }
@@ -62,6 +67,17 @@ function describe(error: unknown): string {
   return error instanceof Error
     ? `${error.name}${isSnappyError(error) ? ` ${error.code}` : ""}: ${error.message}`
     : String(error);
+}
+
+/**
+ * Full collections (the parent forks us with --expose-gc), with a turn of the event loop
+ * after each so native finalizers release their buffers.
+ */
+async function collect(): Promise<void> {
+  for (let i = 0; i < 3; i++) {
+    (globalThis as { gc?: () => void }).gc?.();
+    await new Promise((resolve) => setImmediate(resolve));
+  }
 }
 
 export async function runWaves(start: AsyncStart): Promise<AsyncResult | { skipped: string }> {
@@ -89,12 +105,20 @@ export async function runWaves(start: AsyncStart): Promise<AsyncResult | { skipp
     rssStartBytes: process.memoryUsage.rss(),
     rssPeakBytes: 0,
     rssEndBytes: 0,
+    liveStartBytes: 0,
+    liveEndBytes: 0,
     eventLoopDelayMs: { p50: 0, p99: 0, max: 0 },
+    issueMs: 0,
     ms: 0,
   };
   const problem = (call: number, kind: CallKind, text: string) => {
     if (result.problems.length < 50) result.problems.push({ call, kind, problem: text });
   };
+  // Load the fixtures the plans draw from first, so the baseline holds them too.
+  planWave(codec, 1, start.seed, 0);
+  await collect();
+  const before = process.memoryUsage();
+  result.liveStartBytes = before.heapUsed + before.external;
   const delay = monitorEventLoopDelay({ resolution: 10 });
   const sample = setInterval(() => {
     result.rssPeakBytes = Math.max(result.rssPeakBytes, process.memoryUsage.rss());
@@ -134,6 +158,7 @@ export async function runWaves(start: AsyncStart): Promise<AsyncResult | { skipp
       );
     });
     result.maxInFlight = Math.max(result.maxInFlight, inFlight);
+    result.issueMs = Math.max(result.issueMs, Math.round(performance.now() - waveStart));
     const outcomes = await Promise.all(settled);
     // Checking the results is our own work, not the adapter's: keep it out of the delay.
     delay.disable();
@@ -178,9 +203,10 @@ export async function runWaves(start: AsyncStart): Promise<AsyncResult | { skipp
     result.waves++;
   }
   clearInterval(sample);
-  // After a full collection (the parent forks us with --expose-gc): what the run left behind.
-  (globalThis as { gc?: () => void }).gc?.();
-  result.rssEndBytes = process.memoryUsage.rss();
+  await collect();
+  const memory = process.memoryUsage();
+  result.rssEndBytes = memory.rss;
+  result.liveEndBytes = memory.heapUsed + memory.external;
   const ms = (ns: number) => Math.round(ns / 1e4) / 100;
   result.eventLoopDelayMs = {
     p50: ms(delay.percentile(50)),
