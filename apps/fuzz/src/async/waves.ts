@@ -70,13 +70,14 @@ function describe(error: unknown): string {
 }
 
 /**
- * Full collections (the parent forks us with --expose-gc), with a turn of the event loop
- * after each so native finalizers release their buffers.
+ * Full collections (the parent forks us with --expose-gc), with time between them for
+ * native finalizers to release their buffers.
  */
 async function collect(): Promise<void> {
-  for (let i = 0; i < 3; i++) {
+  // Over a second: snappy@7's copying variant frees its buffers only some turns later.
+  for (let i = 0; i < 5; i++) {
     (globalThis as { gc?: () => void }).gc?.();
-    await new Promise((resolve) => setImmediate(resolve));
+    await new Promise((resolve) => setTimeout(resolve, 250));
   }
 }
 
