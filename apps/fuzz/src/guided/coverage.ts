@@ -133,6 +133,16 @@ export class BlockCoverage {
     }
   }
 
+  /**
+   * Forget what was reached but keep the blocks learnt. A block is known only once V8 reports
+   * it, which it may first do after an execution that ran it (a block run as often as its
+   * parent is not reported), so an exact count replays the inputs after a first pass.
+   */
+  forgetReached(): void {
+    this.#reached.clear();
+    this.#features.clear();
+  }
+
   /** Blocks V8 has reported in scope, blocks reached, and features seen. */
   stats(): { known: number; reached: number; features: number } {
     return { known: this.#nextId, reached: this.#reached.size, features: this.#features.size };
