@@ -1,9 +1,9 @@
 // Async fuzz: every adapter codec and variant that has async APIs gets its own child process,
 // which runs the waves (worker.ts) and reports once.
-import { fork } from "node:child_process";
 import { loadavg } from "node:os";
 import { fileURLToPath } from "node:url";
 import { discoverAdapters, loadAdapters } from "@snappykit/bench/adapters";
+import { forkChild } from "../child.js";
 import type { AsyncResult, AsyncStart } from "./waves.js";
 
 /** One adapter's whole async run may take this long before it is killed and reported. */
@@ -47,15 +47,7 @@ const workerPath = fileURLToPath(
 function runChild(
   start: AsyncStart,
 ): Promise<{ result?: AsyncResult; skipped?: string; failed?: string }> {
-  const child = fork(workerPath, [], {
-    serialization: "advanced",
-    stdio: ["ignore", "ignore", "pipe", "ipc"],
-    execArgv: ["--no-warnings", "--expose-gc"],
-  });
-  let stderr = "";
-  child.stderr?.on("data", (chunk: Buffer) => {
-    if (stderr.length < 2000) stderr += chunk.toString();
-  });
+  const { child, stderr } = forkChild(workerPath, ["--no-warnings", "--expose-gc"]);
   return new Promise((resolve) => {
     const timer = setTimeout(() => {
       child.kill("SIGKILL");
@@ -63,7 +55,7 @@ function runChild(
     }, ASYNC_TIMEOUT_MS);
     child.once("exit", (code, signal) => {
       clearTimeout(timer);
-      resolve({ failed: `child exited (${signal ?? `code ${code}`}): ${stderr.trim()}` });
+      resolve({ failed: `child exited (${signal ?? `code ${code}`}): ${stderr().trim()}` });
     });
     child.once(
       "message",

@@ -1,8 +1,9 @@
 // Encoder fuzz: every adapter codec, variant and raw backend compresses every encoder input in
 // its own child process (restarted after a crash or hang), and the reference judges each stream.
-import { type ChildProcess, fork } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { discoverAdapters, loadAdapters } from "@snappykit/bench/adapters";
+import { forkChild } from "../child.js";
 import type { Target } from "../protocol.js";
 import { describeSpec, type EncoderInputSpec, encoderSpecs } from "./inputs.js";
 import {
@@ -77,18 +78,10 @@ const workerPath = fileURLToPath(
 function spawn(
   load: EncoderParentMessage,
 ): Promise<{ child: ChildProcess; library: string } | { reason: string }> {
-  const child = fork(workerPath, [], {
-    serialization: "advanced",
-    stdio: ["ignore", "ignore", "pipe", "ipc"],
-    execArgv: ["--no-warnings"],
-  });
-  let stderr = "";
-  child.stderr?.on("data", (chunk: Buffer) => {
-    if (stderr.length < 2000) stderr += chunk.toString();
-  });
+  const { child, stderr } = forkChild(workerPath);
   return new Promise((resolve) => {
     const onExit = (code: number | null, signal: string | null) =>
-      resolve({ reason: `exited while loading (${signal ?? code}): ${stderr.trim()}` });
+      resolve({ reason: `exited while loading (${signal ?? code}): ${stderr().trim()}` });
     child.once("exit", onExit);
     child.once("message", (message: EncoderChildMessage) => {
       child.off("exit", onExit);

@@ -3,6 +3,7 @@
 // fuzzer can judge its one-shot and streaming decoders. Snappy blocks go through the
 // conformance oracle; checksums through a bitwise CRC-32C that shares no table with anyone.
 import { oracleUncompress } from "@snappykit/conformance/cases";
+import { concat } from "./mutate.js";
 
 /** §4.2: no conforming encoder's 65,536-byte block needs more than 32 + n + n/6 bytes, plus the CRC. */
 const MAX_BLOCK = 65536;
@@ -73,16 +74,6 @@ function chunkData(
   return data;
 }
 
-function join(parts: Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(parts.reduce((sum, p) => sum + p.length, 0));
-  let pos = 0;
-  for (const p of parts) {
-    out.set(p, pos);
-    pos += p.length;
-  }
-  return out;
-}
-
 /**
  * Decode a whole framed stream (an empty one is empty); throws an Error where the format
  * rejects, or where it decodes to more than `maxLength` bytes (snappykit's limit, default
@@ -105,7 +96,7 @@ export function referenceFramed(
     }
     pos = end;
   }
-  return join(parts);
+  return concat(...parts);
 }
 
 /** The bounds the ssz_snappy reference judges against. */
@@ -155,5 +146,5 @@ export function referenceSsz(bytes: Uint8Array, bounds: SszBounds): Uint8Array {
     parts.push(data);
   }
   if (pos !== bytes.length) throw new Error("trailing bytes after the payload");
-  return join(parts);
+  return concat(...parts);
 }
