@@ -147,13 +147,21 @@ async function main(): Promise<number> {
     });
   }
   if (values.async) {
+    const started = performance.now();
     const out = resolve(values.out ?? join(here, "..", "results"));
     const report = await runAsyncFuzz({
       calls: count(values.calls, "calls") ?? (values.quick ? 2000 : 30_000),
       wave: count(values.wave, "wave") ?? (values.quick ? 500 : 10_000),
       seed: count(values.seed, "seed") ?? 1,
       codecs: list(values.codec),
-      onRow: (id, i, total) => process.stderr.write(`async ${id} (${i + 1}/${total})\n`),
+      // Adapters without async APIs take no time, so the ETA is rough early on.
+      onRow: (id, i, total) => {
+        const elapsed = performance.now() - started;
+        const eta = i > 0 ? formatEta((elapsed / i) * (total - i)) : "?";
+        process.stderr.write(
+          `async ${id} (${i + 1}/${total})  elapsed ${formatEta(elapsed)}  ETA ${eta}\n`,
+        );
+      },
     });
     const markdown = renderAsyncMarkdown(report);
     mkdirSync(out, { recursive: true });
