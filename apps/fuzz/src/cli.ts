@@ -5,7 +5,12 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
+import { renderAsyncMarkdown, runAsyncFuzz } from "./async/run.js";
+import { renderEncoderMarkdown, runEncoderFuzz } from "./encoders/run.js";
 import { type Progress, runFuzz } from "./fuzz.js";
+import { distill } from "./guided/engine.js";
+import { type GuidedReport, runGuided } from "./guided/run.js";
+import { GUIDED_TARGETS } from "./guided/targets.js";
 import { SET_NAMES, type SetName } from "./inputs.js";
 import { renderSafetyMarkdown } from "./report.js";
 
@@ -26,6 +31,31 @@ Options:
   --out <dir>       where to write safety.json and safety.md (default apps/fuzz/results)
   --quick           small run: --n 200 --raw-n 50
   --help            this text
+
+Coverage-guided fuzzing (instead of the matrix):
+  --guided          run the guided targets: ${GUIDED_TARGETS.map((t) => t.name).join(", ")}
+  --target <name>   only this guided target (repeatable, or comma-separated)
+  --seconds <n>     seconds per guided target (default 60)
+  --jobs <n>        guided targets run at once (default 1)
+  --corpus <dir>    committed starting corpus, <dir>/<target>/ (default apps/fuzz/corpus)
+  --out <dir>       new corpus entries, findings, reports: <dir>/guided/<target>/
+  --distill         instead of fuzzing: keep only the inputs of <out>/guided/<target>/corpus
+                    and the committed corpus that add coverage to the seeds, and write them
+                    over the committed corpus (what to commit after a long run)
+
+Encoder fuzz (instead of the matrix):
+  --encoders        compress boundary-sized, long-run, repeat-distance, mixed and stitched
+                    fixture inputs with every adapter, variant and raw library; the reference
+                    and the codec's own decoder judge each stream. Writes encoders.json/.md
+                    to --out. With --quick: 4 sizes instead of 18 (no 4 MiB inputs).
+                    --codec, --no-raw and --seed apply.
+
+Async under concurrency (instead of the matrix):
+  --async           every adapter and variant with compressAsync/uncompressAsync: waves of
+                    calls all in flight at once, mixed sizes and operations, some hostile;
+                    every result checked. Writes async.json/.md to --out.
+  --calls <n>       calls per adapter (default 30000; --quick: 2000)
+  --wave <n>        calls in flight per wave (default 10000; --quick: 500)
 `;
 
 function list(values: string[] | undefined): string[] | undefined {
@@ -68,6 +98,16 @@ async function main(): Promise<number> {
       out: { type: "string" },
       quick: { type: "boolean" },
       help: { type: "boolean" },
+      guided: { type: "boolean" },
+      target: { type: "string", multiple: true },
+      seconds: { type: "string" },
+      jobs: { type: "string" },
+      corpus: { type: "string" },
+      encoders: { type: "boolean" },
+      distill: { type: "boolean" },
+      async: { type: "boolean" },
+      calls: { type: "string" },
+      wave: { type: "string" },
     },
     strict: true,
   });
@@ -75,12 +115,82 @@ async function main(): Promise<number> {
     process.stdout.write(HELP);
     return 0;
   }
+  const here = dirname(fileURLToPath(import.meta.url));
+  if (values.guided && values.distill) {
+    const corpusDir = resolve(values.corpus ?? join(here, "..", "corpus"));
+    const found = join(resolve(values.out ?? join(here, "..", "results")), "guided");
+    for (const target of GUIDED_TARGETS) {
+      if (values.target && !list(values.target)?.includes(target.name)) continue;
+      const into = join(corpusDir, target.name);
+      const { read, kept, known, reached, unreached } = await distill(
+        target,
+        [into, join(found, target.name, "corpus")],
+        into,
+      );
+      const listing = join(found, target.name, "unreached.txt");
+      mkdirSync(dirname(listing), { recursive: true });
+      writeFileSync(listing, `${unreached.join("\n")}\n`);
+      process.stdout.write(
+        `${target.name}: kept ${kept} of ${read} inputs in ${into}; seeds + corpus reach ${reached} of ${known} known blocks (unreached: ${listing})\n`,
+      );
+    }
+    return 0;
+  }
+  if (values.guided) {
+    return guided({
+      targets: list(values.target),
+      seconds: count(values.seconds, "seconds") ?? 60,
+      jobs: count(values.jobs, "jobs") ?? 1,
+      seed: count(values.seed, "seed") ?? 1,
+      corpusDir: resolve(values.corpus ?? join(here, "..", "corpus")),
+      out: join(resolve(values.out ?? join(here, "..", "results")), "guided"),
+    });
+  }
+  if (values.async) {
+    const started = performance.now();
+    const out = resolve(values.out ?? join(here, "..", "results"));
+    const report = await runAsyncFuzz({
+      calls: count(values.calls, "calls") ?? (values.quick ? 2000 : 30_000),
+      wave: count(values.wave, "wave") ?? (values.quick ? 500 : 10_000),
+      seed: count(values.seed, "seed") ?? 1,
+      codecs: list(values.codec),
+      // Adapters without async APIs take no time, so the ETA is rough early on.
+      onRow: (id, i, total) => {
+        const elapsed = performance.now() - started;
+        const eta = i > 0 ? formatEta((elapsed / i) * (total - i)) : "?";
+        process.stderr.write(
+          `async ${id} (${i + 1}/${total})  elapsed ${formatEta(elapsed)}  ETA ${eta}\n`,
+        );
+      },
+    });
+    const markdown = renderAsyncMarkdown(report);
+    mkdirSync(out, { recursive: true });
+    writeFileSync(join(out, "async.json"), `${JSON.stringify(report, null, 2)}\n`);
+    writeFileSync(join(out, "async.md"), `${markdown}\n`);
+    process.stdout.write(`${markdown}\n\nWrote ${join(out, "async.json")} and async.md.\n`);
+    const bad = report.rows.some(
+      (r) =>
+        r.failed ||
+        (r.result &&
+          r.result.wrongResults + r.result.misattributedErrors + r.result.nonSnappyErrors > 0),
+    );
+    return bad ? 1 : 0;
+  }
+  if (values.encoders) {
+    return encoders({
+      seed: count(values.seed, "seed") ?? 1,
+      quick: values.quick ?? false,
+      codecs: list(values.codec),
+      raw: !values["no-raw"],
+      out: resolve(values.out ?? join(here, "..", "results")),
+    });
+  }
   const sets = list(values.set);
   const badSet = sets?.find((s) => !SET_NAMES.includes(s as SetName));
   if (badSet) throw new Error(`unknown --set ${badSet} (crafted, random, mutated)`);
   const n = count(values.n, "n") ?? (values.quick ? 200 : 10_000);
   const rawN = count(values["raw-n"], "raw-n") ?? (values.quick ? 50 : n);
-  const out = resolve(values.out ?? join(dirname(fileURLToPath(import.meta.url)), "..", "results"));
+  const out = resolve(values.out ?? join(here, "..", "results"));
 
   const started = performance.now();
   const tty = process.stderr.isTTY;
@@ -129,6 +239,73 @@ async function main(): Promise<number> {
     return 1;
   }
   return 0;
+}
+
+/** `--guided`: run the targets, a progress line per target every 10 s, a summary at the end. */
+async function guided(
+  options: Omit<Parameters<typeof runGuided>[0], "onProgress">,
+): Promise<number> {
+  const total = options.seconds * 1000;
+  const lastPrint = new Map<string, number>();
+  const reports: GuidedReport[] = await runGuided({
+    ...options,
+    onProgress: (target, elapsed, s) => {
+      if (elapsed - (lastPrint.get(target) ?? -Infinity) < 10_000) return;
+      lastPrint.set(target, elapsed);
+      const rate = Math.round(s.execs / (elapsed / 1000));
+      process.stderr.write(
+        `${target.padEnd(14)} ${formatEta(elapsed)}/${formatEta(total)}  ETA ${formatEta(total - elapsed)}  execs ${s.execs} (${rate}/s)  corpus ${s.corpus}  blocks ${s.blocksReached}/${s.blocksKnown}  findings ${s.findings}\n`,
+      );
+    },
+    onFinding: (target, f) =>
+      process.stderr.write(
+        `${target}: FINDING ${f.kind}: ${f.message}\n  input ${f.hex} (${f.file})\n`,
+      ),
+  });
+  for (const r of reports) {
+    process.stdout.write(
+      `${r.target}: ${r.seconds} s, ${r.execs} execs (${r.execsPerSecond}/s), corpus ${r.corpus}, blocks reached ${r.blocksReached} of ${r.blocksKnown} known, ${r.findings.length} finding(s)\n`,
+    );
+  }
+  process.stdout.write(`Reports, corpus and findings under ${options.out}.\n`);
+  return reports.some((r) => r.findings.length > 0) ? 1 : 0;
+}
+
+/** `--encoders`: the encoder matrix, with a progress line per codec (or a live one on a terminal). */
+async function encoders(options: {
+  seed: number;
+  quick: boolean;
+  codecs: string[] | undefined;
+  raw: boolean;
+  out: string;
+}): Promise<number> {
+  const started = performance.now();
+  const tty = process.stderr.isTTY;
+  let lastPrint = 0;
+  const report = await runEncoderFuzz({
+    ...options,
+    onProgress: (row, done, total, runDone, runTotal) => {
+      const now = performance.now();
+      if (!tty ? done !== total : now - lastPrint < 250) return;
+      lastPrint = now;
+      const elapsed = now - started;
+      const eta = (elapsed / runDone) * (runTotal - runDone);
+      const line = `encoders ${row.padEnd(18)} ${String(done).padStart(4)}/${total}  elapsed ${formatEta(elapsed)}  ETA ${formatEta(eta)}`;
+      process.stderr.write(tty ? `\r${line}\x1b[K` : `${line}\n`);
+    },
+  });
+  if (tty) process.stderr.write("\r\x1b[K");
+  const markdown = renderEncoderMarkdown(report);
+  mkdirSync(options.out, { recursive: true });
+  writeFileSync(join(options.out, "encoders.json"), `${JSON.stringify(report, null, 2)}\n`);
+  writeFileSync(join(options.out, "encoders.md"), `${markdown}\n`);
+  process.stdout.write(
+    `${markdown}\n\nWrote ${join(options.out, "encoders.json")} and encoders.md.\n`,
+  );
+  const bad = report.rows.filter((r) => r.target === "codec" && r.counts.ok !== r.inputs);
+  for (const r of bad)
+    process.stderr.write(`${r.id}: ${r.inputs - r.counts.ok} input(s) did not round-trip\n`);
+  return bad.length > 0 || report.failed.length > 0 ? 1 : 0;
 }
 
 main().then(

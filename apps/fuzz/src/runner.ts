@@ -3,8 +3,9 @@
 // the child killed and recorded; a crash is recorded from the exit; then a fresh child
 // resumes at the next input. A child whose RSS stays inflated after a call is replaced too,
 // so every call starts from a clean baseline and its peak is its own.
-import { type ChildProcess, fork } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { fileURLToPath } from "node:url";
+import { forkChild } from "./child.js";
 import { rssOf } from "./memory.js";
 import {
   type CallResult,
@@ -66,16 +67,7 @@ function send(child: ChildProcess, message: ParentMessage): void {
 
 /** Fork a worker and wait until it has loaded and warmed up its backend. */
 async function spawn(cell: Cell): Promise<Child | { reason: string }> {
-  const child = fork(workerPath, [], {
-    serialization: "advanced",
-    stdio: ["ignore", "ignore", "pipe", "ipc"],
-    // The WASI build prints an experimental warning per process; it is not a result.
-    execArgv: ["--no-warnings"],
-  });
-  let stderr = "";
-  child.stderr?.on("data", (chunk: Buffer) => {
-    if (stderr.length < 2000) stderr += chunk.toString();
-  });
+  const { child, stderr } = forkChild(workerPath);
   return new Promise((resolve) => {
     const timer = setTimeout(() => {
       child.kill("SIGKILL");
@@ -83,7 +75,7 @@ async function spawn(cell: Cell): Promise<Child | { reason: string }> {
     }, LOAD_TIMEOUT_MS);
     const onExit = (code: number | null, signal: string | null) => {
       clearTimeout(timer);
-      resolve({ reason: `worker exited while loading (${signal ?? code}): ${stderr.trim()}` });
+      resolve({ reason: `worker exited while loading (${signal ?? code}): ${stderr().trim()}` });
     };
     child.once("exit", onExit);
     child.once("message", (message: ChildMessage) => {

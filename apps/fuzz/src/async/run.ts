@@ -1,0 +1,147 @@
+// Async fuzz: every adapter codec and variant that has async APIs gets its own child process,
+// which runs the waves (worker.ts) and reports once.
+import { loadavg } from "node:os";
+import { fileURLToPath } from "node:url";
+import { discoverAdapters, loadAdapters } from "@snappykit/bench/adapters";
+import { forkChild } from "../child.js";
+import type { AsyncResult, AsyncStart } from "./waves.js";
+
+/** One adapter's whole async run may take this long before it is killed and reported. */
+export const ASYNC_TIMEOUT_MS = 15 * 60_000;
+
+export interface AsyncRow {
+  id: string;
+  result?: AsyncResult;
+  skipped?: string;
+  failed?: string;
+}
+
+export interface AsyncReport {
+  schemaVersion: 1;
+  date: string;
+  durationMs: number;
+  calls: number;
+  wave: number;
+  seed: number;
+  threadpool: string;
+  /** 1-minute load average at the start and the end: the machine is shared. */
+  loadAverage: [number, number];
+  rows: AsyncRow[];
+}
+
+export interface AsyncOptions {
+  calls?: number;
+  wave?: number;
+  seed?: number;
+  codecs?: readonly string[];
+  onRow?: (id: string, index: number, total: number) => void;
+}
+
+const workerPath = fileURLToPath(
+  new URL(
+    import.meta.url.endsWith(".ts") ? "../../dist/async/worker.js" : "./worker.js",
+    import.meta.url,
+  ),
+);
+
+function runChild(
+  start: AsyncStart,
+): Promise<{ result?: AsyncResult; skipped?: string; failed?: string }> {
+  const { child, stderr } = forkChild(workerPath, ["--no-warnings", "--expose-gc"]);
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => {
+      child.kill("SIGKILL");
+      resolve({ failed: `did not finish within ${ASYNC_TIMEOUT_MS / 60000} min` });
+    }, ASYNC_TIMEOUT_MS);
+    child.once("exit", (code, signal) => {
+      clearTimeout(timer);
+      resolve({ failed: `child exited (${signal ?? `code ${code}`}): ${stderr().trim()}` });
+    });
+    child.once(
+      "message",
+      (
+        m:
+          | { type: "done"; result: AsyncResult | { skipped: string } }
+          | { type: "failed"; reason: string },
+      ) => {
+        clearTimeout(timer);
+        child.removeAllListeners("exit");
+        child.kill("SIGKILL");
+        if (m.type === "failed") resolve({ failed: m.reason });
+        else if ("skipped" in m.result) resolve({ skipped: m.result.skipped });
+        else resolve({ result: m.result });
+      },
+    );
+    child.send(start);
+  });
+}
+
+/** Run the async waves on every adapter (and variant) that has async APIs. */
+export async function runAsyncFuzz(options: AsyncOptions = {}): Promise<AsyncReport> {
+  const started = performance.now();
+  const loadStart = loadavg()[0]!;
+  const calls = options.calls ?? 30_000;
+  const wave = options.wave ?? 10_000;
+  const seed = options.seed ?? 1;
+  let entries = discoverAdapters();
+  if (options.codecs) entries = entries.filter((e) => options.codecs!.includes(e.id));
+  const { loaded, failed } = await loadAdapters(entries);
+  const subjects = loaded.flatMap((a) => [
+    { id: a.id, start: { entry: a.entry, calls, wave, seed } as AsyncStart },
+    ...a.variants.map((v) => ({
+      id: v.name,
+      start: { entry: a.entry, variant: v.name, calls, wave, seed } as AsyncStart,
+    })),
+  ]);
+  const rows: AsyncRow[] = failed.map((f) => ({ id: f.id, failed: f.reason }));
+  for (const [i, subject] of subjects.entries()) {
+    options.onRow?.(subject.id, i, subjects.length);
+    rows.push({ id: subject.id, ...(await runChild(subject.start)) });
+  }
+  rows.sort((a, b) => a.id.localeCompare(b.id));
+  return {
+    schemaVersion: 1,
+    date: new Date().toISOString(),
+    durationMs: Math.round(performance.now() - started),
+    calls,
+    wave,
+    seed,
+    threadpool: process.env.UV_THREADPOOL_SIZE ?? "4 (libuv default)",
+    loadAverage: [loadStart, loadavg()[0]!].map((l) => Math.round(l * 10) / 10) as [number, number],
+    rows,
+  };
+}
+
+const MiB = (bytes: number) => `${(bytes / 2 ** 20).toFixed(0)} MiB`;
+
+/** The async results as Markdown. */
+export function renderAsyncMarkdown(report: AsyncReport): string {
+  const ran = report.rows.filter((r) => r.result);
+  const lines = [
+    "## Async under concurrency",
+    "",
+    `Per adapter with async APIs: ${report.calls.toLocaleString("en-US")} calls in waves of ${report.wave.toLocaleString("en-US")}, every call of a wave issued before any is awaited. Mixed: compressAsync of 0 B–1 MiB plaintexts (fixture items, random, runs; each stamped with its call number), uncompressAsync of valid streams, of streams over a maxLength unique to the call (its LENGTH_LIMIT message must name it), of the suite's hostile cases, of mutated streams (judged by the oracle), and non-byte arguments. Event-loop delay (perf_hooks monitorEventLoopDelay, 10 ms resolution) is sampled from the first call issued to the last settled, so it includes issuing the whole wave synchronously ("longest issue": the guards run there) and settling 10,000 promises. "Held after GC": JS heap plus external memory after full collections, before the first wave and after the last (RSS stays high because freed pages are not handed back to the OS). libuv thread pool: ${report.threadpool}. Run ${report.date.slice(0, 10)}, seed ${report.seed}, on a shared 2-core machine: 1-minute load average ${report.loadAverage[0]} at the start, ${report.loadAverage[1]} at the end, so times and delays are upper bounds.`,
+    "",
+    "| adapter | APIs | calls | max in flight | resolved ok | rejected ok | wrong results | misattributed errors | non-SnappyError | RSS start → peak → end | held after GC: before → after | longest issue | event-loop delay p50 / p99 / max | waves took |",
+    "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- | ---: | ---: | --- | ---: |",
+    ...ran.map((row) => {
+      const r = row.result!;
+      const bold = (n: number) => (n > 0 ? `**${n}**` : "0");
+      return `| ${row.id} (${r.library}) | ${r.apis.join(", ")} | ${r.calls} | ${r.maxInFlight} | ${r.resolvedOk} | ${r.rejectedOk} | ${bold(r.wrongResults)} | ${bold(r.misattributedErrors)} | ${bold(r.nonSnappyErrors)} | ${MiB(r.rssStartBytes)} → ${MiB(r.rssPeakBytes)} → ${MiB(r.rssEndBytes)} | ${MiB(r.liveStartBytes)} → ${MiB(r.liveEndBytes)} | ${r.issueMs} ms | ${r.eventLoopDelayMs.p50} / ${r.eventLoopDelayMs.p99} / ${r.eventLoopDelayMs.max} ms | ${(r.ms / 1000).toFixed(1)} s |`;
+    }),
+  ];
+  const other = report.rows.filter((r) => !r.result);
+  if (other.length > 0) {
+    lines.push(
+      "",
+      `No async run: ${other.map((r) => `${r.id} (${r.skipped ?? `failed: ${r.failed}`})`).join(", ")}.`,
+    );
+  }
+  const problems = ran.filter((r) => r.result!.problems.length > 0);
+  for (const row of problems) {
+    lines.push("", `${row.id} problems (first ${row.result!.problems.length}):`);
+    for (const p of row.result!.problems.slice(0, 10))
+      lines.push(`- call ${p.call} (${p.kind}): ${p.problem}`);
+  }
+  return lines.join("\n");
+}

@@ -1,0 +1,130 @@
+// How one compress call is judged: the reference decoder must give the input back, then the
+// codec's own uncompress must too, and the stream must fit maxCompressedLength(n).
+import { oracleUncompress } from "@snappykit/conformance/cases";
+import { maxCompressedLength } from "@snappykit/core";
+import { sameBytes } from "../outcome.js";
+import type { EncoderOutcome } from "./protocol.js";
+
+/** What the encoder fuzz calls: an adapter codec or a raw backend. */
+export interface EncoderSubject {
+  library: string;
+  compress(input: Uint8Array): Uint8Array;
+  uncompress(input: Uint8Array): Uint8Array;
+}
+
+export function describe(error: unknown): string {
+  const text =
+    error instanceof Error
+      ? `${error.name}${"code" in error && error.code !== undefined ? ` ${String(error.code)}` : ""}: ${error.message}`
+      : String(error);
+  return text.length > 200 ? `${text.slice(0, 200)}…` : text;
+}
+
+function firstDifference(a: Uint8Array, b: Uint8Array): string {
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) if (a[i] !== b[i]) return `first difference at byte ${i}`;
+  return `lengths ${a.length} vs ${b.length}`;
+}
+
+/** What elements a stream uses: the longest copy offset and how many copies need 4 offset bytes. */
+export interface StreamShape {
+  maxOffset: number;
+  copy4: number;
+}
+
+/**
+ * Walk the elements of a stream the reference has accepted (format_description.txt §2): which
+ * offsets the encoder reached for, and whether it ever needed the 4-byte copy form.
+ */
+export function streamShape(stream: Uint8Array): StreamShape {
+  let pos = 0;
+  while (stream[pos]! >= 0x80) pos++;
+  pos++;
+  const shape = { maxOffset: 0, copy4: 0 };
+  while (pos < stream.length) {
+    const tag = stream[pos++]!;
+    const kind = tag & 3;
+    if (kind === 0) {
+      let n = tag >> 2;
+      if (n >= 60) {
+        const extra = n - 59;
+        n = 0;
+        for (let i = 0; i < extra; i++) n += stream[pos + i]! * 256 ** i;
+        pos += extra;
+      }
+      pos += n + 1;
+      continue;
+    }
+    let offset: number;
+    if (kind === 1) offset = ((tag >> 5) << 8) | stream[pos++]!;
+    else if (kind === 2) {
+      offset = stream[pos]! | (stream[pos + 1]! << 8);
+      pos += 2;
+    } else {
+      offset =
+        (stream[pos]! |
+          (stream[pos + 1]! << 8) |
+          (stream[pos + 2]! << 16) |
+          (stream[pos + 3]! << 24)) >>>
+        0;
+      pos += 4;
+      shape.copy4++;
+    }
+    shape.maxOffset = Math.max(shape.maxOffset, offset);
+  }
+  return shape;
+}
+
+/** Compress `input` and judge the result. */
+export function judge(
+  subject: EncoderSubject,
+  input: Uint8Array,
+): { outcome: EncoderOutcome; detail: string; out: number; shape?: StreamShape } {
+  let compressed: Uint8Array;
+  try {
+    compressed = subject.compress(input);
+  } catch (error) {
+    return { outcome: "threw", detail: `compress threw ${describe(error)}`, out: 0 };
+  }
+  if (!(compressed instanceof Uint8Array)) {
+    return { outcome: "threw", detail: `compress returned ${typeof compressed}`, out: 0 };
+  }
+  const out = compressed.length;
+  let decoded: Uint8Array;
+  try {
+    decoded = oracleUncompress(compressed);
+  } catch (error) {
+    return {
+      outcome: "invalidStream",
+      detail: `the reference rejects the stream: ${describe(error)}`,
+      out,
+    };
+  }
+  if (!sameBytes(decoded, input)) {
+    return {
+      outcome: "wrongBytes",
+      detail: `valid stream, but it decodes to other bytes: ${firstDifference(decoded, input)}`,
+      out,
+    };
+  }
+  try {
+    const own = subject.uncompress(compressed);
+    if (!sameBytes(own, input)) {
+      return {
+        outcome: "selfMismatch",
+        detail: `own uncompress: ${firstDifference(own, input)}`,
+        out,
+      };
+    }
+  } catch (error) {
+    return { outcome: "selfMismatch", detail: `own uncompress threw ${describe(error)}`, out };
+  }
+  if (out > maxCompressedLength(input.length)) {
+    return {
+      outcome: "overBound",
+      detail: `${out} bytes, over maxCompressedLength ${maxCompressedLength(input.length)}`,
+      out,
+    };
+  }
+  return { outcome: "ok", detail: "", out, shape: streamShape(compressed) };
+}
