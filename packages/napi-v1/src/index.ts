@@ -14,7 +14,6 @@ const PACKAGE = "@napi-rs/snappy";
 /** The part of `@napi-rs/snappy@1`'s API this adapter uses (from its index.d.ts). */
 interface NapiSnappyV1 {
   compressSync(input: Uint8Array): Buffer;
-  compress(input: Uint8Array): Promise<Buffer>;
   uncompressSync(compressed: Buffer): Buffer;
   uncompress(compressed: Buffer): Promise<Buffer>;
 }
@@ -29,7 +28,9 @@ const load = () => loadBackend<NapiSnappyV1>(PACKAGE, import.meta.url);
  * `uncompress` runs `checkUncompressedLength` first (maxLength and the 64/3 expansion
  * bound), because the binding allocates whatever the preamble claims; `snap` itself then
  * rejects every malformed stream, including one whose output length differs from the
- * preamble. `compressAsync`/`uncompressAsync` run the same work on libuv's thread pool.
+ * preamble. `uncompressAsync` runs the same work on libuv's thread pool. There is no
+ * `compressAsync`: the library's async `compress` never frees its copy of the input (64 KiB
+ * kept per 64 KiB call; apps/fuzz/docs/findings.md), so the adapter does not offer it.
  * Outputs are the binding's own `Buffer`s: the adapter adds no copy (the library's own
  * `compress` wrapper copies the input with `Buffer.from`).
  * @throws SnappyError `UNSUPPORTED` when the native binding cannot be loaded.
@@ -43,7 +44,6 @@ export async function createCodec(): Promise<SnappyCodec> {
     guard: "length",
     compress: (input) => binding.compressSync(input),
     uncompress: (input) => binding.uncompressSync(asBuffer(input)),
-    compressAsync: (input) => binding.compress(input),
     uncompressAsync: (input) => binding.uncompress(asBuffer(input)),
   });
 }
