@@ -28,6 +28,10 @@ export interface CliOptions {
   readonly forks?: number;
   /** `--slow-down id=percent`: make these codecs slower on purpose (statistics self-test). */
   readonly slowdowns: readonly { readonly codec: string; readonly percent: number }[];
+  /** `--sweep` (sizes 64 B → 4 MiB, crossovers) or `--soak` (memory under load); see sweep.ts, soak.ts. */
+  readonly mode?: "sweep" | "soak";
+  /** `--soak-seconds`: length of the soak's gossip scenario; undefined = the mode's default. */
+  readonly soakSeconds?: number;
 }
 
 /** A bad command line: printed with a pointer to --help, exit code 2. */
@@ -67,6 +71,13 @@ interval over the forks, and each codec is also given relative to a reference co
                           --threshold
   --slow-down <id=pct>    self-test of the statistics: codec <id> busy-waits pct % of
                           each call's time extra (e.g. ts=20); compare against a normal run
+  --sweep                 instead of the payloads: compress and uncompress on sizes 64 B
+                          to 4 MiB (×4 steps) of block and sidecar bytes; writes
+                          sweep.{json,md,svg} with the size where pure-JS/wasm and native
+                          codecs cross (--codec, --op, --forks, --clock, --quick apply)
+  --soak                  instead: each codec in a fresh process under sustained gossip and
+                          a 50 MiB blob, RSS and GC pauses; writes soak.{json,md}
+  --soak-seconds <s>      length of the soak's gossip scenario (default 20, quick 3)
   --list                  print codecs (and why any failed to load), payloads and ops, then exit
   -h, --help              this text
 
@@ -134,6 +145,7 @@ export function parseCliArgs(argv: readonly string[]): CliOptions {
     if (list !== undefined && split(list)!.length === 0)
       throw new UsageError(`${flag} needs a value`);
   }
+  const { mode, soakSeconds } = parseModes(values);
   const codecs = split(values.codec);
   const payloads = split(values.payload);
   const ops = split(values.op);
@@ -153,7 +165,45 @@ export function parseCliArgs(argv: readonly string[]): CliOptions {
     clock,
     ...(forks !== undefined && { forks }),
     slowdowns,
+    ...(mode && { mode }),
+    ...(soakSeconds !== undefined && { soakSeconds }),
   };
+}
+
+/** `--sweep` / `--soak` and the flags that make no sense with them. */
+function parseModes(values: ReturnType<typeof parse>["values"]): {
+  mode?: "sweep" | "soak";
+  soakSeconds?: number;
+} {
+  if (values.sweep && values.soak) throw new UsageError("--sweep and --soak are separate runs");
+  const mode = values.sweep ? "sweep" : values.soak ? "soak" : undefined;
+  if (mode) {
+    const clash = (
+      [
+        ["--payload", values.payload],
+        ["--compare", values.compare],
+        ["--slow-down", values["slow-down"]],
+        ["--reference", values.reference],
+        ...(mode === "soak"
+          ? [
+              ["--op", values.op],
+              ["--forks", values.forks],
+              ["--clock", values.clock],
+            ]
+          : []),
+      ] as const
+    ).find(([, v]) => v !== undefined);
+    if (clash) throw new UsageError(`${clash[0]} does not apply to --${mode}`);
+  }
+  if (values["soak-seconds"] === undefined) return mode ? { mode } : {};
+  if (mode !== "soak") throw new UsageError("--soak-seconds needs --soak");
+  const soakSeconds = Number(values["soak-seconds"]);
+  if (!Number.isFinite(soakSeconds) || soakSeconds < 1 || soakSeconds > 3600) {
+    throw new UsageError(
+      `--soak-seconds must be a number of seconds from 1 to 3600, got "${values["soak-seconds"]}"`,
+    );
+  }
+  return { mode, soakSeconds };
 }
 
 function parse(argv: readonly string[]) {
@@ -177,6 +227,9 @@ function parse(argv: readonly string[]) {
       clock: { type: "string" },
       forks: { type: "string" },
       "slow-down": { type: "string", multiple: true },
+      sweep: { type: "boolean" },
+      soak: { type: "boolean" },
+      "soak-seconds": { type: "string" },
     },
   });
 }

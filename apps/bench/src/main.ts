@@ -2,7 +2,7 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { discoverAdapters, loadAdapters, repoRoot } from "./adapters.js";
+import { discoverAdapters, type LoadedAdapter, loadAdapters, repoRoot } from "./adapters.js";
 import { type CliOptions, HELP, parseCliArgs, selectNames, UsageError } from "./args.js";
 import {
   adapterTarget,
@@ -49,7 +49,11 @@ export const DEFAULT_OUT = join(repoRoot, "apps/bench/results");
 export async function main(argv: readonly string[], io: Io = process): Promise<number> {
   const log = (line: string) => io.stderr.write(`${line}\n`);
   try {
-    return await run(parseCliArgs(argv), io, log);
+    const opts = parseCliArgs(argv);
+    // The sweep and the soak are their own runs (sweep.ts, soak.ts), loaded only when asked for.
+    if (opts.mode === "sweep" && !opts.help) return await (await import("./sweep.js")).runSweep(opts, io, log);
+    if (opts.mode === "soak" && !opts.help) return await (await import("./soak.js")).runSoak(opts, io, log);
+    return await run(opts, io, log);
   } catch (error) {
     clearProgress(io.stderr);
     if (error instanceof UsageError) {
@@ -84,18 +88,7 @@ async function run(opts: CliOptions, io: Io, log: (line: string) => void): Promi
   const { loaded, failed } = await loadAdapters(entries);
   const source = loadPayloadSource();
 
-  // Every codec the run can time: each adapter's default codec under the adapter's id,
-  // plus its variants (non-default settings) under their own names.
-  const available = loaded.flatMap((l) => [
-    { id: l.id, packageName: l.packageName, codec: l.codec, variantOf: undefined, entry: l.entry },
-    ...l.variants.map((v) => ({
-      id: v.name,
-      packageName: l.packageName,
-      codec: v,
-      variantOf: l.id,
-      entry: l.entry,
-    })),
-  ]);
+  const available = availableCodecs(loaded);
   const ids = [...new Set([...entries.map((e) => e.id), ...available.map((a) => a.id)])];
   const requested = opts.codecs
     ? selectNames("codec", opts.codecs, ids)
@@ -189,29 +182,7 @@ async function run(opts: CliOptions, io: Io, log: (line: string) => void): Promi
     `timing ${cases.length} cases × ${forks} fork${forks === 1 ? "" : "s"} ` +
       `(${opts.quick ? "quick" : "full"} mode${timing.forks === 0 ? ", in this process" : ", a process per codec and fork"})`,
   );
-  const inputsDir =
-    timing.forks === 0 ? undefined : mkdtempSync(join(tmpdir(), "snappykit-bench-"));
-  let measured: Awaited<ReturnType<typeof runForks>>;
-  try {
-    if (inputsDir) writeInputs(inputsDir, rows);
-    const start: StartWorker = inputsDir
-      ? (spec) => ChildWorker.start(spec, inputsDir, timing, REQUEST_TIMEOUT_MS)
-      : (spec) => LocalWorker.start(spec, rows, timing);
-    measured = await runForks(
-      plan,
-      rows.map((r) => ({ label: r.label })),
-      timing,
-      forks,
-      start,
-      progressPrinter(io.stderr),
-    );
-  } finally {
-    if (inputsDir) rmSync(inputsDir, { recursive: true, force: true });
-  }
-  clearProgress(io.stderr);
-  for (const f of measured.failures) {
-    log(`fork ${f.fork + 1} lost ${f.codec}${f.impl === "raw" ? " (raw)" : ""}: ${f.reason}`);
-  }
+  const measured = await timeCases(rows, plan, timing, io, log);
   // runForks returns one measurement per planned case, in plan order.
   const results = measured.measurements.map((m, i) => summarise(identities[i]!, m));
 
@@ -305,11 +276,75 @@ async function run(opts: CliOptions, io: Io, log: (line: string) => void): Promi
   return exitCode;
 }
 
+/** A codec the run can time, with where a child process loads it from. */
+export interface AvailableCodec {
+  readonly id: string;
+  readonly packageName: string;
+  readonly codec: LoadedAdapter["codec"];
+  readonly variantOf: string | undefined;
+  readonly entry: string;
+}
+
+/**
+ * Every codec the run can time: each adapter's default codec under the adapter's id,
+ * plus its variants (non-default settings) under their own names.
+ */
+export function availableCodecs(loaded: readonly LoadedAdapter[]): AvailableCodec[] {
+  return loaded.flatMap((l) => [
+    { id: l.id, packageName: l.packageName, codec: l.codec, variantOf: undefined, entry: l.entry },
+    ...l.variants.map((v) => ({
+      id: v.name,
+      packageName: l.packageName,
+      codec: v,
+      variantOf: l.id,
+      entry: l.entry,
+    })),
+  ]);
+}
+
+/**
+ * Time the planned cases in forks (child processes, or this process with `--forks 0`),
+ * with live progress on stderr; lost forks are logged.
+ */
+export async function timeCases(
+  rows: readonly (RowInputs & { label: string })[],
+  plan: readonly PlannedCase[],
+  timing: TimingOptions,
+  io: Io,
+  log: (line: string) => void,
+): Promise<Awaited<ReturnType<typeof runForks>>> {
+  const forks = Math.max(1, timing.forks);
+  const inputsDir =
+    timing.forks === 0 ? undefined : mkdtempSync(join(tmpdir(), "snappykit-bench-"));
+  let measured: Awaited<ReturnType<typeof runForks>>;
+  try {
+    if (inputsDir) writeInputs(inputsDir, rows);
+    const start: StartWorker = inputsDir
+      ? (spec) => ChildWorker.start(spec, inputsDir, timing, REQUEST_TIMEOUT_MS)
+      : (spec) => LocalWorker.start(spec, rows, timing);
+    measured = await runForks(
+      plan,
+      rows.map((r) => ({ label: r.label })),
+      timing,
+      forks,
+      start,
+      progressPrinter(io.stderr),
+    );
+  } finally {
+    if (inputsDir) rmSync(inputsDir, { recursive: true, force: true });
+  }
+  clearProgress(io.stderr);
+  for (const f of measured.failures) {
+    log(`fork ${f.fork + 1} lost ${f.codec}${f.impl === "raw" ? " (raw)" : ""}: ${f.reason}`);
+  }
+  return measured;
+}
+
 /**
  * Turn the case list into what the forks need: one input row per payload × op, and per
  * case the target spec a child builds and the row it times.
  */
-function planCases(
+export function planCases(
   cases: readonly BenchCase[],
   prepared: readonly PreparedPayload[],
   selected: readonly { id: string; entry: string; variantOf: string | undefined }[],
