@@ -193,7 +193,7 @@ export class LocalWorker implements CaseWorker {
 }
 
 /** Marks protocol lines on a child's stdout; anything else it prints goes to our stderr. */
-const MARK = "@@snappykit-bench ";
+export const MARK = "@@snappykit-bench ";
 
 type Request =
   | { cmd: "ready" }

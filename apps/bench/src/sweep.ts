@@ -16,7 +16,7 @@ import { type BenchPayload, loadPayloadSource, makePayload } from "./payloads.js
 import { formatBytes, formatDuration } from "./report/format.js";
 import { renderSweepMarkdown, sweepAnswers } from "./report/sweep-md.js";
 import { renderSweepSvg } from "./report/sweep-svg.js";
-import { caseRatio, type CaseResult, summarise } from "./results.js";
+import { type CaseResult, caseRatio, summarise } from "./results.js";
 import { FULL_TIMING, QUICK_TIMING, type TimingOptions } from "./run.js";
 import type { ForkFailure } from "./schedule.js";
 import type { Interval } from "./stats.js";
@@ -80,7 +80,11 @@ export interface SweepReport {
   /** What the messages were cut from. */
   readonly data: string;
   readonly sizes: readonly number[];
-  readonly codecs: readonly { readonly id: string; readonly library: string; readonly runtime: string }[];
+  readonly codecs: readonly {
+    readonly id: string;
+    readonly library: string;
+    readonly runtime: string;
+  }[];
   readonly points: readonly SweepPoint[];
   readonly crossover: readonly SweepCrossover[];
   readonly failures: readonly ForkFailure[];
@@ -99,10 +103,12 @@ export function sweepPayloads(sizes: readonly number[] = SWEEP_SIZES): BenchPayl
   const blocks = streamParts(source, STREAM_SOURCES.blocks);
   const sidecars = streamParts(source, STREAM_SOURCES.sidecars);
   return sizes.map((size) =>
-    makePayload(sizeName(size), `${formatBytes(size)} prefixes of blocks and sidecars`, "synthetic", [
-      repeatTo(blocks, size),
-      repeatTo(sidecars, size),
-    ]),
+    makePayload(
+      sizeName(size),
+      `${formatBytes(size)} prefixes of blocks and sidecars`,
+      "synthetic",
+      [repeatTo(blocks, size), repeatTo(sidecars, size)],
+    ),
   );
 }
 
@@ -119,9 +125,7 @@ export async function runSweep(
   log: (line: string) => void,
 ): Promise<number> {
   const started = performance.now();
-  const ops = selectNames("op for --sweep", opts.ops ?? [...SWEEP_OPS], [...SWEEP_OPS]).map(
-    getOp,
-  );
+  const ops = selectNames("op for --sweep", opts.ops ?? [...SWEEP_OPS], [...SWEEP_OPS]).map(getOp);
   const { loaded, failed } = await loadAdapters(discoverAdapters());
   const available = availableCodecs(loaded);
   const ids = opts.codecs
@@ -260,7 +264,11 @@ export function sweepCrossovers(
       a: pair[0]!.codec,
       b: pair[1]!.codec,
     }));
-    const found = findCrossover(points, { a: "the JS/wasm side", b: "the native side" }, rangeText(sizes));
+    const found = findCrossover(
+      points,
+      { a: "the JS/wasm side", b: "the native side" },
+      rangeText(sizes),
+    );
     const below =
       found.size === null
         ? names[names.length - 1]!
@@ -268,10 +276,9 @@ export function sweepCrossovers(
     const codecs: [string, string] = [below.a, below.b];
     const reason =
       found.reason &&
-      found.reason.replace(
-        "the JS/wasm side",
-        kind === "js-vs-native" ? "the fastest JS/wasm codec" : "ts",
-      ).replace("the native side", kind === "ts-vs-napi" ? "napi" : "the fastest native codec");
+      found.reason
+        .replace("the JS/wasm side", kind === "js-vs-native" ? "the fastest JS/wasm codec" : "ts")
+        .replace("the native side", kind === "ts-vs-napi" ? "napi" : "the fastest native codec");
     out.push({
       op,
       kind,

@@ -68,7 +68,8 @@ export function spreadLabels(ys: readonly number[], gap: number): number[] {
   const placed = order.map((o) => o.y);
   for (let k = 1; k < placed.length; k++) placed[k] = Math.max(placed[k]!, placed[k - 1]! + gap);
   // Centre the block that was pushed down on its original positions.
-  const shift = (placed.reduce((a, b) => a + b, 0) - order.reduce((a, o) => a + o.y, 0)) / placed.length;
+  const shift =
+    (placed.reduce((a, b) => a + b, 0) - order.reduce((a, o) => a + o.y, 0)) / placed.length;
   const out = new Array<number>(ys.length);
   order.forEach((o, k) => {
     out[o.i] = placed[k]! - Math.max(0, shift);
@@ -117,7 +118,9 @@ export function renderSweepSvg(report: SweepReport): string {
   ops.forEach((op, k) => {
     const y0 = top + k * panelH + 20;
     const Y = (v: number) =>
-      y0 + plotH - ((Math.log10(v) - Math.log10(yLo)) / (Math.log10(yHi) - Math.log10(yLo))) * plotH;
+      y0 +
+      plotH -
+      ((Math.log10(v) - Math.log10(yLo)) / (Math.log10(yHi) - Math.log10(yLo))) * plotH;
     out.push(`<text x="${left}" y="${y0 - 6}" font-size="14" font-weight="600">${esc(op)}</text>`);
     out.push(
       `<rect x="${left}" y="${y0}" width="${plotW}" height="${plotH}" fill="none" stroke="#999"/>`,
@@ -142,7 +145,8 @@ export function renderSweepSvg(report: SweepReport): string {
     );
     // Crossovers: ts vs napi and fastest JS/wasm vs fastest native, with interval bands.
     const marks = report.crossover.filter(
-      (c) => c.op === op && c.size !== null && (c.kind === "ts-vs-napi" || c.kind === "js-vs-native"),
+      (c) =>
+        c.op === op && c.size !== null && (c.kind === "ts-vs-napi" || c.kind === "js-vs-native"),
     );
     marks.forEach((c: SweepCrossover, j) => {
       const lo = X(Math.max(c.ci?.low ?? Math.min(...sizes), Math.min(...sizes)));
