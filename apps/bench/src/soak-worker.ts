@@ -18,13 +18,12 @@ export interface SoakTask {
   readonly rounds: number;
 }
 
-/** Input rows soak.ts writes (fork.ts writeInputs), by index. */
-export const SOAK_ROWS = {
-  gossipRaw: 0,
-  gossipCompressed: 1,
-  blobRaw: 2,
-  blobCompressed: 3,
-} as const;
+/**
+ * Input rows soak.ts writes (fork.ts writeInputs) for a scenario, one folder each so a
+ * gossip process never holds the blob: the messages (or the blob) and the gate
+ * reference's compressed form of each.
+ */
+export const SOAK_ROWS = { raw: 0, compressed: 1 } as const;
 
 /** RSS sampling period. */
 export const SAMPLE_MS = 100;
@@ -33,6 +32,11 @@ export const SAMPLE_MS = 100;
 export interface SoakSeries {
   /** [ms since start, RSS bytes], every {@link SAMPLE_MS}, first and last included. */
   readonly rss: readonly (readonly [number, number])[];
+  /**
+   * big-blob: [ms since start, RSS bytes] after each round's event-loop turn. A round
+   * holds ~130 MiB for a moment, so the 100 ms samples saw-tooth; these are comparable.
+   */
+  readonly roundRss: readonly (readonly [number, number])[];
   /** Duration of every GC (ms), from PerformanceObserver "gc" entries. */
   readonly gcPauses: readonly number[];
   /** Messages (gossip: one uncompress + one compress each) or rounds (big blob). */
@@ -40,7 +44,8 @@ export interface SoakSeries {
   readonly elapsedMs: number;
   /** big-blob: wall time of each round (compress + uncompress), ms. */
   readonly roundMs: readonly number[];
-  /** Peak RSS of the process's life (getrusage maxrss), bytes. */
+  /** Peak RSS of the process's life (getrusage maxrss), bytes: at the start and at the end. */
+  readonly maxRssBefore: number;
   readonly maxRss: number;
   /** RSS after two full GCs with event-loop turns between, at the end (0 without --expose-gc). */
   readonly rssAfterGc: number;
@@ -52,7 +57,17 @@ const yieldTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 export async function runSoakTask(task: SoakTask): Promise<SoakSeries> {
   const target = await loadTarget(task.spec);
   const rows = readInputs(task.inputsDir);
+  const raw = rows[SOAK_ROWS.raw]!.items;
+  const compressed = rows[SOAK_ROWS.compressed]!.items;
+  rows.length = 0;
   const b = target.backend;
+  // Start from a collected heap: reading the inputs left a file-sized buffer behind.
+  const gc = (globalThis as { gc?: () => void }).gc;
+  for (let k = 0; k < 2 && gc; k++) {
+    gc();
+    await yieldTurn();
+  }
+  const maxRssBefore = process.resourceUsage().maxRSS * 1024;
   const gcPauses: number[] = [];
   const observer = new PerformanceObserver((list) => {
     for (const e of list.getEntries()) gcPauses.push(e.duration);
@@ -66,9 +81,8 @@ export async function runSoakTask(task: SoakTask): Promise<SoakSeries> {
   let ops = 0;
   let sink = 0;
   const roundMs: number[] = [];
+  const roundRss: [number, number][] = [];
   if (task.scenario === "gossip") {
-    const raw = rows[SOAK_ROWS.gossipRaw]!.items;
-    const compressed = rows[SOAK_ROWS.gossipCompressed]!.items;
     const end = t0 + task.seconds * 1000;
     let i = 0;
     while (performance.now() < end) {
@@ -82,14 +96,15 @@ export async function runSoakTask(task: SoakTask): Promise<SoakSeries> {
       await yieldTurn();
     }
   } else {
-    const [blob] = rows[SOAK_ROWS.blobRaw]!.items;
-    const [blobCompressed] = rows[SOAK_ROWS.blobCompressed]!.items;
+    const [blob] = raw;
+    const [blobCompressed] = compressed;
     for (let r = 0; r < task.rounds; r++) {
       const s = performance.now();
       sink += b.compress(blob!).length + b.uncompress(blobCompressed!).length;
       roundMs.push(performance.now() - s);
       ops++;
       await yieldTurn();
+      roundRss.push([performance.now() - t0, process.memoryUsage.rss()]);
     }
   }
   const elapsedMs = performance.now() - t0;
@@ -97,7 +112,6 @@ export async function runSoakTask(task: SoakTask): Promise<SoakSeries> {
   rss.push([elapsedMs, process.memoryUsage.rss()]);
   observer.disconnect();
   // What a full collection gives back: tells garbage not yet collected from memory lost.
-  const gc = (globalThis as { gc?: () => void }).gc;
   let rssAfterGc = 0;
   if (gc) {
     for (let k = 0; k < 2; k++) {
@@ -113,6 +127,8 @@ export async function runSoakTask(task: SoakTask): Promise<SoakSeries> {
     ops,
     elapsedMs,
     roundMs,
+    roundRss,
+    maxRssBefore,
     maxRss: process.resourceUsage().maxRSS * 1024,
     rssAfterGc,
   };

@@ -105,12 +105,12 @@ export interface SoakRow {
   readonly rssStart: number;
   /** RSS at the end of the warm-up ({@link WARMUP_FRACTION} of the run). */
   readonly rssWarm: number;
-  /** Highest RSS: the larger of the samples and the process's getrusage peak. */
+  /** Highest RSS: the larger of the samples and the process's getrusage peak under load. */
   readonly rssPeak: number;
   readonly rssEnd: number;
   /** After two forced full GCs at the end: what the process could give back. */
   readonly rssAfterGc: number;
-  /** Least-squares slope after the warm-up. */
+  /** Least-squares slope after the warm-up (big blob: of the RSS at round ends). */
   readonly slope: number;
   /** Least-squares slope over the second half (the growth rule's). */
   readonly slopeSecondHalf: number;
@@ -130,11 +130,13 @@ export function soakRow(
   scenario: SoakTask["scenario"],
   s: SoakSeries,
 ): SoakRow {
-  const rssAt = (ms: number) => s.rss.find(([t]) => t >= ms)?.[1] ?? s.rss[s.rss.length - 1]![1];
+  // The big blob's trend is read at round ends (its 100 ms samples saw-tooth by ~130 MiB).
+  const trend = s.roundRss.length > 0 ? s.roundRss : s.rss;
+  const rssAt = (ms: number) => trend.find(([t]) => t >= ms)?.[1] ?? trend[trend.length - 1]![1];
   const warmMs = s.elapsedMs * WARMUP_FRACTION;
   const rssWarm = rssAt(warmMs);
   const rssEnd = s.rss[s.rss.length - 1]![1];
-  const slopeSecondHalf = rssSlope(s.rss, s.elapsedMs / 2);
+  const slopeSecondHalf = rssSlope(trend, s.elapsedMs / 2);
   const sortedRounds = [...s.roundMs].sort((a, b) => a - b);
   return {
     codec,
@@ -145,10 +147,11 @@ export function soakRow(
     durationMs: s.elapsedMs,
     rssStart: s.rss[0]![1],
     rssWarm,
-    rssPeak: Math.max(s.maxRss, ...s.rss.map(([, b]) => b)),
+    // The getrusage peak counts only if it was reached under load, not while loading.
+    rssPeak: Math.max(s.maxRss > s.maxRssBefore ? s.maxRss : 0, ...s.rss.map(([, b]) => b)),
     rssEnd,
     rssAfterGc: s.rssAfterGc,
-    slope: rssSlope(s.rss, warmMs),
+    slope: rssSlope(trend, warmMs),
     slopeSecondHalf,
     gcCount: s.gcPauses.length,
     gcP99: s.gcPauses.length > 0 ? quantile([...s.gcPauses], 0.99) : 0,
@@ -265,19 +268,18 @@ export async function runSoak(
   const rows: SoakRow[] = [];
   const failures: SoakReport["failures"][number][] = [];
   try {
-    // In SOAK_ROWS order: gossip raw, gossip compressed, blob raw, blob compressed.
-    const inputs = [
-      { payload: "gossip-mix", op: "compress", outputBytes: 0, items: gossip!.payload.items },
-      {
-        payload: "gossip-mix",
-        op: "uncompress",
-        outputBytes: 0,
-        items: gossip!.referenceCompressed,
-      },
-      { payload: "big-blob", op: "compress", outputBytes: 0, items: big!.payload.items },
-      { payload: "big-blob", op: "uncompress", outputBytes: 0, items: big!.referenceCompressed },
-    ];
-    writeInputs(inputsDir, inputs);
+    // One folder per scenario, rows in SOAK_ROWS order: the items, then the reference's bytes.
+    const dirs = { gossip: join(inputsDir, "gossip"), "big-blob": join(inputsDir, "big-blob") };
+    for (const [scenario, p] of [
+      ["gossip", gossip!],
+      ["big-blob", big!],
+    ] as const) {
+      mkdirSync(dirs[scenario]);
+      writeInputs(dirs[scenario], [
+        { payload: p.payload.name, op: "compress", outputBytes: 0, items: p.payload.items },
+        { payload: p.payload.name, op: "uncompress", outputBytes: 0, items: p.referenceCompressed },
+      ]);
+    }
     const runs = selected.flatMap((a) =>
       (["gossip", "big-blob"] as const).map((scenario) => ({ a, scenario })),
     );
@@ -317,7 +319,7 @@ export async function runSoak(
       };
       try {
         const series = await soakInChild(
-          { spec, inputsDir, scenario, seconds, rounds: settings.rounds },
+          { spec, inputsDir: dirs[scenario], scenario, seconds, rounds: settings.rounds },
           scenario === "gossip" ? seconds * 1000 + 60_000 : 300_000,
         );
         rows.push(soakRow(a.id, a.codec.runtime, scenario, series));

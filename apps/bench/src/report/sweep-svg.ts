@@ -62,18 +62,15 @@ function logTicks(lo: number, hi: number): number[] {
   return out;
 }
 
-/** Spread label positions so no two are closer than `gap` (keeps their order). */
+/** Label positions pushed down where needed so no two are closer than `gap` (order kept). */
 export function spreadLabels(ys: readonly number[], gap: number): number[] {
   const order = ys.map((y, i) => ({ y, i })).sort((a, b) => a.y - b.y);
-  const placed = order.map((o) => o.y);
-  for (let k = 1; k < placed.length; k++) placed[k] = Math.max(placed[k]!, placed[k - 1]! + gap);
-  // Centre the block that was pushed down on its original positions.
-  const shift =
-    (placed.reduce((a, b) => a + b, 0) - order.reduce((a, o) => a + o.y, 0)) / placed.length;
   const out = new Array<number>(ys.length);
-  order.forEach((o, k) => {
-    out[o.i] = placed[k]! - Math.max(0, shift);
-  });
+  let last = Number.NEGATIVE_INFINITY;
+  for (const o of order) {
+    last = Math.max(o.y, last + gap);
+    out[o.i] = last;
+  }
   return out;
 }
 
