@@ -5,20 +5,21 @@
 // - big blob: napi-rs/snappy #323 — compress and uncompress a 50 MiB payload, 20 rounds.
 // The child reports RSS every 100 ms and every GC pause; this file turns the series into
 // figures, applies the growth rule and writes soak.{json,md}.
+
 import { spawn } from "node:child_process";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import { linearRegression, quantile } from "simple-statistics";
-import { discoverAdapters, loadAdapters, repoRoot } from "./adapters.js";
-import { type CliOptions, selectNames, UsageError } from "./args.js";
-import { adapterTarget } from "./cases.js";
+import { repoRoot } from "./adapters.js";
+import type { CliOptions } from "./args.js";
 import { collectEnvironment, type Environment } from "./env.js";
 import { MARK, type TargetSpec, writeInputs } from "./fork.js";
-import { chooseReference, runGate } from "./gate.js";
-import { availableCodecs, DEFAULT_OUT, type Io } from "./main.js";
+import { runGate } from "./gate.js";
+import type { Io } from "./main.js";
+import { chooseCodecs, commandLine, runLine, writeReports } from "./modes.js";
 import { loadPayloadSource, makePayload } from "./payloads.js";
 import { formatBytes, formatDuration } from "./report/format.js";
 import { markdownTable } from "./report/markdown.js";
@@ -233,18 +234,7 @@ export async function runSoak(
   const started = performance.now();
   const settings = opts.quick ? QUICK_SOAK : FULL_SOAK;
   const seconds = opts.soakSeconds ?? settings.seconds;
-  const { loaded, failed } = await loadAdapters(discoverAdapters());
-  const available = availableCodecs(loaded);
-  const ids = opts.codecs
-    ? selectNames(
-        "codec",
-        opts.codecs,
-        available.map((a) => a.id),
-      )
-    : available.map((a) => a.id);
-  for (const f of failed) log(`unavailable: ${f.id} (${f.packageName}): ${f.reason}`);
-  const selected = available.filter((a) => ids.includes(a.id));
-  if (selected.length === 0) throw new UsageError("nothing to run: no codec loaded");
+  const { selected, targets, gateReference } = await chooseCodecs(opts, log);
 
   // Inputs, gated like the bench's: every codec round-trips every message and the blob
   // with the reference, and uncompress decodes the reference's bytes.
@@ -259,8 +249,6 @@ export async function runSoak(
     makePayload("gossip-mix", "one cycle of the gossip mix", "gossip", messages),
     makePayload("big-blob", "50 MiB of serialized blocks", "synthetic", [blob]),
   ];
-  const targets = selected.map((a) => adapterTarget(a.id, a.codec, a.variantOf !== undefined));
-  const gateReference = chooseReference(available.map((a) => adapterTarget(a.id, a.codec)));
   log(`gate: ${targets.length} codecs × gossip mix and 50 MiB blob against ${gateReference.codec}`);
   const gate = await runGate(gateReference, targets, payloads);
   const [gossip, big] = gate.prepared;
@@ -338,7 +326,7 @@ export async function runSoak(
 
   const report: SoakReport = {
     schema: SOAK_SCHEMA,
-    command: `pnpm bench ${process.argv.slice(2).join(" ")}`.trim(),
+    command: commandLine(),
     mode: opts.quick ? "quick" : "full",
     durationMs: performance.now() - started,
     environment: collectEnvironment(
@@ -359,16 +347,14 @@ export async function runSoak(
     rows,
     failures,
   };
-  const complete = !opts.quick && !opts.codecs && opts.soakSeconds === undefined;
-  const outDir = resolve(opts.out ?? (complete ? DEFAULT_OUT : join(DEFAULT_OUT, "partial")));
-  mkdirSync(outDir, { recursive: true });
-  const written: string[] = [];
-  const write = (name: string, text: string) => {
-    writeFileSync(join(outDir, name), text);
-    written.push(join(outDir, name));
-  };
-  if (opts.formats.includes("json")) write("soak.json", `${JSON.stringify(report, null, 2)}\n`);
-  if (opts.formats.includes("md")) write("soak.md", renderSoakMarkdown(report));
+  const written = writeReports(
+    opts,
+    !opts.quick && !opts.codecs && opts.soakSeconds === undefined,
+    [
+      ["soak.json", `${JSON.stringify(report, null, 2)}\n`] as const,
+      ["soak.md", renderSoakMarkdown(report)] as const,
+    ].filter(([name]) => opts.formats.some((f) => name.endsWith(`.${f}`))),
+  );
   io.stdout.write(`${textTable(soakTable(report), io.stdout.isTTY === true)}\n`);
   const growing = rows.filter((r) => r.grows);
   io.stdout.write(
@@ -435,14 +421,7 @@ export function renderSoakMarkdown(report: SoakReport): string {
   return `${[
     "# Soak: memory under sustained load",
     "",
-    [
-      `\`${report.command}\``,
-      `${e.date.slice(0, 16).replace("T", " ")} UTC`,
-      `commit ${e.commit?.slice(0, 12) ?? "unknown"}`,
-      `Node ${e.node}`,
-      `${e.cpu} × ${e.cores} cores, ${e.memoryGiB} GiB`,
-      `${report.mode} mode, ${formatDuration(report.durationMs)}`,
-    ].join(" · "),
+    runLine(report.command, e, `${report.mode} mode`, report.durationMs),
     "",
     `Every codec runs each scenario in a fresh process; RSS is sampled every ${s.sampleMs} ms, GC pauses come from \`perf_hooks\` ("gc" entries).`,
     "",

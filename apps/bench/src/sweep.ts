@@ -3,15 +3,14 @@
 // 4 MiB (×4 steps) cut from real consensus bytes, timed by the main bench's machinery
 // (gate, forks, fork medians with intervals); the crossover is interpolated between sizes
 // from paired per-fork ratios (crossover.ts).
-import { mkdirSync, writeFileSync } from "node:fs";
-import { join, resolve } from "node:path";
-import { discoverAdapters, loadAdapters, repoRoot } from "./adapters.js";
-import { type CliOptions, selectNames, UsageError } from "./args.js";
-import { adapterTarget, buildCases, getOp } from "./cases.js";
+import { repoRoot } from "./adapters.js";
+import { type CliOptions, selectNames } from "./args.js";
+import { buildCases, getOp } from "./cases.js";
 import { type CrossoverInterval, findCrossover, type RatioPoint } from "./crossover.js";
 import { collectEnvironment, type Environment } from "./env.js";
-import { chooseReference, runGate } from "./gate.js";
-import { availableCodecs, DEFAULT_OUT, type Io, planCases, timeCases } from "./main.js";
+import { runGate } from "./gate.js";
+import { type Io, planCases, timeCases } from "./main.js";
+import { chooseCodecs, commandLine, writeReports } from "./modes.js";
 import { type BenchPayload, loadPayloadSource, makePayload } from "./payloads.js";
 import { formatBytes, formatDuration } from "./report/format.js";
 import { renderSweepMarkdown, sweepAnswers } from "./report/sweep-md.js";
@@ -126,21 +125,8 @@ export async function runSweep(
 ): Promise<number> {
   const started = performance.now();
   const ops = selectNames("op for --sweep", opts.ops ?? [...SWEEP_OPS], [...SWEEP_OPS]).map(getOp);
-  const { loaded, failed } = await loadAdapters(discoverAdapters());
-  const available = availableCodecs(loaded);
-  const ids = opts.codecs
-    ? selectNames(
-        "codec",
-        opts.codecs,
-        available.map((a) => a.id),
-      )
-    : available.map((a) => a.id);
-  for (const f of failed) log(`unavailable: ${f.id} (${f.packageName}): ${f.reason}`);
-  const selected = available.filter((a) => ids.includes(a.id));
-  if (selected.length === 0) throw new UsageError("nothing to time: no codec loaded");
-  const targets = selected.map((a) => adapterTarget(a.id, a.codec, a.variantOf !== undefined));
+  const { selected, targets, gateReference } = await chooseCodecs(opts, log);
   const payloads = sweepPayloads();
-  const gateReference = chooseReference(available.map((a) => adapterTarget(a.id, a.codec)));
   log(`gate: ${targets.length} codecs × ${payloads.length} sizes against ${gateReference.codec}`);
   const gate = await runGate(gateReference, targets, payloads);
 
@@ -164,7 +150,7 @@ export async function runSweep(
   const runtime = new Map(selected.map((a) => [a.id, a.codec.runtime]));
   const report: SweepReport = {
     schema: SWEEP_SCHEMA,
-    command: `pnpm bench ${process.argv.slice(2).join(" ")}`.trim(),
+    command: commandLine(),
     mode: opts.quick ? "quick" : "full",
     timing,
     durationMs: performance.now() - started,
@@ -186,17 +172,15 @@ export async function runSweep(
   };
 
   // As with the main bench, only a full unfiltered sweep lands in the default folder.
-  const complete = !opts.quick && timing.forks > 0 && !opts.codecs && !opts.ops;
-  const outDir = resolve(opts.out ?? (complete ? DEFAULT_OUT : join(DEFAULT_OUT, "partial")));
-  mkdirSync(outDir, { recursive: true });
-  const written: string[] = [];
-  const write = (name: string, text: string) => {
-    writeFileSync(join(outDir, name), text);
-    written.push(join(outDir, name));
-  };
-  if (opts.formats.includes("json")) write("sweep.json", `${JSON.stringify(report, null, 2)}\n`);
-  if (opts.formats.includes("md")) write("sweep.md", renderSweepMarkdown(report));
-  if (opts.formats.includes("svg")) write("sweep.svg", renderSweepSvg(report));
+  const written = writeReports(
+    opts,
+    !opts.quick && timing.forks > 0 && !opts.codecs && !opts.ops,
+    [
+      ["sweep.json", `${JSON.stringify(report, null, 2)}\n`] as const,
+      ["sweep.md", renderSweepMarkdown(report)] as const,
+      ["sweep.svg", renderSweepSvg(report)] as const,
+    ].filter(([name]) => opts.formats.some((f) => name.endsWith(`.${f}`))),
+  );
   io.stdout.write(`${sweepAnswers(report).join("\n")}\n`);
   log(`wrote ${written.join(", ")} in ${formatDuration(performance.now() - started)}`);
   return 0;
@@ -266,7 +250,10 @@ export function sweepCrossovers(
     }));
     const found = findCrossover(
       points,
-      { a: "the JS/wasm side", b: "the native side" },
+      {
+        a: kind === "js-vs-native" ? "the fastest JS/wasm codec" : "ts",
+        b: kind === "ts-vs-napi" ? "napi" : "the fastest native codec",
+      },
       rangeText(sizes),
     );
     const below =
@@ -274,11 +261,6 @@ export function sweepCrossovers(
         ? names[names.length - 1]!
         : ([...names].reverse().find((n) => n.size <= found.size!) ?? names[0]!);
     const codecs: [string, string] = [below.a, below.b];
-    const reason =
-      found.reason &&
-      found.reason
-        .replace("the JS/wasm side", kind === "js-vs-native" ? "the fastest JS/wasm codec" : "ts")
-        .replace("the native side", kind === "ts-vs-napi" ? "napi" : "the fastest native codec");
     out.push({
       op,
       kind,
@@ -287,7 +269,7 @@ export function sweepCrossovers(
       ci: found.ci,
       fasterBelow: found.fasterBelow === "a" ? codecs[0] : codecs[1],
       crossings: found.crossings,
-      ...(reason && { reason }),
+      ...(found.reason && { reason: found.reason }),
       ...(kind !== "ts-vs-napi" && { pairs: names }),
     });
   }

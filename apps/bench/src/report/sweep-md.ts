@@ -1,8 +1,9 @@
 // The sweep's Markdown: one-line answers per op, the crossovers with their intervals, and
 // throughput per codec and size.
+import { runLine } from "../modes.js";
 import { halfWidthPercent } from "../stats.js";
 import type { SweepCrossover, SweepReport } from "../sweep.js";
-import { formatBytes, formatDuration } from "./format.js";
+import { formatBytes } from "./format.js";
 import { markdownTable } from "./markdown.js";
 import type { Table } from "./tables.js";
 
@@ -70,14 +71,12 @@ export function renderSweepMarkdown(report: SweepReport): string {
   const out = [
     "# Size sweep: where native and pure-JS/wasm Snappy cross",
     "",
-    [
-      `\`${report.command}\``,
-      `${e.date.slice(0, 16).replace("T", " ")} UTC`,
-      `commit ${e.commit?.slice(0, 12) ?? "unknown"}`,
-      `Node ${e.node}`,
-      `${e.cpu} × ${e.cores} cores`,
-      `${report.mode} mode, ${report.timing.forks} forks, ${report.timing.clock} clock, ${formatDuration(report.durationMs)}`,
-    ].join(" · "),
+    runLine(
+      report.command,
+      e,
+      `${report.mode} mode, ${report.timing.forks} forks, ${report.timing.clock} clock`,
+      report.durationMs,
+    ),
     "",
     `Data: ${report.data}. \`uncompress\` decodes ${report.gateReference}'s output (every codec passed the cross-compatibility gate on every size first).`,
     "",
