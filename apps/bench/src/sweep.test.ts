@@ -139,7 +139,8 @@ describe("sweepCrossovers", () => {
     const svg = renderSweepSvg(report);
     expect(svg.startsWith("<svg")).toBe(true);
     for (const id of runtime.keys()) expect(svg).toContain(`>${id}</text>`);
-    expect(svg).toContain("ts = napi at ~");
+    expect(svg).toContain("solid rule, ts vs napi: equal at ~");
+    expect(svg).toContain(">16 KiB</text>");
     expect(svg).toContain("MB/s (log scale)");
     expect(svg).toContain("message size");
   });

@@ -50,6 +50,13 @@ function marker(kind: (typeof MARKERS)[number], x: number, y: number, colour: st
   }
 }
 
+/** Axis label of a power-of-two size: "64 B", "16 KiB", "4 MiB". */
+export function sizeLabel(bytes: number): string {
+  if (bytes >= 1 << 20) return `${+(bytes / (1 << 20)).toPrecision(3)} MiB`;
+  if (bytes >= 1 << 10) return `${+(bytes / (1 << 10)).toPrecision(3)} KiB`;
+  return `${bytes} B`;
+}
+
 /** Ticks on a log10 axis: 1, 2, 5 × powers of ten within [lo, hi]. */
 function logTicks(lo: number, hi: number): number[] {
   const out: number[] = [];
@@ -109,8 +116,8 @@ export function renderSweepSvg(report: SweepReport): string {
     `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="system-ui, -apple-system, Segoe UI, sans-serif" font-size="12">`,
     `<rect width="${width}" height="${height}" fill="#fff"/>`,
     `<text x="${left}" y="24" font-size="16" font-weight="600">Snappy throughput by message size (higher is faster)</text>`,
-    `<text x="${left}" y="44" fill="#444">${esc(`${report.command} · ${e.date.slice(0, 10)} · Node ${e.node} · ${e.cpu} × ${e.cores} · median of ${report.timing.forks} forks`)}</text>`,
-    `<text x="${left}" y="60" fill="#444">Lines: solid = native, dashed = wasm, dotted = JS. Shaded band = crossover interval.</text>`,
+    `<text x="${left}" y="42" fill="#444">${esc(`${report.command} · ${e.date.slice(0, 10)} · Node ${e.node} · ${e.cores} cores · p50 of ${report.timing.forks} forks per point`)}</text>`,
+    `<text x="${left}" y="58" fill="#444">Codec lines: solid = native, dashed = wasm, dotted = JS. Vertical rules: crossovers; shaded: their intervals.</text>`,
   ];
   ops.forEach((op, k) => {
     const y0 = top + k * panelH + 20;
@@ -133,7 +140,7 @@ export function renderSweepSvg(report: SweepReport): string {
       const x = X(s).toFixed(1);
       out.push(
         `<line x1="${x}" x2="${x}" y1="${y0}" y2="${y0 + plotH}" stroke="#eee"/>`,
-        `<text x="${x}" y="${y0 + plotH + 16}" text-anchor="middle" fill="#333">${esc(formatBytes(s).replace(".00", ""))}</text>`,
+        `<text x="${x}" y="${y0 + plotH + 16}" text-anchor="middle" fill="#333">${sizeLabel(s)}</text>`,
       );
     }
     out.push(
@@ -157,7 +164,9 @@ export function renderSweepSvg(report: SweepReport): string {
       }
       out.push(
         `<line x1="${x}" x2="${x}" y1="${y0}" y2="${y0 + plotH}" stroke="${tone}" stroke-width="1.5" stroke-dasharray="${c.kind === "ts-vs-napi" ? "" : "5 3"}"/>`,
-        `<text x="${left + 8}" y="${y0 + plotH + 56 + j * 15}" fill="#222">${c.kind === "ts-vs-napi" ? "│ solid rule" : "┆ dashed rule"}: ${esc(`${c.codecs[0]} = ${c.codecs[1]} at ~${formatBytes(c.size!)} ${crossoverInterval(c, sizes)}; ${c.fasterBelow} faster below`)}</text>`,
+        `<text x="${left + 8}" y="${y0 + plotH + 56 + j * 15}" fill="#222">${esc(
+          `${c.kind === "ts-vs-napi" ? "solid rule, ts vs napi" : `dashed rule, fastest JS/wasm (${c.codecs[0]}) vs fastest native (${c.codecs[1]})`}: equal at ~${formatBytes(c.size!)} ${crossoverInterval(c, sizes)}, ${c.fasterBelow} faster below`,
+        )}</text>`,
       );
     });
     const lines = codecs
