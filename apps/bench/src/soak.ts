@@ -298,7 +298,8 @@ export async function runSoak(
           etaMs: Math.max(0, eta() - (performance.now() - runStart)),
         });
       show();
-      const ticker = setInterval(show, 1000);
+      // A live line ticks each second on a terminal; a log gets one line per run.
+      const ticker = io.stderr.isTTY ? setInterval(show, 1000) : undefined;
       const spec: TargetSpec = {
         codec: a.id,
         impl: "adapter",
