@@ -91,6 +91,7 @@ describe("the growth rule", () => {
     expect(row.slopeSecondHalf).toBeGreaterThan(1000);
     expect(row.roundMedianMs).toBeCloseTo(409.5, 6);
     expect(row.roundMaxMs).toBe(419);
+    expect(row.rssRounds).toEqual(roundRss.map(([, b]) => b));
   });
 
   it("counts the getrusage peak only when it was reached under load", () => {

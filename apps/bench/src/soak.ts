@@ -121,6 +121,8 @@ export interface SoakRow {
   /** big blob: median and slowest round (compress + uncompress of 50 MiB), ms. */
   readonly roundMedianMs?: number;
   readonly roundMaxMs?: number;
+  /** big blob: RSS after each round (bytes), the series its slope is fitted to. */
+  readonly rssRounds?: readonly number[];
   readonly grows: boolean;
 }
 
@@ -160,6 +162,7 @@ export function soakRow(
     ...(sortedRounds.length > 0 && {
       roundMedianMs: quantile(sortedRounds, 0.5),
       roundMaxMs: sortedRounds[sortedRounds.length - 1]!,
+      rssRounds: s.roundRss.map(([, b]) => b),
     }),
     grows: keepsGrowing(slopeSecondHalf, rssWarm, rssEnd),
   };
@@ -380,6 +383,7 @@ export function soakTable(report: SoakReport): Table {
       "ops/s",
       "round p50 / max",
       "RSS start",
+      "warm",
       "peak",
       "end",
       "after GC",
@@ -387,7 +391,7 @@ export function soakTable(report: SoakReport): Table {
       "GC p99 / max",
       "grows",
     ],
-    align: ["l", "l", "r", "r", "r", "r", "r", "r", "r", "r", "l"],
+    align: ["l", "l", "r", "r", "r", "r", "r", "r", "r", "r", "r", "l"],
     rows: report.rows.map((r) => [
       { text: r.codec },
       { text: r.scenario },
@@ -404,6 +408,7 @@ export function soakTable(report: SoakReport): Table {
             : `${r.roundMedianMs.toFixed(0)} / ${r.roundMaxMs!.toFixed(0)} ms`,
       },
       { text: mib(r.rssStart) },
+      { text: mib(r.rssWarm) },
       { text: mib(r.rssPeak) },
       { text: mib(r.rssEnd) },
       { text: mib(r.rssAfterGc) },
@@ -428,8 +433,8 @@ export function renderSoakMarkdown(report: SoakReport): string {
     "",
     `- **gossip** (${s.gossipSeconds} s): per 100 messages ${s.gossipMix.map(([n, k]) => `${k} ${n}`).join(", ")}; each message is decoded (${report.gateReference}'s compressed bytes) and encoded; ops/s = messages per second. The loop yields to the event loop about every millisecond, as a node's message handlers do.`,
     `- **big-blob** (napi-rs/snappy #323): compress and uncompress ${formatBytes(s.blobBytes)} (${s.blobData}), ${s.blobRounds} rounds, an event-loop turn between rounds; ops/s = rounds per second.`,
-    `- Peak RSS is the larger of the samples and the process's getrusage peak; "after GC" is RSS after two forced full GCs at the end (what the process could give back).`,
-    `- Slopes are least-squares fits of RSS over time after the warm-up (and over the second half). Rule: ${s.rule}.`,
+    `- Peak RSS is the larger of the samples and the process's getrusage peak under load (not while loading); "warm" is RSS at the end of the warm-up; "after GC" is RSS after two forced full GCs at the end (what the process could give back).`,
+    `- Slopes are least-squares fits of RSS over time after the warm-up (and over the second half); for the big blob over the RSS after each round. Rule: ${s.rule}.`,
     "",
     markdownTable(soakTable(report)),
     "",
