@@ -118,10 +118,13 @@ describe("--sweep and --soak", () => {
       codecs: ["ts", "napi"],
       ops: ["compress"],
     });
-    expect(parseCliArgs(["--soak", "--soak-seconds", "7.5"])).toMatchObject({
-      mode: "soak",
-      soakSeconds: 7.5,
-    });
+    expect(parseCliArgs(["--soak", "--soak-seconds", "7.5", "--soak-rounds", "100"])).toMatchObject(
+      {
+        mode: "soak",
+        soakSeconds: 7.5,
+        soakRounds: 100,
+      },
+    );
     expect(parseCliArgs([]).mode).toBeUndefined();
   });
 
@@ -136,6 +139,8 @@ describe("--sweep and --soak", () => {
       [["--sweep", "--soak-seconds", "5"], /--soak-seconds needs --soak/],
       [["--soak", "--soak-seconds", "0"], /from 1 to 3600/],
       [["--soak", "--soak-seconds", "abc"], /from 1 to 3600/],
+      [["--soak", "--soak-rounds", "2.5"], /whole number from 1 to 1000/],
+      [["--sweep", "--soak-rounds", "5"], /--soak-rounds needs --soak/],
     ];
     for (const [argv, message] of bad) {
       expect(() => parseCliArgs(argv), argv.join(" ")).toThrow(UsageError);
@@ -144,6 +149,7 @@ describe("--sweep and --soak", () => {
   });
 
   it("documents both in --help", () => {
-    for (const flag of ["--sweep", "--soak", "--soak-seconds"]) expect(HELP).toContain(flag);
+    for (const flag of ["--sweep", "--soak", "--soak-seconds", "--soak-rounds"])
+      expect(HELP).toContain(flag);
   });
 });

@@ -32,6 +32,8 @@ export interface CliOptions {
   readonly mode?: "sweep" | "soak";
   /** `--soak-seconds`: length of the soak's gossip scenario; undefined = the mode's default. */
   readonly soakSeconds?: number;
+  /** `--soak-rounds`: rounds of the soak's big blob; undefined = the mode's default. */
+  readonly soakRounds?: number;
 }
 
 /** A bad command line: printed with a pointer to --help, exit code 2. */
@@ -78,6 +80,7 @@ interval over the forks, and each codec is also given relative to a reference co
   --soak                  instead: each codec in a fresh process under sustained gossip and
                           a 50 MiB blob, RSS and GC pauses; writes soak.{json,md}
   --soak-seconds <s>      length of the soak's gossip scenario (default 20, quick 3)
+  --soak-rounds <n>       rounds of the soak's 50 MiB blob (default 20, quick 5)
   --list                  print codecs (and why any failed to load), payloads and ops, then exit
   -h, --help              this text
 
@@ -145,7 +148,7 @@ export function parseCliArgs(argv: readonly string[]): CliOptions {
     if (list !== undefined && split(list)!.length === 0)
       throw new UsageError(`${flag} needs a value`);
   }
-  const { mode, soakSeconds } = parseModes(values);
+  const { mode, soakSeconds, soakRounds } = parseModes(values);
   const codecs = split(values.codec);
   const payloads = split(values.payload);
   const ops = split(values.op);
@@ -167,6 +170,7 @@ export function parseCliArgs(argv: readonly string[]): CliOptions {
     slowdowns,
     ...(mode && { mode }),
     ...(soakSeconds !== undefined && { soakSeconds }),
+    ...(soakRounds !== undefined && { soakRounds }),
   };
 }
 
@@ -174,6 +178,7 @@ export function parseCliArgs(argv: readonly string[]): CliOptions {
 function parseModes(values: ReturnType<typeof parse>["values"]): {
   mode?: "sweep" | "soak";
   soakSeconds?: number;
+  soakRounds?: number;
 } {
   if (values.sweep && values.soak) throw new UsageError("--sweep and --soak are separate runs");
   const mode = values.sweep ? "sweep" : values.soak ? "soak" : undefined;
@@ -195,15 +200,25 @@ function parseModes(values: ReturnType<typeof parse>["values"]): {
     ).find(([, v]) => v !== undefined);
     if (clash) throw new UsageError(`${clash[0]} does not apply to --${mode}`);
   }
-  if (values["soak-seconds"] === undefined) return mode ? { mode } : {};
-  if (mode !== "soak") throw new UsageError("--soak-seconds needs --soak");
-  const soakSeconds = Number(values["soak-seconds"]);
-  if (!Number.isFinite(soakSeconds) || soakSeconds < 1 || soakSeconds > 3600) {
-    throw new UsageError(
-      `--soak-seconds must be a number of seconds from 1 to 3600, got "${values["soak-seconds"]}"`,
-    );
-  }
-  return { mode, soakSeconds };
+  const soakNumber = (flag: "soak-seconds" | "soak-rounds", max: number, whole: boolean) => {
+    const raw = values[flag];
+    if (raw === undefined) return undefined;
+    if (mode !== "soak") throw new UsageError(`--${flag} needs --soak`);
+    const n = Number(raw);
+    if (!Number.isFinite(n) || n < 1 || n > max || (whole && !Number.isInteger(n))) {
+      throw new UsageError(
+        `--${flag} must be a ${whole ? "whole number" : "number"} from 1 to ${max}, got "${raw}"`,
+      );
+    }
+    return n;
+  };
+  const soakSeconds = soakNumber("soak-seconds", 3600, false);
+  const soakRounds = soakNumber("soak-rounds", 1000, true);
+  return {
+    ...(mode && { mode }),
+    ...(soakSeconds !== undefined && { soakSeconds }),
+    ...(soakRounds !== undefined && { soakRounds }),
+  };
 }
 
 function parse(argv: readonly string[]) {
@@ -230,6 +245,7 @@ function parse(argv: readonly string[]) {
       sweep: { type: "boolean" },
       soak: { type: "boolean" },
       "soak-seconds": { type: "string" },
+      "soak-rounds": { type: "string" },
     },
   });
 }

@@ -237,6 +237,7 @@ export async function runSoak(
   const started = performance.now();
   const settings = opts.quick ? QUICK_SOAK : FULL_SOAK;
   const seconds = opts.soakSeconds ?? settings.seconds;
+  const rounds = opts.soakRounds ?? settings.rounds;
   const { selected, targets, gateReference } = await chooseCodecs(opts, log);
 
   // Inputs, gated like the bench's: every codec round-trips every message and the blob
@@ -311,8 +312,9 @@ export async function runSoak(
       };
       try {
         const series = await soakInChild(
-          { spec, inputsDir: dirs[scenario], scenario, seconds, rounds: settings.rounds },
-          scenario === "gossip" ? seconds * 1000 + 60_000 : 300_000,
+          { spec, inputsDir: dirs[scenario], scenario, seconds, rounds },
+          // Generous: a slow JS codec takes ~2 s a round on this VM when it is busy.
+          60_000 + (scenario === "gossip" ? seconds * 1000 : rounds * 10_000),
         );
         rows.push(soakRow(a.id, a.codec.runtime, scenario, series));
       } catch (error) {
@@ -340,7 +342,7 @@ export async function runSoak(
     gateReference: gate.reference,
     settings: {
       gossipSeconds: seconds,
-      blobRounds: settings.rounds,
+      blobRounds: rounds,
       blobBytes: BLOB_BYTES,
       blobData: `the serialized blocks of ${STREAM_SOURCES.blocks.join(", ")} laid end to end, repeated to 50 MiB`,
       gossipMix: GOSSIP_MIX,
@@ -353,7 +355,7 @@ export async function runSoak(
   };
   const written = writeReports(
     opts,
-    !opts.quick && !opts.codecs && opts.soakSeconds === undefined,
+    !opts.quick && !opts.codecs && !opts.soakSeconds && !opts.soakRounds,
     [
       ["soak.json", `${JSON.stringify(report, null, 2)}\n`] as const,
       ["soak.md", renderSoakMarkdown(report)] as const,
