@@ -6,6 +6,7 @@ import {
   gossipOrder,
   keepsGrowing,
   renderSoakMarkdown,
+  rssRise,
   rssSlope,
   type SoakReport,
   soakRow,
@@ -47,9 +48,21 @@ describe("rssSlope", () => {
 
 describe("the growth rule", () => {
   it("needs both a steep second half and a large rise", () => {
-    expect(keepsGrowing(GROWTH_SLOPE + 1, 100 * MIB, 100 * MIB + GROWTH_BYTES + 1)).toBe(true);
-    expect(keepsGrowing(GROWTH_SLOPE - 1, 100 * MIB, 100 * MIB + 10 * GROWTH_BYTES)).toBe(false);
-    expect(keepsGrowing(10 * GROWTH_SLOPE, 100 * MIB, 100 * MIB + GROWTH_BYTES - 1)).toBe(false);
+    expect(keepsGrowing(GROWTH_SLOPE + 1, GROWTH_BYTES + 1)).toBe(true);
+    expect(keepsGrowing(GROWTH_SLOPE - 1, 10 * GROWTH_BYTES)).toBe(false);
+    expect(keepsGrowing(10 * GROWTH_SLOPE, GROWTH_BYTES - 1)).toBe(false);
+  });
+
+  it("measures the rise between medians of thirds, not single samples", () => {
+    // Flat at 200 MiB with one 300 MiB spike in every window: no rise.
+    const spiky: [number, number][] = Array.from({ length: 30 }, (_, i) => [
+      i * 100,
+      (i % 10 === 9 ? 500 : 200) * MIB,
+    ]);
+    expect(rssRise(spiky, 0)).toBe(0);
+    const ramp: [number, number][] = Array.from({ length: 31 }, (_, i) => [i * 100, i * MIB]);
+    expect(rssRise(ramp, 0)).toBe(20 * MIB); // medians of [0, 10] and [20, 30]
+    expect(rssRise(ramp, 2900)).toBeNaN();
   });
 
   it("flags a steady leak and not a heap that settles after warm-up", () => {
@@ -70,6 +83,16 @@ describe("the growth rule", () => {
     );
     expect(settles.grows).toBe(false);
     expect(settles.rssPeak).toBe(80 * MIB + 3000 * 40_000 + 20 * MIB);
+  });
+
+  it("does not flag a blob run whose last round happens to hold its garbage", () => {
+    // Round ends alternate 220 / 350 MiB (finalizers' luck), the last one high.
+    const roundRss: [number, number][] = Array.from({ length: 20 }, (_, r) => [
+      (r + 1) * 500,
+      (r % 2 === 1 ? 350 : 220) * MIB,
+    ]);
+    const s = series(10, () => 300 * MIB, { roundRss, roundMs: [500], ops: 20 });
+    expect(soakRow("napi", "native", "big-blob", s).grows).toBe(false);
   });
 
   it("reads the big blob's trend at round ends, not in its saw-tooth", () => {

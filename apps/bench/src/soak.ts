@@ -26,6 +26,7 @@ import { markdownTable } from "./report/markdown.js";
 import type { Table } from "./report/tables.js";
 import { clearProgress, progressPrinter, textTable } from "./report/terminal.js";
 import { SAMPLE_MS, type SoakSeries, type SoakTask } from "./soak-worker.js";
+import { medianOf } from "./stats.js";
 import { repeatTo, STREAM_SOURCES, streamParts } from "./streams.js";
 
 /** Bumped when soak.json's shape changes incompatibly. */
@@ -68,9 +69,12 @@ export const WARMUP_FRACTION = 0.2;
 
 /**
  * The growth rule: a run's RSS "keeps growing" when, over the second half of the run, its
- * least-squares slope is above {@link GROWTH_SLOPE} MiB/min AND its last sample is more than
- * {@link GROWTH_BYTES} above the sample at the end of the warm-up. The slope alone flags
- * a heap still sizing itself; the rise alone flags a single late spike.
+ * least-squares slope is above {@link GROWTH_SLOPE} MiB/min AND its rise — the median RSS of
+ * the last third of the run after warm-up minus that of the first third — is above
+ * {@link GROWTH_BYTES}. The slope alone flags a heap still sizing itself; medians of thirds,
+ * not single samples, because a 50 MiB round leaves ~130 MiB of garbage that a late
+ * sample may or may not still hold (with end-minus-warm-up samples, reruns flagged a
+ * different native codec each time).
  */
 export const GROWTH_SLOPE = 10;
 export const GROWTH_BYTES = 64 * 1024 * 1024;
@@ -89,8 +93,20 @@ export function rssSlope(
 }
 
 /** Whether a run's RSS keeps growing by the rule above. */
-export function keepsGrowing(secondHalfSlope: number, rssWarm: number, rssEnd: number): boolean {
-  return secondHalfSlope > GROWTH_SLOPE && rssEnd - rssWarm > GROWTH_BYTES;
+export function keepsGrowing(secondHalfSlope: number, rise: number): boolean {
+  return secondHalfSlope > GROWTH_SLOPE && rise > GROWTH_BYTES;
+}
+
+/** Median RSS of the last third after `fromMs` minus that of the first third (bytes). */
+export function rssRise(rss: readonly (readonly [number, number])[], fromMs: number): number {
+  const after = rss.filter(([t]) => t >= fromMs);
+  if (after.length < 3) return Number.NaN;
+  const end = after[after.length - 1]![0];
+  const third = (end - fromMs) / 3;
+  const med = (xs: readonly (readonly [number, number])[]) => medianOf(xs.map(([, b]) => b));
+  return (
+    med(after.filter(([t]) => t >= end - third)) - med(after.filter(([t]) => t <= fromMs + third))
+  );
 }
 
 /** One codec × scenario in soak.json. RSS in bytes, slopes in MiB/min, GC pauses in ms. */
@@ -106,6 +122,8 @@ export interface SoakRow {
   readonly rssStart: number;
   /** RSS at the end of the warm-up ({@link WARMUP_FRACTION} of the run). */
   readonly rssWarm: number;
+  /** Median RSS of the last third after warm-up minus that of the first third (the rule's). */
+  readonly rssRise: number;
   /** Highest RSS: the larger of the samples and the process's getrusage peak under load. */
   readonly rssPeak: number;
   readonly rssEnd: number;
@@ -140,6 +158,7 @@ export function soakRow(
   const rssWarm = rssAt(warmMs);
   const rssEnd = s.rss[s.rss.length - 1]![1];
   const slopeSecondHalf = rssSlope(trend, s.elapsedMs / 2);
+  const rise = rssRise(trend, warmMs);
   const sortedRounds = [...s.roundMs].sort((a, b) => a - b);
   return {
     codec,
@@ -164,7 +183,8 @@ export function soakRow(
       roundMaxMs: sortedRounds[sortedRounds.length - 1]!,
       rssRounds: s.roundRss.map(([, b]) => b),
     }),
-    grows: keepsGrowing(slopeSecondHalf, rssWarm, rssEnd),
+    rssRise: rise,
+    grows: keepsGrowing(slopeSecondHalf, rise),
   };
 }
 
@@ -197,8 +217,8 @@ export interface SoakReport {
 /** The growth rule in words, for reports. */
 export const RULE_TEXT =
   `grows = least-squares RSS slope over the second half of the run > ${GROWTH_SLOPE} MiB/min ` +
-  `and last RSS sample > ${GROWTH_BYTES / MIB} MiB above the sample at the end of the warm-up ` +
-  `(first ${WARMUP_FRACTION * 100} % of the run)`;
+  `and rise > ${GROWTH_BYTES / MIB} MiB, the rise being the median RSS of the last third of ` +
+  `the run after warm-up (the first ${WARMUP_FRACTION * 100} %) minus that of its first third`;
 
 const CHILD_SCRIPT = fileURLToPath(
   new URL(
@@ -389,11 +409,12 @@ export function soakTable(report: SoakReport): Table {
       "peak",
       "end",
       "after GC",
+      "rise",
       "slope MiB/min (2nd half)",
       "GC p99 / max",
       "grows",
     ],
-    align: ["l", "l", "r", "r", "r", "r", "r", "r", "r", "r", "r", "l"],
+    align: ["l", "l", "r", "r", "r", "r", "r", "r", "r", "r", "r", "r", "l"],
     rows: report.rows.map((r) => [
       { text: r.codec },
       { text: r.scenario },
@@ -414,6 +435,7 @@ export function soakTable(report: SoakReport): Table {
       { text: mib(r.rssPeak) },
       { text: mib(r.rssEnd) },
       { text: mib(r.rssAfterGc) },
+      { text: `${rate(r.rssRise / MIB)} MiB` },
       { text: `${rate(r.slope)} (${rate(r.slopeSecondHalf)})` },
       { text: `${r.gcP99.toFixed(1)} / ${r.gcMax.toFixed(1)} ms` },
       { text: r.grows ? "YES" : "no", strong: r.grows },
