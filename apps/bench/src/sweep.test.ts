@@ -138,6 +138,7 @@ describe("sweepCrossovers", () => {
     );
     const svg = renderSweepSvg(report);
     expect(svg.startsWith("<svg")).toBe(true);
+    expect(svg).toMatch(/<title>Snappy throughput by message size/);
     for (const id of runtime.keys()) expect(svg).toContain(`>${id}</text>`);
     expect(svg).toContain("solid rule, ts vs napi: equal at ~");
     expect(svg).toContain(">16 KiB</text>");

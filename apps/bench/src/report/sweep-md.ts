@@ -109,5 +109,5 @@ export function renderSweepMarkdown(report: SweepReport): string {
       "",
     );
   }
-  return `${out.join("\n")}\n`;
+  return `${out.join("\n").trimEnd()}\n`;
 }

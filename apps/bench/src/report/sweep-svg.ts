@@ -114,6 +114,7 @@ export function renderSweepSvg(report: SweepReport): string {
   const e = report.environment;
   const out: string[] = [
     `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="system-ui, -apple-system, Segoe UI, sans-serif" font-size="12">`,
+    `<title>Snappy throughput by message size, one line per codec, with the ts/napi and JS/native crossovers</title>`,
     `<rect width="${width}" height="${height}" fill="#fff"/>`,
     `<text x="${left}" y="24" font-size="16" font-weight="600">Snappy throughput by message size (higher is faster)</text>`,
     `<text x="${left}" y="42" fill="#444">${esc(`${report.command} · ${e.date.slice(0, 10)} · Node ${e.node} · ${e.cores} cores · p50 of ${report.timing.forks} forks per point`)}</text>`,
