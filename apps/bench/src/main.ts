@@ -51,9 +51,9 @@ export async function main(argv: readonly string[], io: Io = process): Promise<n
   try {
     const opts = parseCliArgs(argv);
     // The sweep and the soak are their own runs (sweep.ts, soak.ts), loaded only when asked for.
-    if (opts.mode === "sweep" && !opts.help)
+    if (opts.mode === "sweep" && !opts.help && !opts.list)
       return await (await import("./sweep.js")).runSweep(opts, io, log);
-    if (opts.mode === "soak" && !opts.help)
+    if (opts.mode === "soak" && !opts.help && !opts.list)
       return await (await import("./soak.js")).runSoak(opts, io, log);
     return await run(opts, io, log);
   } catch (error) {
