@@ -63,6 +63,18 @@ describe("the growth rule", () => {
     const ramp: [number, number][] = Array.from({ length: 31 }, (_, i) => [i * 100, i * MIB]);
     expect(rssRise(ramp, 0)).toBe(20 * MIB); // medians of [0, 10] and [20, 30]
     expect(rssRise(ramp, 2900)).toBeNaN();
+    // Uneven times (a slow first round): both thirds still have samples.
+    expect(
+      rssRise(
+        [
+          [0, 0],
+          [5000, MIB],
+          [5100, 2 * MIB],
+          [5200, 3 * MIB],
+        ],
+        0,
+      ),
+    ).toBe(2 * MIB); // medians of [0, 1] and [2, 3] MiB
   });
 
   it("flags a steady leak and not a heap that settles after warm-up", () => {

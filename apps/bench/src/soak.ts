@@ -97,16 +97,15 @@ export function keepsGrowing(secondHalfSlope: number, rise: number): boolean {
   return secondHalfSlope > GROWTH_SLOPE && rise > GROWTH_BYTES;
 }
 
-/** Median RSS of the last third after `fromMs` minus that of the first third (bytes). */
+/**
+ * Median RSS of the last third of the samples from `fromMs` on minus that of the first third
+ * (bytes; thirds by count, so a run whose rounds are uneven in time still has both).
+ */
 export function rssRise(rss: readonly (readonly [number, number])[], fromMs: number): number {
-  const after = rss.filter(([t]) => t >= fromMs);
+  const after = rss.filter(([t]) => t >= fromMs).map(([, b]) => b);
   if (after.length < 3) return Number.NaN;
-  const end = after[after.length - 1]![0];
-  const third = (end - fromMs) / 3;
-  const med = (xs: readonly (readonly [number, number])[]) => medianOf(xs.map(([, b]) => b));
-  return (
-    med(after.filter(([t]) => t >= end - third)) - med(after.filter(([t]) => t <= fromMs + third))
-  );
+  const k = Math.ceil(after.length / 3);
+  return medianOf(after.slice(-k)) - medianOf(after.slice(0, k));
 }
 
 /** One codec × scenario in soak.json. RSS in bytes, slopes in MiB/min, GC pauses in ms. */
