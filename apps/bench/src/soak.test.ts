@@ -5,6 +5,7 @@ import {
   GROWTH_SLOPE,
   gossipOrder,
   keepsGrowing,
+  MIN_TREND_SAMPLES,
   renderSoakMarkdown,
   rssRise,
   rssSlope,
@@ -64,17 +65,12 @@ describe("the growth rule", () => {
     expect(rssRise(ramp, 0)).toBe(20 * MIB); // medians of [0, 10] and [20, 30]
     expect(rssRise(ramp, 2900)).toBeNaN();
     // Uneven times (a slow first round): both thirds still have samples.
-    expect(
-      rssRise(
-        [
-          [0, 0],
-          [5000, MIB],
-          [5100, 2 * MIB],
-          [5200, 3 * MIB],
-        ],
-        0,
-      ),
-    ).toBe(2 * MIB); // medians of [0, 1] and [2, 3] MiB
+    const uneven: [number, number][] = [
+      [0, 0],
+      ...Array.from({ length: 8 }, (_, i): [number, number] => [5000 + i * 100, (i + 1) * MIB]),
+    ];
+    expect(rssRise(uneven, 0)).toBe(6 * MIB); // medians of [0, 1, 2] and [6, 7, 8] MiB
+    expect(rssRise(uneven.slice(0, MIN_TREND_SAMPLES - 1), 0)).toBeNaN(); // too short to judge
   });
 
   it("flags a steady leak and not a heap that settles after warm-up", () => {

@@ -98,12 +98,18 @@ export function keepsGrowing(secondHalfSlope: number, rise: number): boolean {
 }
 
 /**
+ * Fewer samples after warm-up than this (the quick blob's 5 rounds) are not judged: rise
+ * NaN (null in soak.json), `grows` false, "n/a" in the table. Three per third.
+ */
+export const MIN_TREND_SAMPLES = 9;
+
+/**
  * Median RSS of the last third of the samples from `fromMs` on minus that of the first third
  * (bytes; thirds by count, so a run whose rounds are uneven in time still has both).
  */
 export function rssRise(rss: readonly (readonly [number, number])[], fromMs: number): number {
   const after = rss.filter(([t]) => t >= fromMs).map(([, b]) => b);
-  if (after.length < 3) return Number.NaN;
+  if (after.length < MIN_TREND_SAMPLES) return Number.NaN;
   const k = Math.ceil(after.length / 3);
   return medianOf(after.slice(-k)) - medianOf(after.slice(0, k));
 }
@@ -217,7 +223,8 @@ export interface SoakReport {
 export const RULE_TEXT =
   `grows = least-squares RSS slope over the second half of the run > ${GROWTH_SLOPE} MiB/min ` +
   `and rise > ${GROWTH_BYTES / MIB} MiB, the rise being the median RSS of the last third of ` +
-  `the run after warm-up (the first ${WARMUP_FRACTION * 100} %) minus that of its first third`;
+  `the run after warm-up (the first ${WARMUP_FRACTION * 100} %) minus that of its first third; ` +
+  `runs with fewer than ${MIN_TREND_SAMPLES} samples after warm-up are not judged (n/a)`;
 
 const CHILD_SCRIPT = fileURLToPath(
   new URL(
@@ -434,10 +441,10 @@ export function soakTable(report: SoakReport): Table {
       { text: mib(r.rssPeak) },
       { text: mib(r.rssEnd) },
       { text: mib(r.rssAfterGc) },
-      { text: `${rate(r.rssRise / MIB)} MiB` },
+      { text: Number.isFinite(r.rssRise) ? `${rate(r.rssRise / MIB)} MiB` : "n/a" },
       { text: `${rate(r.slope)} (${rate(r.slopeSecondHalf)})` },
       { text: `${r.gcP99.toFixed(1)} / ${r.gcMax.toFixed(1)} ms` },
-      { text: r.grows ? "YES" : "no", strong: r.grows },
+      { text: r.grows ? "YES" : Number.isFinite(r.rssRise) ? "no" : "n/a", strong: r.grows },
     ]),
   };
 }
