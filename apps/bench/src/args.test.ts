@@ -114,3 +114,49 @@ describe("selectNames", () => {
     );
   });
 });
+
+describe("--sweep and --soak", () => {
+  it("selects the mode and keeps the filters that apply", () => {
+    expect(
+      parseCliArgs(["--sweep", "--quick", "--codec", "ts,napi", "--op", "compress"]),
+    ).toMatchObject({
+      mode: "sweep",
+      quick: true,
+      codecs: ["ts", "napi"],
+      ops: ["compress"],
+    });
+    expect(parseCliArgs(["--soak", "--soak-seconds", "7.5", "--soak-rounds", "100"])).toMatchObject(
+      {
+        mode: "soak",
+        soakSeconds: 7.5,
+        soakRounds: 100,
+      },
+    );
+    expect(parseCliArgs([]).mode).toBeUndefined();
+  });
+
+  it("rejects flags that do not apply, naming them", () => {
+    const bad: [string[], RegExp][] = [
+      [["--sweep", "--soak"], /separate runs/],
+      [["--sweep", "--payload", "beacon-block"], /--payload does not apply to --sweep/],
+      [["--sweep", "--compare", "x.json"], /--compare does not apply to --sweep/],
+      [["--soak", "--op", "compress"], /--op does not apply to --soak/],
+      [["--soak", "--forks", "3"], /--forks does not apply to --soak/],
+      [["--soak-seconds", "5"], /--soak-seconds needs --soak/],
+      [["--sweep", "--soak-seconds", "5"], /--soak-seconds needs --soak/],
+      [["--soak", "--soak-seconds", "0"], /from 1 to 3600/],
+      [["--soak", "--soak-seconds", "abc"], /from 1 to 3600/],
+      [["--soak", "--soak-rounds", "2.5"], /whole number from 1 to 1000/],
+      [["--sweep", "--soak-rounds", "5"], /--soak-rounds needs --soak/],
+    ];
+    for (const [argv, message] of bad) {
+      expect(() => parseCliArgs(argv), argv.join(" ")).toThrow(UsageError);
+      expect(() => parseCliArgs(argv)).toThrow(message);
+    }
+  });
+
+  it("documents both in --help", () => {
+    for (const flag of ["--sweep", "--soak", "--soak-seconds", "--soak-rounds"])
+      expect(HELP).toContain(flag);
+  });
+});

@@ -35,6 +35,12 @@ export interface CliOptions {
   readonly forks?: number;
   /** `--slow-down id=percent`: make these codecs slower on purpose (statistics self-test). */
   readonly slowdowns: readonly { readonly codec: string; readonly percent: number }[];
+  /** `--sweep` (sizes 64 B → 4 MiB, crossovers) or `--soak` (memory under load); see sweep.ts, soak.ts. */
+  readonly mode?: "sweep" | "soak";
+  /** `--soak-seconds`: length of the soak's gossip scenario; undefined = the mode's default. */
+  readonly soakSeconds?: number;
+  /** `--soak-rounds`: rounds of the soak's big blob; undefined = the mode's default. */
+  readonly soakRounds?: number;
 }
 
 /** A bad command line: printed with a pointer to --help, exit code 2. */
@@ -51,7 +57,7 @@ fresh child processes (forks), interleaved with the others; every figure carries
 interval over the forks, and each codec is also given relative to a reference codec.
 
   --quick                 the whole matrix, 3 short forks (≤ 90 s on 2 cores; CI)
-  --forks <n>             forks per codec (default 5, quick 3); 0 = time everything in
+  --forks <n>             forks per codec (default 9, quick 3); 0 = time everything in
                           this process, once, without intervals (debugging)
   --codec <ids>           only these codecs (comma-separated or repeated)
   --payload <names>       these payloads instead of the default set ("all" = every payload)
@@ -79,6 +85,14 @@ interval over the forks, and each codec is also given relative to a reference co
                           --threshold
   --slow-down <id=pct>    self-test of the statistics: codec <id> busy-waits pct % of
                           each call's time extra (e.g. ts=20); compare against a normal run
+  --sweep                 instead of the payloads: compress and uncompress on sizes 64 B
+                          to 4 MiB (×4 steps) of block and sidecar bytes; writes
+                          sweep.{json,md,svg} with the size where pure-JS/wasm and native
+                          codecs cross (--codec, --op, --forks, --clock, --quick apply)
+  --soak                  instead: each codec in a fresh process under sustained gossip and
+                          a 50 MiB blob, RSS and GC pauses; writes soak.{json,md}
+  --soak-seconds <s>      length of the soak's gossip scenario (default 20, quick 3)
+  --soak-rounds <n>       rounds of the soak's 50 MiB blob (default 20, quick 5)
   --list                  print codecs (and why any failed to load), payloads and ops, then exit
   -h, --help              this text
 
@@ -156,6 +170,7 @@ export function parseCliArgs(argv: readonly string[]): CliOptions {
     if (list !== undefined && split(list)!.length === 0)
       throw new UsageError(`${flag} needs a value`);
   }
+  const { mode, soakSeconds, soakRounds } = parseModes(values);
   const codecs = split(values.codec);
   const payloads = split(values.payload);
   const ops = split(values.op);
@@ -176,6 +191,56 @@ export function parseCliArgs(argv: readonly string[]): CliOptions {
     runtime: runtime as RuntimeName,
     ...(forks !== undefined && { forks }),
     slowdowns,
+    ...(mode && { mode }),
+    ...(soakSeconds !== undefined && { soakSeconds }),
+    ...(soakRounds !== undefined && { soakRounds }),
+  };
+}
+
+/** `--sweep` / `--soak` and the flags that make no sense with them. */
+function parseModes(values: ReturnType<typeof parse>["values"]): {
+  mode?: "sweep" | "soak";
+  soakSeconds?: number;
+  soakRounds?: number;
+} {
+  if (values.sweep && values.soak) throw new UsageError("--sweep and --soak are separate runs");
+  const mode = values.sweep ? "sweep" : values.soak ? "soak" : undefined;
+  if (mode) {
+    const clash = (
+      [
+        ["--payload", values.payload],
+        ["--compare", values.compare],
+        ["--slow-down", values["slow-down"]],
+        ["--reference", values.reference],
+        ...(mode === "soak"
+          ? [
+              ["--op", values.op],
+              ["--forks", values.forks],
+              ["--clock", values.clock],
+            ]
+          : []),
+      ] as const
+    ).find(([, v]) => v !== undefined);
+    if (clash) throw new UsageError(`${clash[0]} does not apply to --${mode}`);
+  }
+  const soakNumber = (flag: "soak-seconds" | "soak-rounds", max: number, whole: boolean) => {
+    const raw = values[flag];
+    if (raw === undefined) return undefined;
+    if (mode !== "soak") throw new UsageError(`--${flag} needs --soak`);
+    const n = Number(raw);
+    if (!Number.isFinite(n) || n < 1 || n > max || (whole && !Number.isInteger(n))) {
+      throw new UsageError(
+        `--${flag} must be a ${whole ? "whole number" : "number"} from 1 to ${max}, got "${raw}"`,
+      );
+    }
+    return n;
+  };
+  const soakSeconds = soakNumber("soak-seconds", 3600, false);
+  const soakRounds = soakNumber("soak-rounds", 1000, true);
+  return {
+    ...(mode && { mode }),
+    ...(soakSeconds !== undefined && { soakSeconds }),
+    ...(soakRounds !== undefined && { soakRounds }),
   };
 }
 
@@ -201,6 +266,10 @@ function parse(argv: readonly string[]) {
       runtime: { type: "string" },
       forks: { type: "string" },
       "slow-down": { type: "string", multiple: true },
+      sweep: { type: "boolean" },
+      soak: { type: "boolean" },
+      "soak-seconds": { type: "string" },
+      "soak-rounds": { type: "string" },
     },
   });
 }

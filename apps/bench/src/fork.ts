@@ -65,7 +65,7 @@ export function readInputs(dir: string): RowInputs[] {
 }
 
 /** Marks protocol lines on a child's stdout; anything else it prints goes to our stderr. */
-const MARK = "@@snappykit-bench ";
+export const MARK = "@@snappykit-bench ";
 
 type Request =
   | { cmd: "ready" }

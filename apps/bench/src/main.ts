@@ -4,7 +4,7 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import type { Browser } from "playwright-core";
-import { discoverAdapters, loadAdapters, repoRoot } from "./adapters.js";
+import { discoverAdapters, type LoadedAdapter, loadAdapters, repoRoot } from "./adapters.js";
 import { type CliOptions, HELP, parseCliArgs, RUNTIMES, selectNames, UsageError } from "./args.js";
 import { BrowserWorker } from "./browser.js";
 import {
@@ -56,7 +56,13 @@ export const DEFAULT_OUT = join(repoRoot, "apps/bench/results");
 export async function main(argv: readonly string[], io: Io = process): Promise<number> {
   const log = (line: string) => io.stderr.write(`${line}\n`);
   try {
-    return await run(parseCliArgs(argv), io, log);
+    const opts = parseCliArgs(argv);
+    // The sweep and the soak are their own runs (sweep.ts, soak.ts), loaded only when asked for.
+    if (opts.mode === "sweep" && !opts.help && !opts.list)
+      return await (await import("./sweep.js")).runSweep(opts, io, log);
+    if (opts.mode === "soak" && !opts.help && !opts.list)
+      return await (await import("./soak.js")).runSoak(opts, io, log);
+    return await run(opts, io, log);
   } catch (error) {
     clearProgress(io.stderr);
     if (error instanceof UsageError) {
@@ -111,18 +117,7 @@ async function timeAndReport(
   const { loaded, failed } = await loadAdapters(entries);
   const source = loadPayloadSource();
 
-  // Every codec the run can time: each adapter's default codec under the adapter's id,
-  // plus its variants (non-default settings) under their own names.
-  const available = loaded.flatMap((l) => [
-    { id: l.id, packageName: l.packageName, codec: l.codec, variantOf: undefined, entry: l.entry },
-    ...l.variants.map((v) => ({
-      id: v.name,
-      packageName: l.packageName,
-      codec: v,
-      variantOf: l.id,
-      entry: l.entry,
-    })),
-  ]);
+  const available = availableCodecs(loaded);
   const ids = [...new Set([...entries.map((e) => e.id), ...available.map((a) => a.id)])];
   const requested = opts.codecs
     ? selectNames("codec", opts.codecs, ids)
@@ -224,31 +219,7 @@ async function timeAndReport(
     `timing ${cases.length} cases × ${forks} fork${forks === 1 ? "" : "s"} ` +
       `(${opts.quick ? "quick" : "full"} mode${timing.forks === 0 ? ", in this process" : `, a ${browser ? "page" : "process"} per codec and fork, in ${runtime.name} ${runtime.version}`})`,
   );
-  const inputsDir =
-    timing.forks === 0 ? undefined : mkdtempSync(join(tmpdir(), "snappykit-bench-"));
-  let measured: Awaited<ReturnType<typeof runForks>>;
-  try {
-    if (inputsDir) writeInputs(inputsDir, rows);
-    const start: StartWorker = browser
-      ? (spec) => BrowserWorker.start(spec, browser, rows, timing, REQUEST_TIMEOUT_MS)
-      : inputsDir
-        ? (spec) => ChildWorker.start(spec, inputsDir, timing, REQUEST_TIMEOUT_MS, runtime.command)
-        : (spec) => LocalWorker.start(spec, rows, timing);
-    measured = await runForks(
-      plan,
-      rows.map((r) => ({ label: r.label })),
-      timing,
-      forks,
-      start,
-      progressPrinter(io.stderr),
-    );
-  } finally {
-    if (inputsDir) rmSync(inputsDir, { recursive: true, force: true });
-  }
-  clearProgress(io.stderr);
-  for (const f of measured.failures) {
-    log(`fork ${f.fork + 1} lost ${f.codec}${f.impl === "raw" ? " (raw)" : ""}: ${f.reason}`);
-  }
+  const measured = await timeCases(rows, plan, timing, io, log, { browser, runtime });
   // runForks returns one measurement per planned case, in plan order.
   const results = measured.measurements.map((m, i) => summarise(identities[i]!, m));
 
@@ -345,6 +316,74 @@ async function timeAndReport(
   return exitCode;
 }
 
+/** A codec the run can time, with where a child process loads it from. */
+export interface AvailableCodec {
+  readonly id: string;
+  readonly packageName: string;
+  readonly codec: LoadedAdapter["codec"];
+  readonly variantOf: string | undefined;
+  readonly entry: string;
+}
+
+/**
+ * Every codec the run can time: each adapter's default codec under the adapter's id,
+ * plus its variants (non-default settings) under their own names.
+ */
+export function availableCodecs(loaded: readonly LoadedAdapter[]): AvailableCodec[] {
+  return loaded.flatMap((l) => [
+    { id: l.id, packageName: l.packageName, codec: l.codec, variantOf: undefined, entry: l.entry },
+    ...l.variants.map((v) => ({
+      id: v.name,
+      packageName: l.packageName,
+      codec: v,
+      variantOf: l.id,
+      entry: l.entry,
+    })),
+  ]);
+}
+
+/**
+ * Time the planned cases in forks (child processes, or this process with `--forks 0`),
+ * with live progress on stderr; lost forks are logged.
+ */
+export async function timeCases(
+  rows: readonly (RowInputs & { label: string })[],
+  plan: readonly PlannedCase[],
+  timing: TimingOptions,
+  io: Io,
+  log: (line: string) => void,
+  where: { readonly browser?: Browser; readonly runtime?: ForkRuntime } = {},
+): Promise<Awaited<ReturnType<typeof runForks>>> {
+  const forks = Math.max(1, timing.forks);
+  const inputsDir =
+    timing.forks === 0 ? undefined : mkdtempSync(join(tmpdir(), "snappykit-bench-"));
+  let measured: Awaited<ReturnType<typeof runForks>>;
+  try {
+    if (inputsDir) writeInputs(inputsDir, rows);
+    const { browser, runtime } = where;
+    const start: StartWorker = browser
+      ? (spec) => BrowserWorker.start(spec, browser, rows, timing, REQUEST_TIMEOUT_MS)
+      : inputsDir
+        ? (spec) => ChildWorker.start(spec, inputsDir, timing, REQUEST_TIMEOUT_MS, runtime?.command)
+        : (spec) => LocalWorker.start(spec, rows, timing);
+    measured = await runForks(
+      plan,
+      rows.map((r) => ({ label: r.label })),
+      timing,
+      forks,
+      start,
+      progressPrinter(io.stderr),
+    );
+  } finally {
+    if (inputsDir) rmSync(inputsDir, { recursive: true, force: true });
+  }
+  clearProgress(io.stderr);
+  for (const f of measured.failures) {
+    log(`fork ${f.fork + 1} lost ${f.codec}${f.impl === "raw" ? " (raw)" : ""}: ${f.reason}`);
+  }
+  return measured;
+}
+
 /**
  * This report and the latest report of every other runtime beside it (results/<runtime>,
  * or partial/<runtime>), in RUNTIMES order, for the Markdown's "Runtimes" section.
@@ -373,7 +412,7 @@ function runtimeReports(
  * Turn the case list into what the forks need: one input row per payload × op, and per
  * case the target spec a child builds and the row it times.
  */
-function planCases(
+export function planCases(
   cases: readonly BenchCase[],
   prepared: readonly PreparedPayload[],
   selected: readonly { id: string; entry: string; variantOf: string | undefined }[],

@@ -1,0 +1,279 @@
+// `pnpm bench --sweep`: how cost grows with message size, and where the pure-JS/wasm codecs
+// and the native ones cross. Every codec compresses and uncompresses messages of 64 B to
+// 4 MiB (×4 steps) cut from real consensus bytes, timed by the main bench's machinery
+// (gate, forks, fork medians with intervals); the crossover is interpolated between sizes
+// from paired per-fork ratios (crossover.ts).
+import { repoRoot } from "./adapters.js";
+import { type CliOptions, selectNames } from "./args.js";
+import { buildCases, getOp } from "./cases.js";
+import { type CrossoverInterval, findCrossover, type RatioPoint } from "./crossover.js";
+import { collectEnvironment, type Environment } from "./env.js";
+import { runGate } from "./gate.js";
+import { type Io, planCases, timeCases } from "./main.js";
+import { chooseCodecs, commandLine, writeReports } from "./modes.js";
+import { type BenchPayload, loadPayloadSource, makePayload } from "./payloads.js";
+import { formatBytes, formatDuration } from "./report/format.js";
+import { renderSweepMarkdown, sweepAnswers } from "./report/sweep-md.js";
+import { renderSweepSvg } from "./report/sweep-svg.js";
+import { type CaseResult, caseRatio, summarise } from "./results.js";
+import { FULL_TIMING, QUICK_TIMING, type TimingOptions } from "./run.js";
+import { NODE_RUNTIME } from "./runtime.js";
+import type { ForkFailure } from "./schedule.js";
+import type { Interval } from "./stats.js";
+import { repeatTo, STREAM_SOURCES, streamParts } from "./streams.js";
+
+/** Message sizes swept: 64 B to 4 MiB in ×4 steps. */
+export const SWEEP_SIZES: readonly number[] = Array.from({ length: 9 }, (_, i) => 64 * 4 ** i);
+
+/** Ops the sweep times. */
+export const SWEEP_OPS = ["compress", "uncompress"] as const;
+
+/** Bumped when sweep.json's shape changes incompatibly. */
+export const SWEEP_SCHEMA = 1;
+
+/** One codec × op × size. Times are per message of `size` bytes. */
+export interface SweepPoint {
+  readonly codec: string;
+  readonly op: string;
+  readonly size: number;
+  /** Median of the fork medians, ns per message. */
+  readonly p50: number;
+  readonly ci?: Interval;
+  /** size / p50, in MB/s (10⁶ bytes). */
+  readonly mbps: number;
+  readonly forks: number;
+}
+
+/** Which two curves a crossover compares. */
+export type CrossoverKind = "js-vs-native" | "ts-vs-native" | "ts-vs-napi";
+
+/** Where two codecs' times cross for one op (see crossover.ts for the method). */
+export interface SweepCrossover {
+  readonly op: string;
+  readonly kind: CrossoverKind;
+  /**
+   * [a, b]: for "ts-vs-napi" exactly ["ts", "napi"]; for the envelope kinds the fastest of
+   * each group at the sweep point just below the crossover (at the largest size when null).
+   */
+  readonly codecs: readonly [string, string];
+  /** Interpolated size in bytes, or null ("never in range", see `reason`). */
+  readonly size: number | null;
+  readonly ci: CrossoverInterval | null;
+  /** The codec faster below the crossover (or, when size is null, at most sizes). */
+  readonly fasterBelow: string;
+  /** How often the p50 ratio crosses 1 over the range. */
+  readonly crossings: number;
+  readonly reason?: string;
+  /** Envelope kinds: the pair compared at each size. */
+  readonly pairs?: readonly { readonly size: number; readonly a: string; readonly b: string }[];
+}
+
+/** sweep.json. */
+export interface SweepReport {
+  readonly schema: number;
+  readonly command: string;
+  readonly mode: "full" | "quick";
+  readonly timing: TimingOptions;
+  readonly durationMs: number;
+  readonly environment: Environment;
+  readonly gateReference: string;
+  /** What the messages were cut from. */
+  readonly data: string;
+  readonly sizes: readonly number[];
+  readonly codecs: readonly {
+    readonly id: string;
+    readonly library: string;
+    readonly runtime: string;
+  }[];
+  readonly points: readonly SweepPoint[];
+  readonly crossover: readonly SweepCrossover[];
+  readonly failures: readonly ForkFailure[];
+}
+
+/** How the sweep's messages are made, for the report. */
+export const SWEEP_DATA =
+  "each size is two messages, timed together and reported per message: the first `size` bytes " +
+  `of the serialized blocks of ${STREAM_SOURCES.blocks.join(", ")} laid end to end (compress ~1.8×), ` +
+  `and of ${STREAM_SOURCES.sidecars.join(", ")} laid end to end (~1.0×), both repeated where ` +
+  "4 MiB needs more (from @snappykit/fixtures)";
+
+/** The sweep's payloads: per size, a block-stream and a sidecar-stream message. */
+export function sweepPayloads(sizes: readonly number[] = SWEEP_SIZES): BenchPayload[] {
+  const source = loadPayloadSource();
+  const blocks = streamParts(source, STREAM_SOURCES.blocks);
+  const sidecars = streamParts(source, STREAM_SOURCES.sidecars);
+  return sizes.map((size) =>
+    makePayload(
+      sizeName(size),
+      `${formatBytes(size)} prefixes of blocks and sidecars`,
+      "synthetic",
+      [repeatTo(blocks, size), repeatTo(sidecars, size)],
+    ),
+  );
+}
+
+const sizeName = (size: number) => `sweep-${size}`;
+
+/** The swept range in words: "64 B–4.00 MiB". */
+const rangeText = (sizes: readonly number[]) =>
+  `${formatBytes(Math.min(...sizes))}–${formatBytes(Math.max(...sizes))}`;
+
+/** Run the sweep; resolves to the exit code. */
+export async function runSweep(
+  opts: CliOptions,
+  io: Io,
+  log: (line: string) => void,
+): Promise<number> {
+  const started = performance.now();
+  const ops = selectNames("op for --sweep", opts.ops ?? [...SWEEP_OPS], [...SWEEP_OPS]).map(getOp);
+  const { selected, targets, gateReference } = await chooseCodecs(opts, log);
+  const payloads = sweepPayloads();
+  log(`gate: ${targets.length} codecs × ${payloads.length} sizes against ${gateReference.codec}`);
+  const gate = await runGate(gateReference, targets, payloads);
+
+  const base = opts.quick ? QUICK_TIMING : FULL_TIMING;
+  const timing: TimingOptions = { ...base, clock: opts.clock, forks: opts.forks ?? base.forks };
+  const cases = buildCases({
+    targets,
+    rawTargets: [],
+    payloads,
+    ops,
+    overheadPayloads: [],
+    explicitOps: true,
+  });
+  const { rows, plan, identities } = planCases(cases, gate.prepared, selected, []);
+  log(
+    `sweep: ${cases.length} cases (${selected.length} codecs × ${ops.length} ops × ${payloads.length} sizes) × ${Math.max(1, timing.forks)} forks`,
+  );
+  const measured = await timeCases(rows, plan, timing, io, log);
+  const results = measured.measurements.map((m, i) => summarise(identities[i]!, m));
+
+  const runtime = new Map(selected.map((a) => [a.id, a.codec.runtime]));
+  const report: SweepReport = {
+    schema: SWEEP_SCHEMA,
+    command: commandLine(),
+    mode: opts.quick ? "quick" : "full",
+    timing,
+    durationMs: performance.now() - started,
+    environment: collectEnvironment(
+      repoRoot,
+      Object.fromEntries(selected.map((a) => [a.id, a.codec.library])),
+      NODE_RUNTIME,
+    ),
+    gateReference: gate.reference,
+    data: SWEEP_DATA,
+    sizes: SWEEP_SIZES,
+    codecs: selected.map((a) => ({
+      id: a.id,
+      library: a.codec.library,
+      runtime: a.codec.runtime,
+    })),
+    points: sweepPoints(results),
+    crossover: ops.flatMap((op) => sweepCrossovers(results, op.id, runtime)),
+    failures: measured.failures,
+  };
+
+  // As with the main bench, only a full unfiltered sweep lands in the default folder.
+  const written = writeReports(
+    opts,
+    !opts.quick && timing.forks > 0 && !opts.codecs && !opts.ops,
+    [
+      ["sweep.json", `${JSON.stringify(report, null, 2)}\n`] as const,
+      ["sweep.md", renderSweepMarkdown(report)] as const,
+      ["sweep.svg", renderSweepSvg(report)] as const,
+    ].filter(([name]) => opts.formats.some((f) => name.endsWith(`.${f}`))),
+  );
+  io.stdout.write(`${sweepAnswers(report).join("\n")}\n`);
+  log(`wrote ${written.join(", ")} in ${formatDuration(performance.now() - started)}`);
+  return 0;
+}
+
+const sizeOf = (c: CaseResult) => Number(c.payload.slice("sweep-".length));
+
+/** Per-message points from the cases (a case times both messages of its size). */
+export function sweepPoints(results: readonly CaseResult[]): SweepPoint[] {
+  return results
+    .filter((c) => Number.isFinite(c.p50))
+    .map((c) => {
+      const size = sizeOf(c);
+      const p50 = c.p50 / c.items;
+      return {
+        codec: c.codec,
+        op: c.op,
+        size,
+        p50,
+        ...(c.ci && {
+          ci: { low: c.ci.low / c.items, high: c.ci.high / c.items, level: c.ci.level },
+        }),
+        mbps: (size / p50) * 1e3,
+        forks: c.forks,
+      };
+    });
+}
+
+/**
+ * The op's crossovers: fastest pure-JS/wasm codec against fastest native codec, ts against
+ * the fastest native codec, and ts against napi (the pair `@snappykit/auto` chooses
+ * between); a kind is left out when its codecs were not run.
+ */
+export function sweepCrossovers(
+  results: readonly CaseResult[],
+  op: string,
+  runtime: ReadonlyMap<string, string>,
+): SweepCrossover[] {
+  const cases = results.filter((c) => c.op === op && Number.isFinite(c.p50));
+  const sizes = [...new Set(cases.map(sizeOf))].sort((a, b) => a - b);
+  if (sizes.length === 0) return [];
+  const at = (size: number) => cases.filter((c) => sizeOf(c) === size);
+  const fastest = (cs: readonly CaseResult[]) =>
+    cs.length === 0 ? undefined : cs.reduce((x, y) => (y.p50 < x.p50 ? y : x));
+  const isNative = (c: CaseResult) => runtime.get(c.codec) === "native";
+  const pick: Record<CrossoverKind, (cs: readonly CaseResult[]) => [CaseResult?, CaseResult?]> = {
+    "js-vs-native": (cs) => [fastest(cs.filter((c) => !isNative(c))), fastest(cs.filter(isNative))],
+    "ts-vs-native": (cs) => [cs.find((c) => c.codec === "ts"), fastest(cs.filter(isNative))],
+    "ts-vs-napi": (cs) => [cs.find((c) => c.codec === "ts"), cs.find((c) => c.codec === "napi")],
+  };
+  const out: SweepCrossover[] = [];
+  for (const kind of Object.keys(pick) as CrossoverKind[]) {
+    const pairs = sizes.map((size) => ({ size, pair: pick[kind](at(size)) }));
+    if (pairs.some((p) => !p.pair[0] || !p.pair[1])) continue;
+    const points: RatioPoint[] = pairs.map(({ size, pair }) => {
+      const r = caseRatio(pair[0]!, pair[1]!);
+      return {
+        size,
+        ratio: r.value,
+        ...(r.ci && { low: r.ci.low, high: r.ci.high, level: r.ci.level }),
+      };
+    });
+    const names = pairs.map(({ size, pair }) => ({
+      size,
+      a: pair[0]!.codec,
+      b: pair[1]!.codec,
+    }));
+    const found = findCrossover(
+      points,
+      {
+        a: kind === "js-vs-native" ? "the fastest JS/wasm codec" : "ts",
+        b: kind === "ts-vs-napi" ? "napi" : "the fastest native codec",
+      },
+      rangeText(sizes),
+    );
+    const below =
+      found.size === null
+        ? names[names.length - 1]!
+        : ([...names].reverse().find((n) => n.size <= found.size!) ?? names[0]!);
+    const codecs: [string, string] = [below.a, below.b];
+    out.push({
+      op,
+      kind,
+      codecs,
+      size: found.size,
+      ci: found.ci,
+      fasterBelow: found.fasterBelow === "a" ? codecs[0] : codecs[1],
+      crossings: found.crossings,
+      ...(found.reason && { reason: found.reason }),
+      ...(kind !== "ts-vs-napi" && { pairs: names }),
+    });
+  }
+  return out;
+}
