@@ -221,7 +221,8 @@ export function sweepCrossovers(
   op: string,
   runtime: ReadonlyMap<string, string>,
 ): SweepCrossover[] {
-  const cases = results.filter((c) => c.op === op && Number.isFinite(c.p50));
+  // auto routes between ts and napi: it is the answer the crossover feeds, not a contestant.
+  const cases = results.filter((c) => c.op === op && c.codec !== "auto" && Number.isFinite(c.p50));
   const sizes = [...new Set(cases.map(sizeOf))].sort((a, b) => a - b);
   if (sizes.length === 0) return [];
   const at = (size: number) => cases.filter((c) => sizeOf(c) === size);

@@ -58,9 +58,13 @@ export function thresholdsFromSweep(sweep, generatedBy) {
     provenance: {
       commit: text(env.commit),
       node: text(env.node),
-      machine: text(env.machine),
+      // The bench's sweep.json names the machine by its parts and the command at the top.
+      machine: text(
+        env.machine ??
+          (env.cpu && `${env.cpu} ×${env.cores}, ${env.os} ${env.arch}, ${env.memoryGiB} GiB`),
+      ),
       date: text(env.date),
-      command: text(env.command),
+      command: text(env.command ?? sweep.command),
       generatedBy,
       crossover,
     },
