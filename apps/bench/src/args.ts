@@ -79,10 +79,9 @@ interval over the forks, and each codec is also given relative to a reference co
   --compare <file.json>   each case against an earlier report: slower / faster / no
                           significant change (Mann–Whitney U over forks,
                           Benjamini–Hochberg at a 5 % false-discovery rate)
-  --threshold <percent>   slowdown --fail-on-regression needs beyond significance
-                          (default ${DEFAULT_THRESHOLD_PERCENT})
-  --fail-on-regression    exit 1 when --compare finds a significant slowdown beyond
-                          --threshold
+  --threshold <percent>   noise threshold of --compare: a detected change smaller than
+                          this is "within noise" (default ${DEFAULT_THRESHOLD_PERCENT})
+  --fail-on-regression    exit 1 when --compare finds a significant slowdown
   --slow-down <id=pct>    self-test of the statistics: codec <id> busy-waits pct % of
                           each call's time extra (e.g. ts=20); compare against a normal run
   --sweep                 instead of the payloads: compress and uncompress on sizes 64 B

@@ -87,8 +87,13 @@ describe("compareCases", () => {
   });
 
   it("fails on significant slowdowns beyond the threshold only", () => {
-    expect(regressions(entries, 10).map((e) => e.codec)).toEqual(["slow"]);
-    expect(regressions(entries, 25)).toEqual([]);
+    expect(regressions(entries).map((e) => e.codec)).toEqual(["slow"]);
+    const strict = compareCases(base, current, 25, "base.json");
+    expect(regressions(strict.entries)).toEqual([]);
+    expect(strict.entries.find((e) => e.codec === "slow")).toMatchObject({
+      significant: false,
+      verdict: "within noise",
+    });
   });
 
   it("does not compare a payload whose bytes changed between the runs", () => {

@@ -264,8 +264,7 @@ async function timeAndReport(
     const { entries, info } = compareCases(baseline, report, opts.thresholdPercent, opts.compare);
     report = { ...report, comparison: entries, compared: info };
     for (const w of info.warnings) log(`warning: ${w}`);
-    if (opts.failOnRegression && regressions(entries, opts.thresholdPercent).length > 0)
-      exitCode = 1;
+    if (opts.failOnRegression && regressions(entries).length > 0) exitCode = 1;
   }
 
   // Only a full run of the default matrix replaces the report in the default folder.
@@ -310,7 +309,7 @@ async function timeAndReport(
   }
   if (exitCode === 1) {
     log(
-      `significant slowdown beyond ${opts.thresholdPercent} % in ${regressions(report.comparison!, opts.thresholdPercent).length} case(s)`,
+      `significant slowdown beyond ${opts.thresholdPercent} % in ${regressions(report.comparison!).length} case(s)`,
     );
   }
   return exitCode;

@@ -209,7 +209,8 @@ export function comparisonSummary(report: BenchReport): string[] {
     `Baseline \`${info.baseline}\` (${info.baselineDate}). ${entries.length} cases compared: ` +
       `${slower} significantly slower, ${faster} significantly faster, ` +
       `${entries.length - slower - faster} no significant change. Method: ${info.method}. ` +
-      `\`--fail-on-regression\` fails on significant slowdowns beyond ${info.thresholdPercent} %.`,
+      `Noise threshold ${info.thresholdPercent} % (\`--threshold\`): ${entries.filter((e) => e.verdict === "within noise").length} detected changes smaller than that count as noise. ` +
+      "`--fail-on-regression` fails on significant slowdowns.",
   ];
   const d = info.relativeDrift;
   if (d) {
