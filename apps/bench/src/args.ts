@@ -66,8 +66,7 @@ interval over the forks, and each codec is also given relative to a reference co
                           (default: all; the ssz_snappy ops only on req/resp payloads
                           unless named here)
   --reference <id>        codec the relative figures divide by (default napi, ts with
-                          --runtime browser); it is
-                          timed even when --codec leaves it out
+                          --runtime browser); timed even when --codec leaves it out
   --clock <wall|cpu>      time sync ops by wall clock (default) or process CPU time
                           (steadier on a loaded machine; async ops stay on wall time)
   --runtime <name>        time in node (default), bun, deno (the pinned devDependencies)
