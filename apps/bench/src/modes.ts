@@ -2,13 +2,14 @@
 // writing the files, and the run's one-line description.
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { discoverAdapters, loadAdapters } from "./adapters.js";
+import { discoverAdapters, loadAdapters, repoRoot } from "./adapters.js";
 import { type CliOptions, selectNames, UsageError } from "./args.js";
 import { adapterTarget, type Target } from "./cases.js";
-import type { Environment } from "./env.js";
+import { collectEnvironment, type Environment } from "./env.js";
 import { chooseReference } from "./gate.js";
 import { type AvailableCodec, availableCodecs, DEFAULT_OUT } from "./main.js";
 import { formatDuration } from "./report/format.js";
+import { NODE_RUNTIME } from "./runtime.js";
 
 /** Load every adapter and pick the codecs `--codec` names (all by default) and the gate reference. */
 export async function chooseCodecs(
@@ -47,6 +48,15 @@ export function writeReports(
 }
 
 /** The command as typed, for reports. */
+/** Where and with what a sweep or soak ran (Node: both time in Node processes). */
+export function nodeEnvironment(selected: readonly AvailableCodec[]): Environment {
+  return collectEnvironment(
+    repoRoot,
+    Object.fromEntries(selected.map((a) => [a.id, a.codec.library])),
+    NODE_RUNTIME,
+  );
+}
+
 export const commandLine = () => `pnpm bench ${process.argv.slice(2).join(" ")}`.trim();
 
 /** "`command` · date · commit · Node · CPU · …" under a report's title. */

@@ -13,19 +13,17 @@ import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import { linearRegression, quantile } from "simple-statistics";
-import { repoRoot } from "./adapters.js";
 import type { CliOptions } from "./args.js";
-import { collectEnvironment, type Environment } from "./env.js";
+import type { Environment } from "./env.js";
 import { MARK, type TargetSpec, writeInputs } from "./fork.js";
 import { runGate } from "./gate.js";
 import type { Io } from "./main.js";
-import { chooseCodecs, commandLine, runLine, writeReports } from "./modes.js";
+import { chooseCodecs, commandLine, nodeEnvironment, runLine, writeReports } from "./modes.js";
 import { loadPayloadSource, makePayload } from "./payloads.js";
 import { formatBytes, formatDuration } from "./report/format.js";
 import { markdownTable } from "./report/markdown.js";
 import type { Table } from "./report/tables.js";
 import { clearProgress, progressPrinter, textTable } from "./report/terminal.js";
-import { NODE_RUNTIME } from "./runtime.js";
 import { SAMPLE_MS, type SoakSeries, type SoakTask } from "./soak-worker.js";
 import { medianOf } from "./stats.js";
 import { repeatTo, STREAM_SOURCES, streamParts } from "./streams.js";
@@ -362,11 +360,7 @@ export async function runSoak(
     command: commandLine(),
     mode: opts.quick ? "quick" : "full",
     durationMs: performance.now() - started,
-    environment: collectEnvironment(
-      repoRoot,
-      Object.fromEntries(selected.map((a) => [a.id, a.codec.library])),
-      NODE_RUNTIME,
-    ),
+    environment: nodeEnvironment(selected),
     gateReference: gate.reference,
     settings: {
       gossipSeconds: seconds,

@@ -3,21 +3,19 @@
 // 4 MiB (×4 steps) cut from real consensus bytes, timed by the main bench's machinery
 // (gate, forks, fork medians with intervals); the crossover is interpolated between sizes
 // from paired per-fork ratios (crossover.ts).
-import { repoRoot } from "./adapters.js";
 import { type CliOptions, selectNames } from "./args.js";
 import { buildCases, getOp } from "./cases.js";
 import { type CrossoverInterval, findCrossover, type RatioPoint } from "./crossover.js";
-import { collectEnvironment, type Environment } from "./env.js";
+import type { Environment } from "./env.js";
 import { runGate } from "./gate.js";
 import { type Io, planCases, timeCases } from "./main.js";
-import { chooseCodecs, commandLine, writeReports } from "./modes.js";
+import { chooseCodecs, commandLine, nodeEnvironment, writeReports } from "./modes.js";
 import { type BenchPayload, loadPayloadSource, makePayload } from "./payloads.js";
 import { formatBytes, formatDuration } from "./report/format.js";
 import { renderSweepMarkdown, sweepAnswers } from "./report/sweep-md.js";
 import { renderSweepSvg } from "./report/sweep-svg.js";
 import { type CaseResult, caseRatio, summarise } from "./results.js";
 import { FULL_TIMING, QUICK_TIMING, type TimingOptions } from "./run.js";
-import { NODE_RUNTIME } from "./runtime.js";
 import type { ForkFailure } from "./schedule.js";
 import type { Interval } from "./stats.js";
 import { repeatTo, STREAM_SOURCES, streamParts } from "./streams.js";
@@ -155,11 +153,7 @@ export async function runSweep(
     mode: opts.quick ? "quick" : "full",
     timing,
     durationMs: performance.now() - started,
-    environment: collectEnvironment(
-      repoRoot,
-      Object.fromEntries(selected.map((a) => [a.id, a.codec.library])),
-      NODE_RUNTIME,
-    ),
+    environment: nodeEnvironment(selected),
     gateReference: gate.reference,
     data: SWEEP_DATA,
     sizes: SWEEP_SIZES,
