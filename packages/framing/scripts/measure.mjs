@@ -1,7 +1,7 @@
 // Local timing: CRC-32C choice and framing overhead vs raw compress. Plain node over dist:
 //   cd packages/framing && pnpm run build && node scripts/measure.mjs
 // Times in batches with an event-loop turn between them (snappy@7 frees buffers from
-// finalizers; see /BACKENDS.md "Harness pitfalls"). Median of batches, µs per op.
+// finalizers; see docs/backends.md, "Harness pitfalls"). Median of batches, µs per op.
 import { createCodec as createNapi } from "@snappykit/napi";
 import { createCodec as createSnappyWasm } from "@snappykit/snappy-wasm";
 import {

@@ -10,7 +10,7 @@
 // The codecs run interleaved: batch k of every codec runs before batch k+1 of any, so a
 // disturbance on a shared machine hits all of them alike. Each batch is ~8 MiB of output or
 // 20,000 ops; batches are separated by one event-loop turn (snappy@7 frees its buffers from
-// finalizers; see BACKENDS.md). Each cell prints the p50 µs per op (one op = every item of the
+// finalizers; see docs/backends.md). Each cell prints the p50 µs per op (one op = every item of the
 // payload) and the interquartile range of the batches; the ratio columns are per-batch
 // ratios to the first codec's partner (`ts ÷ napi`), p50 [q1–q3].
 // --cpu times batches by process CPU time instead of wall time.

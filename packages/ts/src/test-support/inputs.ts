@@ -13,7 +13,7 @@ const snappy = require("snappy") as {
 
 // copyOutputData: a V8-owned copy, collected normally. snappy@7's default external buffers are
 // freed by finalizers on the event loop, which a long synchronous fast-check run never
-// reaches (memory grew past 2 GB; see BACKENDS.md).
+// reaches (memory grew past 2 GB; see docs/backends.md).
 
 /** snappy@7 (Rust `snap`, libsnappy 1.1.7 heuristics): the byte-exactness oracle. */
 export function oracleCompress(input: Uint8Array): Uint8Array {
