@@ -11,8 +11,15 @@
 // found on every case whose forks separate, nothing else. Anything else is "no
 // significant change" (benchstat's "~") or "within noise".
 import { BLOCK_SIZED_BYTES } from "./payloads.js";
-import type { CaseResult, RelativeRow } from "./results.js";
-import { ALPHA, benjaminiHochberg, type Interval, mannWhitney } from "./stats.js";
+import { type CaseResult, forkValues, type RelativeRow } from "./results.js";
+import {
+  ALPHA,
+  benjaminiHochberg,
+  type Interval,
+  mannWhitney,
+  percentInterval,
+  ratioToPercent,
+} from "./stats.js";
 
 /**
  * Default noise threshold, in percent: a detected change smaller than this is "within
@@ -84,9 +91,6 @@ export interface ComparisonInfo {
 
 export const COMPARE_METHOD = `two-sided Mann–Whitney U test on the fork medians, significant after Benjamini–Hochberg at a ${ALPHA * 100} % false-discovery rate over all cases compared and beyond the noise threshold; change = Hodges–Lehmann shift of the log times, with its Moses interval`;
 
-const toPercent = (x: number) => (x - 1) * 100;
-const forkValues = (c: CaseResult) => c.forkMedians.map((x) => x ?? Number.NaN);
-
 /** What differs between the runs' setups, each as a sentence for the reader. */
 export function setupWarnings(baseline: ComparedRun, current: ComparedRun): string[] {
   const w: string[] = [];
@@ -130,7 +134,7 @@ export function compareCases(
       skipped.push({ key: c.key, reason: "no fork timed it in one of the runs" });
       continue;
     }
-    const change = toPercent(t.ratio);
+    const change = ratioToPercent(t.ratio);
     const testable = t.minP <= ALPHA;
     tested.push({
       key: c.key,
@@ -142,7 +146,7 @@ export function compareCases(
       p50: c.p50,
       change,
       ...(t.ci && {
-        ci: { low: toPercent(t.ci.low), high: toPercent(t.ci.high), level: t.ci.level },
+        ci: percentInterval(t.ci),
       }),
       p: t.p,
       testable,

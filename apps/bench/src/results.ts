@@ -4,7 +4,15 @@
 import type { TargetImpl } from "./cases.js";
 import type { Allocation } from "./run.js";
 import type { CaseMeasurement } from "./schedule.js";
-import { type Estimate, type Interval, medianEstimate, pairedRatio, sideOfOne } from "./stats.js";
+import {
+  type Estimate,
+  type Interval,
+  medianEstimate,
+  pairedRatio,
+  percentInterval,
+  ratioToPercent,
+  sideOfOne,
+} from "./stats.js";
 
 /** What a case is, besides what was measured (from the parent's case list). */
 export interface CaseIdentity {
@@ -71,7 +79,8 @@ export function summarise(id: CaseIdentity, m: CaseMeasurement): CaseResult {
   };
 }
 
-const forkValues = (c: CaseResult) => c.forkMedians.map((x) => x ?? Number.NaN);
+/** A case's fork medians by fork index, NaN where a fork lost it (what the tests take). */
+export const forkValues = (c: CaseResult) => c.forkMedians.map((x) => x ?? Number.NaN);
 
 /** A ratio between two cases of one fork set, paired fork by fork. */
 export function caseRatio(a: CaseResult, b: CaseResult): Estimate {
@@ -145,8 +154,6 @@ export interface OverheadRow {
   readonly withinNoise: boolean;
 }
 
-const toPercent = (x: number) => (x - 1) * 100;
-
 /** Pair every raw case with its adapter case. */
 export function computeOverhead(cases: readonly CaseResult[]): OverheadRow[] {
   const rows: OverheadRow[] = [];
@@ -167,9 +174,9 @@ export function computeOverhead(cases: readonly CaseResult[]): OverheadRow[] {
       op: raw.op,
       rawP50: raw.p50,
       adapterP50: adapter.p50,
-      percent: toPercent(r.value),
+      percent: ratioToPercent(r.value),
       ...(r.ci && {
-        ci: { low: toPercent(r.ci.low), high: toPercent(r.ci.high), level: r.ci.level },
+        ci: percentInterval(r.ci),
       }),
       withinNoise: r.ci === undefined || sideOfOne(r.ci) === 0,
     });

@@ -199,11 +199,6 @@ export class CaseTimer {
     this.batch = makeBatch(c, options.clock);
   }
 
-  /** Ops per timed batch, once warmed up. */
-  get batchSize(): number {
-    return this.k;
-  }
-
   /** Untimed warm-up; grows the batch towards `batchMs` within the output cap. */
   async warm(): Promise<number> {
     const { options } = this;

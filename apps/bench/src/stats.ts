@@ -196,6 +196,14 @@ export function sideOfOne(ci: Interval | undefined): -1 | 0 | 1 {
   return 0;
 }
 
+/** A ratio as a change in percent: 1.2 → +20. */
+export const ratioToPercent = (ratio: number) => (ratio - 1) * 100;
+
+/** An interval of a ratio as an interval of the change in percent. */
+export function percentInterval(ci: Interval): Interval {
+  return { low: ratioToPercent(ci.low), high: ratioToPercent(ci.high), level: ci.level };
+}
+
 /** Half the interval's width in percent of the estimate, for "p50 ± x %". */
 export function halfWidthPercent(e: { value: number; ci?: Interval }): number | undefined {
   if (!e.ci) return undefined;
