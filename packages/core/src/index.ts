@@ -17,10 +17,11 @@ export {
   maxExpandedLength,
   resolveMaxLength,
 } from "./limits.js";
-export { assertOutputSpace, ownedBytes, ownsBuffer } from "./output.js";
+export { assertOutputSpace, concatBytes, ownedBytes, ownsBuffer } from "./output.js";
 export { validateCompressed } from "./validate.js";
 export {
   encodeUncompressedLength,
+  encodeVarint,
   MAX_SNAPPY_LENGTH,
   readUncompressedLength,
   type UncompressedLength,

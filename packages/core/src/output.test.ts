@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { assertOutputSpace, ownedBytes, ownsBuffer } from "./output.js";
+import { assertOutputSpace, concatBytes, ownedBytes, ownsBuffer } from "./output.js";
 
 const code = (c: string) => expect.objectContaining({ name: "SnappyError", code: c });
 
@@ -63,5 +63,15 @@ describe("ownedBytes", () => {
       expect(ownsBuffer(fromPool)).toBe(true);
       expect(Object.getPrototypeOf(fromPool)).toBe(Uint8Array.prototype);
     }
+  });
+});
+
+describe("concatBytes", () => {
+  it("joins parts in order into a fresh array", () => {
+    const a = Uint8Array.of(1, 2);
+    const out = concatBytes([a, new Uint8Array(0), Uint8Array.of(3)]);
+    expect([...out]).toEqual([1, 2, 3]);
+    expect(out.buffer).not.toBe(a.buffer);
+    expect(concatBytes([])).toEqual(new Uint8Array(0));
   });
 });

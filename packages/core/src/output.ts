@@ -59,3 +59,16 @@ export function ownedBytes(bytes: Uint8Array): Uint8Array {
     ? new Uint8Array(bytes)
     : new Uint8Array(bytes.buffer, 0, bytes.length);
 }
+
+/** `parts` back to back in one new array (an empty array for no parts). */
+export function concatBytes(parts: readonly Uint8Array[]): Uint8Array {
+  let total = 0;
+  for (const part of parts) total += part.length;
+  const out = new Uint8Array(total);
+  let pos = 0;
+  for (const part of parts) {
+    out.set(part, pos);
+    pos += part.length;
+  }
+  return out;
+}

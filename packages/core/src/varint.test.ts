@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { isSnappyError } from "./errors.js";
-import { encodeUncompressedLength, readUncompressedLength } from "./varint.js";
+import { encodeUncompressedLength, encodeVarint, readUncompressedLength } from "./varint.js";
 
 const corrupt = (bytes: number[]) => {
   try {
@@ -48,5 +48,20 @@ describe("readUncompressedLength", () => {
     expect(() => encodeUncompressedLength(-1)).toThrow(/not in 0\.\.2\^32-1/);
     expect(() => encodeUncompressedLength(2 ** 32)).toThrow(/not in/);
     expect(() => encodeUncompressedLength(1.5)).toThrow(/not in/);
+  });
+});
+
+describe("encodeVarint", () => {
+  it("writes 7 bits a byte, low first, past 32 bits", () => {
+    expect([...encodeVarint(0)]).toEqual([0]);
+    expect([...encodeVarint(300)]).toEqual([0xac, 0x02]);
+    expect([...encodeVarint(2 ** 32)]).toEqual([0x80, 0x80, 0x80, 0x80, 0x10]);
+    expect(encodeVarint(Number.MAX_SAFE_INTEGER).length).toBe(8);
+  });
+
+  it("refuses negative, fractional and unsafe values", () => {
+    for (const bad of [-1, 1.5, 2 ** 53, Number.NaN]) {
+      expect(() => encodeVarint(bad)).toThrow(/not a safe integer/);
+    }
   });
 });

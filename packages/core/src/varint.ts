@@ -56,7 +56,21 @@ export function encodeUncompressedLength(value: number): Uint8Array {
   if (!Number.isInteger(value) || value < 0 || value > MAX_SNAPPY_LENGTH) {
     throw new SnappyError("INVALID_ARGUMENT", `length ${value} is not in 0..2^32-1`);
   }
+  return encodeVarint(value);
+}
+
+/**
+ * Encode a non-negative safe integer as an unsigned little-endian base-128 varint (the
+ * protobuf varint: 7 bits a byte, high bit set on every byte but the last). The Snappy
+ * preamble is one of at most 32 bits; Ethereum's `ssz_snappy` length prefix one of 64.
+ * @throws SnappyError `INVALID_ARGUMENT` unless `value` is a safe integer ≥ 0.
+ */
+export function encodeVarint(value: number): Uint8Array {
+  if (!Number.isSafeInteger(value) || value < 0) {
+    throw new SnappyError("INVALID_ARGUMENT", `varint value ${value} is not a safe integer ≥ 0`);
+  }
   const out: number[] = [];
+  // Division, not shifts: shifts are 32-bit signed in JavaScript.
   while (value >= 0x80) {
     out.push((value % 0x80) | 0x80);
     value = Math.floor(value / 0x80);

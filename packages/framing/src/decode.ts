@@ -1,12 +1,20 @@
-import { assertBytes, DEFAULT_MAX_LENGTH, type SnappyCodec, SnappyError } from "@snappykit/core";
+import {
+  assertBytes,
+  concatBytes,
+  DEFAULT_MAX_LENGTH,
+  type SnappyCodec,
+  SnappyError,
+} from "@snappykit/core";
 import { type Crc32cFunction, crc32c as defaultCrc32c } from "./crc32c.js";
 import {
+  CHUNK_HEADER_SIZE,
   type ChunkDecodeContext,
   type ChunkKind,
   classifyChunk,
   corrupt,
   decodeChunkBody,
   MAX_COMPRESSED_CHUNK_LENGTH,
+  readChunkLength,
 } from "./format.js";
 
 /** Options for {@link decodeFramed} and the streaming decoders. */
@@ -86,16 +94,19 @@ export function decodeFramed(
   let pos = 0;
   const n = bytes.length;
   while (pos < n) {
-    if (n - pos < 4) {
-      throw corrupt(`truncated stream: ${n - pos} byte(s) of a 4-byte chunk header`, pos);
+    if (n - pos < CHUNK_HEADER_SIZE) {
+      throw corrupt(
+        `truncated stream: ${n - pos} byte(s) of a ${CHUNK_HEADER_SIZE}-byte chunk header`,
+        pos,
+      );
     }
-    const type = bytes[pos]!;
-    const length = bytes[pos + 1]! | (bytes[pos + 2]! << 8) | (bytes[pos + 3]! << 16);
-    const kind = classifyChunk(type, length, pos, pos === 0);
-    const end = pos + 4 + length;
+    const length = readChunkLength(bytes, pos);
+    const kind = classifyChunk(bytes[pos]!, length, pos, pos === 0);
+    const start = pos + CHUNK_HEADER_SIZE;
+    const end = start + length;
     if (end > n) {
       throw corrupt(
-        `truncated stream: chunk of ${length} bytes has only ${n - pos - 4} before the end`,
+        `truncated stream: chunk of ${length} bytes has only ${n - start} before the end`,
         pos,
       );
     }
@@ -103,7 +114,7 @@ export function decodeFramed(
       const out = decodeChunkBody(
         ctx,
         kind,
-        bytes.subarray(pos + 4, end),
+        bytes.subarray(start, end),
         pos,
         maxLength - produced,
         overLimit(maxLength, produced),
@@ -120,13 +131,7 @@ export function decodeFramed(
     // An uncompressed chunk is a view into the caller's bytes: hand back our own copy.
     return only.buffer === bytes.buffer ? only.slice() : only;
   }
-  const out = new Uint8Array(produced);
-  let at = 0;
-  for (const piece of outputs) {
-    out.set(piece, at);
-    at += piece.length;
-  }
-  return out;
+  return concatBytes(outputs);
 }
 
 /**
@@ -138,7 +143,7 @@ export function decodeFramed(
 export class FrameDecoder {
   readonly #ctx: ChunkDecodeContext;
   readonly #maxLength: number;
-  readonly #header = new Uint8Array(4);
+  readonly #header = new Uint8Array(CHUNK_HEADER_SIZE);
   #headerFill = 0;
   #kind: ChunkKind | null = null;
   #length = 0;
@@ -171,26 +176,27 @@ export class FrameDecoder {
     try {
       while (pos < n) {
         if (this.#kind === null) {
-          let type: number;
-          let length: number;
-          if (this.#headerFill === 0 && n - pos >= 4) {
-            type = bytes[pos]!;
-            length = bytes[pos + 1]! | (bytes[pos + 2]! << 8) | (bytes[pos + 3]! << 16);
+          // The header from this slice when it holds it whole, else gathered across slices.
+          let header: Uint8Array;
+          let at: number;
+          if (this.#headerFill === 0 && n - pos >= CHUNK_HEADER_SIZE) {
+            header = bytes;
+            at = pos;
             this.#chunkAt = base + pos;
-            pos += 4;
+            pos += CHUNK_HEADER_SIZE;
           } else {
             if (this.#headerFill === 0) this.#chunkAt = base + pos;
-            const take = Math.min(4 - this.#headerFill, n - pos);
+            const take = Math.min(CHUNK_HEADER_SIZE - this.#headerFill, n - pos);
             this.#header.set(bytes.subarray(pos, pos + take), this.#headerFill);
             this.#headerFill += take;
             pos += take;
-            if (this.#headerFill < 4) break;
+            if (this.#headerFill < CHUNK_HEADER_SIZE) break;
             this.#headerFill = 0;
-            const h = this.#header;
-            type = h[0]!;
-            length = h[1]! | (h[2]! << 8) | (h[3]! << 16);
+            header = this.#header;
+            at = 0;
           }
-          const kind = classifyChunk(type, length, this.#chunkAt, this.#first);
+          const length = readChunkLength(header, at);
+          const kind = classifyChunk(header[at]!, length, this.#chunkAt, this.#first);
           this.#first = false;
           this.#kind = kind;
           this.#length = length;
@@ -254,7 +260,7 @@ export class FrameDecoder {
     this.#ended = true;
     if (this.#headerFill > 0) {
       throw corrupt(
-        `truncated stream: ends after ${this.#headerFill} byte(s) of a 4-byte chunk header`,
+        `truncated stream: ends after ${this.#headerFill} byte(s) of a ${CHUNK_HEADER_SIZE}-byte chunk header`,
         this.#chunkAt,
       );
     }

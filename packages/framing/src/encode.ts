@@ -1,6 +1,8 @@
-import { assertBytes, type SnappyCodec, SnappyError } from "@snappykit/core";
+import { assertBytes, concatBytes, type SnappyCodec, SnappyError } from "@snappykit/core";
 import { type Crc32cFunction, crc32c as defaultCrc32c, maskChecksum } from "./crc32c.js";
 import {
+  CHECKSUM_SIZE,
+  CHUNK_HEADER_SIZE,
   ChunkType,
   MAX_CHUNK_DATA,
   STREAM_IDENTIFIER,
@@ -60,15 +62,15 @@ export function encodeChunk(
   const compressed = codec.compress(data);
   const useCompressed = compressed.length < data.length - (data.length >>> 3);
   const payload = useCompressed ? compressed : data;
-  const out = new Uint8Array(8 + payload.length);
+  const out = new Uint8Array(CHUNK_HEADER_SIZE + CHECKSUM_SIZE + payload.length);
   writeChunkHeader(
     out,
     0,
     useCompressed ? ChunkType.compressed : ChunkType.uncompressed,
-    4 + payload.length,
+    CHECKSUM_SIZE + payload.length,
   );
-  writeU32LE(out, 4, checksum);
-  out.set(payload, 8);
+  writeU32LE(out, CHUNK_HEADER_SIZE, checksum);
+  out.set(payload, CHUNK_HEADER_SIZE + CHECKSUM_SIZE);
   return out;
 }
 
@@ -97,22 +99,11 @@ export function encodeFramedAfter(
   { chunkSize, crc32c }: EncoderSettings,
   prefix: Uint8Array,
 ): Uint8Array {
-  const chunks: Uint8Array[] = [];
-  let total = prefix.length + STREAM_IDENTIFIER.length;
+  const parts = [prefix, STREAM_IDENTIFIER];
   for (let pos = 0; pos < data.length; pos += chunkSize) {
-    const chunk = encodeChunk(codec, data.subarray(pos, pos + chunkSize), crc32c);
-    chunks.push(chunk);
-    total += chunk.length;
+    parts.push(encodeChunk(codec, data.subarray(pos, pos + chunkSize), crc32c));
   }
-  const out = new Uint8Array(total);
-  out.set(prefix, 0);
-  out.set(STREAM_IDENTIFIER, prefix.length);
-  let pos = prefix.length + STREAM_IDENTIFIER.length;
-  for (const chunk of chunks) {
-    out.set(chunk, pos);
-    pos += chunk.length;
-  }
-  return out;
+  return concatBytes(parts);
 }
 
 /**

@@ -8,18 +8,33 @@ import {
 } from "@snappykit/core";
 import { type Crc32cFunction, maskChecksum } from "./crc32c.js";
 
+/** Chunk type bytes (§4). 0x02–0x7f are reserved unskippable, 0x80–0xfd reserved skippable. */
+export const ChunkType = {
+  compressed: 0x00,
+  uncompressed: 0x01,
+  padding: 0xfe,
+  streamIdentifier: 0xff,
+} as const;
+
+/** Chunk types from here up (to 0xfd) are reserved skippable, below it unskippable (§4.5, §4.6). */
+const FIRST_SKIPPABLE_TYPE = 0x80;
+
+/** Every chunk starts with a header: 1 type byte, then the body length, 24-bit little-endian (§1). */
+export const CHUNK_HEADER_SIZE = 4;
+
+/** A data chunk's body starts with the masked CRC-32C of its uncompressed data (§3, §4.2, §4.3). */
+export const CHECKSUM_SIZE = 4;
+
+/** The stream identifier chunk's body (§4.1). */
+const IDENTIFIER_BODY = Uint8Array.of(0x73, 0x4e, 0x61, 0x50, 0x70, 0x59); // "sNaPpY"
+
 /** The stream identifier chunk every framed stream starts with: `ff 06 00 00 "sNaPpY"` (§4.1). */
 export const STREAM_IDENTIFIER: Uint8Array = Uint8Array.of(
-  0xff,
-  0x06,
-  0x00,
-  0x00,
-  0x73,
-  0x4e,
-  0x61,
-  0x50,
-  0x70,
-  0x59,
+  ChunkType.streamIdentifier,
+  IDENTIFIER_BODY.length,
+  0,
+  0,
+  ...IDENTIFIER_BODY,
 );
 
 /** Most uncompressed bytes one data chunk may carry (§4.2, §4.3). */
@@ -30,20 +45,12 @@ export const MAX_CHUNK_DATA = 65536;
  * §4.2 allows a body up to 2^24-1, but no conforming encoder's 64 KiB block compresses to more
  * than Snappy's worst case, and the bound lets decoders use fixed buffers (as `snap` and Go do).
  */
-export const MAX_COMPRESSED_CHUNK_LENGTH = 4 + maxCompressedLength(MAX_CHUNK_DATA);
+export const MAX_COMPRESSED_CHUNK_LENGTH = CHECKSUM_SIZE + maxCompressedLength(MAX_CHUNK_DATA);
 
 /** Longest uncompressed-chunk body: CRC + 65,536 data bytes (§4.3). */
-export const MAX_UNCOMPRESSED_CHUNK_LENGTH = 4 + MAX_CHUNK_DATA;
+export const MAX_UNCOMPRESSED_CHUNK_LENGTH = CHECKSUM_SIZE + MAX_CHUNK_DATA;
 
-/** Chunk type bytes (§4). 0x02–0x7f are reserved unskippable, 0x80–0xfd reserved skippable. */
-export const ChunkType = {
-  compressed: 0x00,
-  uncompressed: 0x01,
-  padding: 0xfe,
-  streamIdentifier: 0xff,
-} as const;
-
-/** What a decoder does with a chunk, decided from its 4-byte header alone. */
+/** What a decoder does with a chunk, decided from its header alone. */
 export type ChunkKind = "compressed" | "uncompressed" | "identifier" | "skip";
 
 const hex = (n: number) => `0x${n.toString(16).padStart(2, "0")}`;
@@ -66,8 +73,9 @@ export function classifyChunk(type: number, length: number, at: number, first: b
   }
   switch (type) {
     case ChunkType.compressed:
-      if (length < 4)
+      if (length < CHECKSUM_SIZE) {
         throw corrupt(`compressed chunk of ${length} bytes has no room for its CRC`, at);
+      }
       if (length > MAX_COMPRESSED_CHUNK_LENGTH) {
         throw corrupt(
           `oversize compressed chunk: ${length} bytes, over the ${MAX_COMPRESSED_CHUNK_LENGTH} a 65536-byte block can need`,
@@ -76,23 +84,29 @@ export function classifyChunk(type: number, length: number, at: number, first: b
       }
       return "compressed";
     case ChunkType.uncompressed:
-      if (length < 4) {
+      if (length < CHECKSUM_SIZE) {
         throw corrupt(`uncompressed chunk of ${length} bytes has no room for its CRC`, at);
       }
       if (length > MAX_UNCOMPRESSED_CHUNK_LENGTH) {
         throw corrupt(
-          `oversize uncompressed chunk: ${length - 4} data bytes, over the limit of ${MAX_CHUNK_DATA}`,
+          `oversize uncompressed chunk: ${length - CHECKSUM_SIZE} data bytes, over the limit of ${MAX_CHUNK_DATA}`,
           at,
         );
       }
       return "uncompressed";
     case ChunkType.streamIdentifier:
-      if (length !== 6) throw corrupt(`stream identifier chunk has length ${length}, not 6`, at);
+      if (length !== IDENTIFIER_BODY.length) {
+        throw corrupt(
+          `stream identifier chunk has length ${length}, not ${IDENTIFIER_BODY.length}`,
+          at,
+        );
+      }
       return "identifier";
     default:
       // §4.5: reserved unskippable chunks must stop the decoder; §4.4/§4.6: padding and reserved
       // skippable chunks must be skipped unread.
-      if (type < 0x80) throw corrupt(`reserved unskippable chunk type ${hex(type)}`, at);
+      if (type < FIRST_SKIPPABLE_TYPE)
+        throw corrupt(`reserved unskippable chunk type ${hex(type)}`, at);
       return "skip";
   }
 }
@@ -103,6 +117,10 @@ export interface ChunkDecodeContext {
   readonly verifyChecksums: boolean;
   readonly crc32c: Crc32cFunction;
 }
+
+/** The body length in the chunk header at `pos` of `bytes` (its type is `bytes[pos]`). */
+export const readChunkLength = (bytes: Uint8Array, pos: number): number =>
+  bytes[pos + 1]! | (bytes[pos + 2]! << 8) | (bytes[pos + 3]! << 16);
 
 const readU32LE = (b: Uint8Array, i: number) =>
   (b[i]! | (b[i + 1]! << 8) | (b[i + 2]! << 16) | (b[i + 3]! << 24)) >>> 0;
@@ -122,15 +140,15 @@ export function decodeChunkBody(
   overBudget: (size: number) => SnappyError,
 ): Uint8Array | undefined {
   if (kind === "identifier") {
-    for (let i = 0; i < 6; i++) {
-      if (body[i] !== STREAM_IDENTIFIER[4 + i]) {
+    for (let i = 0; i < IDENTIFIER_BODY.length; i++) {
+      if (body[i] !== IDENTIFIER_BODY[i]) {
         throw corrupt("stream identifier chunk does not contain sNaPpY", at);
       }
     }
     return undefined;
   }
   const stored = readU32LE(body, 0);
-  const payload = body.subarray(4);
+  const payload = body.subarray(CHECKSUM_SIZE);
   let data: Uint8Array;
   if (kind === "uncompressed") {
     if (payload.length > budget) throw overBudget(payload.length);
@@ -184,7 +202,7 @@ function wrap(error: unknown, what: string, at: number): SnappyError {
   return new SnappyError("CORRUPT_INPUT", `${what} at byte ${at}: ${detail}`, { cause: error });
 }
 
-/** Write a 4-byte chunk header (type + 24-bit little-endian length) at `pos`. */
+/** Write a chunk header (type + 24-bit little-endian length) at `pos`. */
 export function writeChunkHeader(out: Uint8Array, pos: number, type: number, length: number): void {
   out[pos] = type;
   out[pos + 1] = length & 0xff;

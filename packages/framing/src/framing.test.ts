@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { CHUNK_HEADER_SIZE, readChunkLength } from "./format.js";
 import {
   ChunkType,
   crc32c,
@@ -25,9 +26,9 @@ import {
 function chunkHeaders(bytes: Uint8Array): [number, number][] {
   const out: [number, number][] = [];
   for (let pos = 0; pos < bytes.length; ) {
-    const length = bytes[pos + 1]! | (bytes[pos + 2]! << 8) | (bytes[pos + 3]! << 16);
+    const length = readChunkLength(bytes, pos);
     out.push([bytes[pos]!, length]);
-    pos += 4 + length;
+    pos += CHUNK_HEADER_SIZE + length;
   }
   return out;
 }

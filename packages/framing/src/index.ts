@@ -1,12 +1,5 @@
-export {
-  type Crc32cFunction,
-  crc32c,
-  crc32cImplementation,
-  crc32cNative,
-  crc32cTs,
-  maskChecksum,
-  unmaskChecksum,
-} from "./crc32c.js";
+// crc32c.ts is public API as a whole: the functions, the native/TS choice, the masking.
+export * from "./crc32c.js";
 export { type DecodeFramedOptions, decodeFramed, FrameDecoder } from "./decode.js";
 export { type EncodeFramedOptions, encodeFramed, FrameEncoder } from "./encode.js";
 export {

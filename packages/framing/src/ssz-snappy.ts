@@ -1,15 +1,24 @@
 // Ethereum consensus req/resp `ssz_snappy` encoding (consensus-specs, phase0/p2p-interface.md,
 // "Encoding strategies"): <unsigned protobuf varint of the SSZ length> <Snappy framed stream>.
-import { assertBytes, maxCompressedLength, type SnappyCodec, SnappyError } from "@snappykit/core";
+import {
+  assertBytes,
+  concatBytes,
+  encodeVarint,
+  maxCompressedLength,
+  type SnappyCodec,
+  SnappyError,
+} from "@snappykit/core";
 import type { Crc32cFunction } from "./crc32c.js";
 import { type DecodeFramedOptions, resolveDecodeContext } from "./decode.js";
 import { type EncodeFramedOptions, encodeFramedAfter, resolveEncodeOptions } from "./encode.js";
 import {
+  CHUNK_HEADER_SIZE,
   type ChunkDecodeContext,
   type ChunkKind,
   ChunkType,
   classifyChunk,
   decodeChunkBody,
+  readChunkLength,
 } from "./format.js";
 import { type ByteReader, type ByteSource, ByteReader as Reader } from "./stream.js";
 
@@ -44,16 +53,6 @@ export interface EncodeSszSnappyOptions extends EncodeFramedOptions {
 
 const isSize = (n: unknown): n is number => Number.isSafeInteger(n) && (n as number) >= 0;
 
-function encodeVarint(value: number): Uint8Array {
-  const out: number[] = [];
-  while (value >= 0x80) {
-    out.push((value % 0x80) | 0x80);
-    value = Math.floor(value / 0x80);
-  }
-  out.push(value);
-  return Uint8Array.from(out);
-}
-
 /**
  * Encode an SSZ payload as `ssz_snappy`: its length as an unsigned varint, then the framed
  * stream. Throws `LENGTH_LIMIT` for a payload over `maxPayloadSize`.
@@ -84,14 +83,7 @@ export function encodeSszSnappySequence(
   items: readonly Uint8Array[],
   options?: EncodeSszSnappyOptions,
 ): Uint8Array {
-  const parts = items.map((item) => encodeSszSnappy(codec, item, options));
-  const out = new Uint8Array(parts.reduce((sum, p) => sum + p.length, 0));
-  let pos = 0;
-  for (const part of parts) {
-    out.set(part, pos);
-    pos += part.length;
-  }
-  return out;
+  return concatBytes(items.map((item) => encodeSszSnappy(codec, item, options)));
 }
 
 interface Limits {
@@ -145,10 +137,11 @@ class PayloadState {
   header(type: number, length: number, at: number): ChunkKind {
     const kind = classifyChunk(type, length, at, this.first);
     this.first = false;
-    if (this.read + 4 + length > this.budget) {
+    const end = this.read + CHUNK_HEADER_SIZE + length;
+    if (end > this.budget) {
       throw new SnappyError(
         "CORRUPT_INPUT",
-        `ssz_snappy payload of ${this.n} bytes needs more than max_compressed_len(${this.n}) = ${this.budget} framed bytes (chunk at byte ${at} would end at ${this.read + 4 + length})`,
+        `ssz_snappy payload of ${this.n} bytes needs more than max_compressed_len(${this.n}) = ${this.budget} framed bytes (chunk at byte ${at} would end at ${end})`,
       );
     }
     return kind;
@@ -260,14 +253,14 @@ export function decodeSszSnappyAt(
   // An empty payload may carry just the stream identifier, or nothing at all.
   const wantIdentifier = n === 0 && bytes[pos] === ChunkType.streamIdentifier;
   while (state.produced < n || (wantIdentifier && state.first)) {
-    if (bytes.length - pos < 4) throw state.truncated();
-    const type = bytes[pos]!;
-    const length = bytes[pos + 1]! | (bytes[pos + 2]! << 8) | (bytes[pos + 3]! << 16);
+    if (bytes.length - pos < CHUNK_HEADER_SIZE) throw state.truncated();
+    const length = readChunkLength(bytes, pos);
     state.read = pos - framedStart;
-    const kind = state.header(type, length, pos);
-    const end = pos + 4 + length;
+    const kind = state.header(bytes[pos]!, length, pos);
+    const start = pos + CHUNK_HEADER_SIZE;
+    const end = start + length;
     if (end > bytes.length) throw state.truncated();
-    state.body(kind, bytes.subarray(pos + 4, end), pos);
+    state.body(kind, bytes.subarray(start, end), pos);
     pos = end;
   }
   return { ssz: state.result(), end: pos };
@@ -323,9 +316,9 @@ export async function readSszSnappy(
   const wantIdentifier = n === 0 && (await reader.peekByte()) === ChunkType.streamIdentifier;
   while (state.produced < n || (wantIdentifier && state.first)) {
     const at = reader.position;
-    const header = await reader.read(4);
+    const header = await reader.read(CHUNK_HEADER_SIZE);
     if (header === undefined) throw state.truncated();
-    const length = header[1]! | (header[2]! << 8) | (header[3]! << 16);
+    const length = readChunkLength(header, 0);
     state.read = at - framedStart;
     const kind = state.header(header[0]!, length, at);
     const body = await reader.read(length);

@@ -38,6 +38,35 @@ async function* iterate(source: ByteSource): AsyncGenerator<Uint8Array, void, un
   }
 }
 
+/** What {@link FrameEncoder} and {@link FrameDecoder} share: bytes in, pieces out, then an end. */
+interface Transcoder {
+  write(bytes: Uint8Array): Iterable<Uint8Array>;
+  /** The last pieces (the encoder's), or nothing (the decoder only checks for truncation). */
+  // biome-ignore lint/suspicious/noConfusingVoidType: FrameDecoder.end() is declared void
+  end(): Iterable<Uint8Array> | void;
+}
+
+// Created on the first pull, as a generator's body runs: bad options reject the iteration.
+async function* transcode(
+  create: () => Transcoder,
+  source: ByteSource,
+): AsyncGenerator<Uint8Array, void, undefined> {
+  const transcoder = create();
+  for await (const piece of iterate(source)) yield* transcoder.write(piece);
+  yield* transcoder.end() ?? [];
+}
+
+function transformStream(transcoder: Transcoder): TransformStream<Uint8Array, Uint8Array> {
+  return new TransformStream({
+    transform(piece, controller) {
+      for (const out of transcoder.write(piece)) controller.enqueue(out);
+    },
+    flush(controller) {
+      for (const out of transcoder.end() ?? []) controller.enqueue(out);
+    },
+  });
+}
+
 /**
  * Encode a byte stream as a Snappy framed stream, chunk by chunk: memory stays at one chunk
  * (`chunkSize`) whatever the input size.
@@ -45,14 +74,12 @@ async function* iterate(source: ByteSource): AsyncGenerator<Uint8Array, void, un
  * @example
  * for await (const piece of encodeFramedStream(codec, fs.createReadStream(path))) out.write(piece);
  */
-export async function* encodeFramedStream(
+export function encodeFramedStream(
   codec: SnappyCodec,
   source: ByteSource,
   options?: EncodeFramedOptions,
 ): AsyncGenerator<Uint8Array, void, undefined> {
-  const encoder = new FrameEncoder(codec, options);
-  for await (const piece of iterate(source)) yield* encoder.write(piece);
-  yield* encoder.end();
+  return transcode(() => new FrameEncoder(codec, options), source);
 }
 
 /**
@@ -60,14 +87,12 @@ export async function* encodeFramedStream(
  * Memory stays at one chunk (≤ 76,498 bytes) whatever the stream size; `maxLength` (unlimited
  * by default here) caps the total.
  */
-export async function* decodeFramedStream(
+export function decodeFramedStream(
   codec: SnappyCodec,
   source: ByteSource,
   options?: DecodeFramedOptions,
 ): AsyncGenerator<Uint8Array, void, undefined> {
-  const decoder = new FrameDecoder(codec, options);
-  for await (const piece of iterate(source)) yield* decoder.write(piece);
-  decoder.end();
+  return transcode(() => new FrameDecoder(codec, options), source);
 }
 
 /** A Web Streams `TransformStream` that frames the bytes written to it. */
@@ -75,15 +100,7 @@ export function createFrameEncoderStream(
   codec: SnappyCodec,
   options?: EncodeFramedOptions,
 ): TransformStream<Uint8Array, Uint8Array> {
-  const encoder = new FrameEncoder(codec, options);
-  return new TransformStream({
-    transform(piece, controller) {
-      for (const out of encoder.write(piece)) controller.enqueue(out);
-    },
-    flush(controller) {
-      for (const out of encoder.end()) controller.enqueue(out);
-    },
-  });
+  return transformStream(new FrameEncoder(codec, options));
 }
 
 /**
@@ -94,15 +111,7 @@ export function createFrameDecoderStream(
   codec: SnappyCodec,
   options?: DecodeFramedOptions,
 ): TransformStream<Uint8Array, Uint8Array> {
-  const decoder = new FrameDecoder(codec, options);
-  return new TransformStream({
-    transform(piece, controller) {
-      for (const out of decoder.write(piece)) controller.enqueue(out);
-    },
-    flush() {
-      decoder.end();
-    },
-  });
+  return transformStream(new FrameDecoder(codec, options));
 }
 
 const EMPTY = new Uint8Array(0);

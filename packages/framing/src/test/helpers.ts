@@ -1,8 +1,14 @@
 // Shared test helpers (not shipped: test files are excluded from the build).
-import { isSnappyError, type SnappyCodec, type SnappyErrorCode } from "@snappykit/core";
+import {
+  concatBytes,
+  isSnappyError,
+  type SnappyCodec,
+  type SnappyErrorCode,
+} from "@snappykit/core";
 import { createCodec as createNapi } from "@snappykit/napi";
 import { createCodec as createSnappyWasm } from "@snappykit/snappy-wasm";
 import { expect } from "vitest";
+import { CHUNK_HEADER_SIZE, writeChunkHeader } from "../format.js";
 import { decodeFramed, FrameDecoder } from "../index.js";
 
 /** The two real adapters the framing layer is tested over. */
@@ -32,20 +38,16 @@ export function structuredBytes(n: number, seed = 7): Uint8Array {
   return out;
 }
 
-export function concat(...parts: Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(parts.reduce((s, p) => s + p.length, 0));
-  let pos = 0;
-  for (const p of parts) {
-    out.set(p, pos);
-    pos += p.length;
-  }
-  return out;
-}
+/** `parts` back to back (core's `concatBytes`, spread for brevity in tests). */
+export const concat = (...parts: Uint8Array[]): Uint8Array => concatBytes(parts);
 
 /** A chunk: type, 24-bit length, body. */
 export function chunk(type: number, body: Uint8Array | number[]): Uint8Array {
   const b = body instanceof Uint8Array ? body : Uint8Array.from(body);
-  return concat(Uint8Array.of(type, b.length & 0xff, (b.length >>> 8) & 0xff, b.length >>> 16), b);
+  const out = new Uint8Array(CHUNK_HEADER_SIZE + b.length);
+  writeChunkHeader(out, 0, type, b.length);
+  out.set(b, CHUNK_HEADER_SIZE);
+  return out;
 }
 
 /** The error code `fn` throws, or "no error". */
