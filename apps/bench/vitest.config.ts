@@ -1,6 +1,5 @@
-import { defineConfig } from "vitest/config";
+import { defineConfig, mergeConfig } from "vitest/config";
+import shared from "../../vitest.shared.ts";
 
 // The runner's allocation figures need a callable gc(), as `pnpm bench` has.
-export default defineConfig({
-  test: { execArgv: ["--expose-gc"], testTimeout: 60_000, hookTimeout: 60_000 },
-});
+export default mergeConfig(shared, defineConfig({ test: { execArgv: ["--expose-gc"] } }));
