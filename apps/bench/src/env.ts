@@ -3,6 +3,7 @@ import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import os from "node:os";
+import { forkEnv } from "./fork.js";
 
 /** Where and with what a run was made. */
 export interface Environment {
@@ -20,6 +21,8 @@ export interface Environment {
   /** Each codec id → the backend library actually loaded (name@version). */
   readonly libraries: Record<string, string>;
   readonly exposeGc: boolean;
+  /** The GLIBC_TUNABLES the forks ran with (fork.ts); reports before it: glibc defaults. */
+  readonly glibcTunables?: string;
   /** The runtime the forks timed in (`--runtime`); reports before it was recorded: Node. */
   readonly runtime?: { readonly name: string; readonly version: string };
 }
@@ -68,6 +71,7 @@ export function collectEnvironment(
     commit: commit === null ? null : `${commit}${dirty ? "-dirty" : ""}`,
     libraries,
     exposeGc: typeof (globalThis as { gc?: unknown }).gc === "function",
+    glibcTunables: forkEnv().GLIBC_TUNABLES,
     runtime,
   };
 }

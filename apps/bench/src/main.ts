@@ -30,7 +30,13 @@ import { renderMarkdown } from "./report/markdown.js";
 import { loadSafetySection } from "./report/safety.js";
 import { renderSvg } from "./report/svg.js";
 import { clearProgress, progressPrinter, renderTerminal } from "./report/terminal.js";
-import { type CaseIdentity, computeOverhead, relativeRows, summarise } from "./results.js";
+import {
+  type CaseIdentity,
+  computeOverhead,
+  relativeRows,
+  summarise,
+  wideRows,
+} from "./results.js";
 import { FULL_TIMING, hasGc, QUICK_TIMING, type TimingOptions } from "./run.js";
 import { type ForkRuntime, processRuntime } from "./runtime.js";
 import { type PlannedCase, runForks, type StartWorker } from "./schedule.js";
@@ -212,14 +218,22 @@ async function timeAndReport(
   );
 
   const base = opts.quick ? QUICK_TIMING : FULL_TIMING;
-  const timing: TimingOptions = { ...base, clock: opts.clock, forks: opts.forks ?? base.forks };
+  // `--forks N` means exactly N forks: no adaptive extras.
+  const timing: TimingOptions = {
+    ...base,
+    clock: opts.clock,
+    ...(opts.forks !== undefined && { forks: opts.forks, extraForks: 0 }),
+  };
   const { rows, plan, identities } = planCases(cases, gate.prepared, selected, opts.slowdowns);
   const forks = Math.max(1, timing.forks);
   log(
-    `timing ${cases.length} cases × ${forks} fork${forks === 1 ? "" : "s"} ` +
+    `timing ${cases.length} cases × ${forks} fork${forks === 1 ? "" : "s"}` +
+      (timing.extraForks > 0
+        ? ` (+ up to ${timing.extraForks} for rows whose ratios are wider than ±${timing.targetWidthPercent} %) `
+        : " ") +
       `(${opts.quick ? "quick" : "full"} mode${timing.forks === 0 ? ", in this process" : `, a ${browser ? "page" : "process"} per codec and fork, in ${runtime.name} ${runtime.version}`})`,
   );
-  const measured = await timeCases(rows, plan, timing, io, log, { browser, runtime });
+  const measured = await timeCases(rows, plan, timing, io, log, { browser, runtime, reference });
   // runForks returns one measurement per planned case, in plan order.
   const results = measured.measurements.map((m, i) => summarise(identities[i]!, m));
 
@@ -351,7 +365,12 @@ export async function timeCases(
   timing: TimingOptions,
   io: Io,
   log: (line: string) => void,
-  where: { readonly browser?: Browser; readonly runtime?: ForkRuntime } = {},
+  where: {
+    readonly browser?: Browser;
+    readonly runtime?: ForkRuntime;
+    /** With extra forks allowed: the codec whose ratios decide which rows get them. */
+    readonly reference?: string;
+  } = {},
 ): Promise<Awaited<ReturnType<typeof runForks>>> {
   const forks = Math.max(1, timing.forks);
   const inputsDir =
@@ -359,7 +378,7 @@ export async function timeCases(
   let measured: Awaited<ReturnType<typeof runForks>>;
   try {
     if (inputsDir) writeInputs(inputsDir, rows);
-    const { browser, runtime } = where;
+    const { browser, runtime, reference } = where;
     const start: StartWorker = browser
       ? (spec) => BrowserWorker.start(spec, browser, rows, timing, REQUEST_TIMEOUT_MS)
       : inputsDir
@@ -372,6 +391,13 @@ export async function timeCases(
       forks,
       start,
       progressPrinter(io.stderr),
+      reference !== undefined && timing.forks > 0 && timing.extraForks > 0
+        ? {
+            extraForks: timing.extraForks,
+            deadline: performance.now() + timing.budgetMs,
+            wideRows: (ms) => wideRows(ms, reference, timing.targetWidthPercent),
+          }
+        : undefined,
     );
   } finally {
     if (inputsDir) rmSync(inputsDir, { recursive: true, force: true });

@@ -6,6 +6,7 @@ import type { Allocation } from "./run.js";
 import type { CaseMeasurement } from "./schedule.js";
 import {
   type Estimate,
+  halfWidthPercent,
   type Interval,
   medianEstimate,
   pairedRatio,
@@ -182,4 +183,32 @@ export function computeOverhead(cases: readonly CaseResult[]): OverheadRow[] {
     });
   }
   return rows;
+}
+
+/**
+ * The rows (by index) whose figures are still too uncertain: some case's ratio to its
+ * partner, paired by fork, has an interval wider than ±`widthPercent`. The partner is the
+ * reference codec for an adapter case (the relative table) and the adapter for a raw case
+ * (the overhead table); the reference's own time is left out, since it carries the VM's
+ * drift that ratios cancel.
+ */
+export function wideRows(
+  measurements: readonly CaseMeasurement[],
+  reference: string,
+  widthPercent: number,
+): number[] {
+  const wide = new Set<number>();
+  for (const m of measurements) {
+    if (wide.has(m.row)) continue;
+    const partner = measurements.find(
+      (p) =>
+        p.row === m.row &&
+        p.spec.impl === "adapter" &&
+        p.spec.codec === (m.spec.impl === "raw" ? m.spec.codec : reference),
+    );
+    if (!partner || partner === m) continue;
+    const half = halfWidthPercent(pairedRatio(m.forkMedians, partner.forkMedians));
+    if (half === undefined || half > widthPercent) wide.add(m.row);
+  }
+  return [...wide].sort((a, b) => a - b);
 }

@@ -46,6 +46,8 @@ export interface ForkFailure {
 export interface Progress {
   readonly fork: number;
   readonly forks: number;
+  /** An adaptive extra fork (fork ≥ forks), for the rows still too uncertain. */
+  readonly extra?: boolean;
   readonly index: number;
   readonly total: number;
   readonly label: string;
@@ -72,9 +74,22 @@ function rotate<T>(xs: readonly T[], by: number): T[] {
 }
 
 /**
+ * More forks for the rows whose figures are still too uncertain (tachometer's
+ * auto-sampling): after the base forks, one extra fork at a time for the rows `wideRows`
+ * names, until none is named, `extraForks` have run, or the clock passes `deadline`.
+ */
+export interface AdaptiveForks {
+  readonly extraForks: number;
+  /** performance.now() after which no extra fork starts. */
+  readonly deadline: number;
+  /** The rows that still need forks, from everything measured so far. */
+  readonly wideRows: (measurements: readonly CaseMeasurement[]) => number[];
+}
+
+/**
  * Run every fork. `forks` processes per target (at least one: `--forks 0` passes 1 with
- * an in-process `start`). A target that fails in a fork is reported and skipped for the
- * rest of that fork; the run goes on.
+ * an in-process `start`), then the adaptive extra forks if asked. A target that fails in a
+ * fork is reported and skipped for the rest of that fork; the run goes on.
  */
 export async function runForks(
   plan: readonly PlannedCase[],
@@ -83,13 +98,15 @@ export async function runForks(
   forks: number,
   start: StartWorker,
   onProgress?: (p: Progress) => void,
+  adaptive?: AdaptiveForks,
 ): Promise<{ measurements: CaseMeasurement[]; failures: ForkFailure[] }> {
+  const maxForks = forks + (adaptive?.extraForks ?? 0);
   const measurements = new Map<string, CaseMeasurement>();
   const key = (c: PlannedCase) => `${specKey(c.spec)}#${c.row}`;
   for (const c of plan) {
     measurements.set(key(c), {
       ...c,
-      forkMedians: Array.from({ length: forks }, () => Number.NaN),
+      forkMedians: Array.from({ length: maxForks }, () => Number.NaN),
       samples: [],
       batch: 0,
       alloc: { heap: Number.NaN, external: Number.NaN },
@@ -98,8 +115,8 @@ export async function runForks(
   }
   const failures: ForkFailure[] = [];
   const specs = [...new Map(plan.map((c) => [specKey(c.spec), c.spec])).values()];
-  const rowIds = [...new Set(plan.map((c) => c.row))].sort((a, b) => a - b);
-  const total = plan.length * forks;
+  const allRows = [...new Set(plan.map((c) => c.row))].sort((a, b) => a - b);
+  let total = plan.length * forks;
   const started = performance.now();
   let index = 0;
   // Every case gets the same time budget per fork, so the case count predicts the rest
@@ -107,7 +124,7 @@ export async function runForks(
   const eta = () =>
     index > 1 ? ((performance.now() - started) / (index - 1)) * (total - index + 1) : undefined;
 
-  for (let fork = 0; fork < forks; fork++) {
+  const runFork = async (fork: number, rowIds: readonly number[]) => {
     const alive = new Map<string, import("./fork.js").CaseWorker>();
     const fail = (spec: TargetSpec, reason: string) => {
       failures.push({ codec: spec.codec, impl: spec.impl, fork, reason });
@@ -116,7 +133,12 @@ export async function runForks(
       return w?.close().catch(() => {});
     };
     // Start every target of the fork before timing any: loading is not what we measure.
-    const order = rotate(specs, fork);
+    const order = rotate(
+      specs.filter((s) =>
+        plan.some((c) => rowIds.includes(c.row) && specKey(c.spec) === specKey(s)),
+      ),
+      fork,
+    );
     await Promise.all(
       order.map(async (spec) => {
         try {
@@ -144,6 +166,7 @@ export async function runForks(
         onProgress?.({
           fork,
           forks,
+          extra: fork >= forks,
           index,
           total,
           label: rows[row]!.label.replace("{codec}", specKey(m.spec)),
@@ -209,6 +232,16 @@ export async function runForks(
       }
     }
     await Promise.all([...alive.values()].map((w) => w.close().catch(() => {})));
+  };
+
+  for (let fork = 0; fork < forks; fork++) await runFork(fork, allRows);
+  let ran = forks;
+  while (adaptive && ran < maxForks && performance.now() < adaptive.deadline) {
+    const wide = adaptive.wideRows([...measurements.values()]);
+    if (wide.length === 0) break;
+    total = index + plan.filter((c) => wide.includes(c.row)).length;
+    await runFork(ran++, wide);
   }
+  for (const m of measurements.values()) m.forkMedians.length = ran;
   return { measurements: [...measurements.values()], failures };
 }

@@ -130,7 +130,13 @@ export async function runSweep(
   const gate = await runGate(gateReference, targets, payloads);
 
   const base = opts.quick ? QUICK_TIMING : FULL_TIMING;
-  const timing: TimingOptions = { ...base, clock: opts.clock, forks: opts.forks ?? base.forks };
+  // A fixed fork count per point: the sweep's budget has no room for adaptive extras.
+  const timing: TimingOptions = {
+    ...base,
+    clock: opts.clock,
+    forks: opts.forks ?? base.forks,
+    extraForks: 0,
+  };
   const cases = buildCases({
     targets,
     rawTargets: [],

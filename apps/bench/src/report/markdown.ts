@@ -171,6 +171,7 @@ export function renderMarkdown(report: BenchReport, extras: MarkdownExtras = {})
     "Environment",
     [
       `- ${formatRuntime(e)}, ${e.mitata}, --expose-gc: ${e.exposeGc ? "yes" : "no"}`,
+      ...(e.glibcTunables ? [`- Forks' malloc: \`GLIBC_TUNABLES=${e.glibcTunables}\``] : []),
       `- CPU: ${e.cpu} × ${e.cores}, ${e.memoryGiB} GiB RAM, ${e.os} (${e.arch})`,
       `- Commit: ${e.commit ?? "unknown"}; date ${e.date}`,
       `- Timing: ${forksText(report)} per case, each ${report.timing.warmupMs} ms warm-up + ` +
@@ -192,10 +193,13 @@ export function renderMarkdown(report: BenchReport, extras: MarkdownExtras = {})
   return `${out.join("\n").trimEnd()}\n`;
 }
 
-/** "5 forks" / "1 in-process run". */
+/** "9 forks" / "9 forks (+ up to 12 for uncertain rows)" / "1 in-process run". */
 export function forksText(report: BenchReport): string {
-  const f = report.timing.forks;
-  return f === 0 ? "1 in-process run" : `${f} forks`;
+  const { forks, extraForks = 0, targetWidthPercent } = report.timing;
+  if (forks === 0) return "1 in-process run";
+  return extraForks > 0
+    ? `${forks} forks (+ up to ${extraForks} for rows whose ratios were wider than ±${targetWidthPercent} %)`
+    : `${forks} forks`;
 }
 
 /** What a comparison found, in sentences (Markdown and terminal alike). */

@@ -71,7 +71,8 @@ export function progressPrinter(stream: NodeJS.WriteStream): (p: Progress) => vo
   const tty = stream.isTTY === true;
   return (p) => {
     const eta = p.etaMs === undefined ? "…" : formatDuration(p.etaMs);
-    const line = `[fork ${p.fork + 1}/${p.forks}] [${String(p.index).padStart(String(p.total).length)}/${p.total}] ${p.label}  elapsed ${formatDuration(p.elapsedMs)}  ETA ${eta}`;
+    const fork = p.extra ? `extra fork ${p.fork + 1}` : `fork ${p.fork + 1}/${p.forks}`;
+    const line = `[${fork}] [${String(p.index).padStart(String(p.total).length)}/${p.total}] ${p.label}  elapsed ${formatDuration(p.elapsedMs)}  ETA ${eta}`;
     if (tty) {
       const cols = stream.columns ?? 100;
       stream.write(`\r\x1b[2K${line.slice(0, cols - 1)}`);
