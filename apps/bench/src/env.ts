@@ -4,28 +4,7 @@ import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import os from "node:os";
 import { forkEnv } from "./fork.js";
-
-/** Where and with what a run was made. */
-export interface Environment {
-  readonly date: string;
-  readonly node: string;
-  readonly v8: string;
-  readonly cpu: string;
-  readonly cores: number;
-  readonly memoryGiB: number;
-  readonly os: string;
-  readonly arch: string;
-  readonly mitata: string;
-  /** `git rev-parse HEAD`, with "-dirty" if the work tree had changes; null outside git. */
-  readonly commit: string | null;
-  /** Each codec id → the backend library actually loaded (name@version). */
-  readonly libraries: Record<string, string>;
-  readonly exposeGc: boolean;
-  /** The GLIBC_TUNABLES the forks ran with (fork.ts); reports before it: glibc defaults. */
-  readonly glibcTunables?: string;
-  /** The runtime the forks timed in (`--runtime`); reports before it was recorded: Node. */
-  readonly runtime?: { readonly name: string; readonly version: string };
-}
+import type { Environment } from "./report/schema.js";
 
 function git(args: string[], cwd: string): string | null {
   try {

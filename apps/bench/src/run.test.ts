@@ -13,7 +13,7 @@ import {
   type TargetSpec,
   writeInputs,
 } from "./fork.js";
-import { runGate } from "./gate.js";
+import { prepareInputs } from "./prepare.js";
 import { CaseTimer, hasGc, type TimingOptions } from "./run.js";
 import { runForks } from "./schedule.js";
 import { syntheticPayloads } from "./synthetic.js";
@@ -47,7 +47,7 @@ let dir: string;
 beforeAll(async () => {
   const { loaded } = await loadAdapters([napi]);
   const reference = adapterTarget("napi", loaded[0]!.codec);
-  prepared = (await runGate(reference, [reference], syntheticPayloads())).prepared;
+  prepared = (await prepareInputs(reference, [reference], syntheticPayloads())).prepared;
   rows = prepared.flatMap((p) =>
     ["compress", "uncompress", "uncompress-async"].map((id) => {
       const op = getOp(id);

@@ -4,8 +4,19 @@
 // codec of the row rather than on whichever case it happened to hit. The order of targets
 // rotates from fork to fork and turn to turn, so no codec always goes first. Each fork of a case
 // yields one number, its median batch time: the unit the statistics work on (stats.ts).
-import type { TargetSpec } from "./fork.js";
+// `timeCases` is the step's entry: it picks the workers (child processes, Chromium pages or
+// this process) and prints progress; `runForks` decides the order.
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { Browser } from "playwright-core";
+import { BrowserWorker } from "./browser.js";
+import { ChildWorker, LocalWorker, type RowInputs, type TargetSpec, writeInputs } from "./fork.js";
+import { clearProgress, type Io, progressPrinter } from "./progress.js";
+import type { ForkFailure } from "./report/schema.js";
+import { wideRows } from "./results.js";
 import type { Allocation, TimingOptions } from "./run.js";
+import type { ForkRuntime } from "./runtime.js";
 import { medianOf } from "./stats.js";
 
 /** A target's case on one row. */
@@ -32,14 +43,6 @@ export interface CaseMeasurement {
   alloc: Allocation;
   /** Wall time spent on the case, all forks. */
   wallMs: number;
-}
-
-/** A fork that lost a target: crashed, hung, or failed a request. */
-export interface ForkFailure {
-  readonly codec: string;
-  readonly impl: string;
-  readonly fork: number;
-  readonly reason: string;
 }
 
 /** Live progress, once per case warm-up. */
@@ -244,4 +247,61 @@ export async function runForks(
   }
   for (const m of measurements.values()) m.forkMedians.length = ran;
   return { measurements: [...measurements.values()], failures };
+}
+
+/** A child that does not answer one timing request in this long is killed. */
+const REQUEST_TIMEOUT_MS = 120_000;
+
+/**
+ * Time the planned cases in forks (child processes, or this process with `--forks 0`),
+ * with live progress on stderr; lost forks are logged.
+ */
+export async function timeCases(
+  rows: readonly (RowInputs & { label: string })[],
+  plan: readonly PlannedCase[],
+  timing: TimingOptions,
+  io: Io,
+  log: (line: string) => void,
+  where: {
+    readonly browser?: Browser;
+    readonly runtime?: ForkRuntime;
+    /** With extra forks allowed: the codec whose ratios decide which rows get them. */
+    readonly reference?: string;
+  } = {},
+): Promise<Awaited<ReturnType<typeof runForks>>> {
+  const forks = Math.max(1, timing.forks);
+  const inputsDir =
+    timing.forks === 0 ? undefined : mkdtempSync(join(tmpdir(), "snappykit-bench-"));
+  let measured: Awaited<ReturnType<typeof runForks>>;
+  try {
+    if (inputsDir) writeInputs(inputsDir, rows);
+    const { browser, runtime, reference } = where;
+    const start: StartWorker = browser
+      ? (spec) => BrowserWorker.start(spec, browser, rows, timing, REQUEST_TIMEOUT_MS)
+      : inputsDir
+        ? (spec) => ChildWorker.start(spec, inputsDir, timing, REQUEST_TIMEOUT_MS, runtime?.command)
+        : (spec) => LocalWorker.start(spec, rows, timing);
+    measured = await runForks(
+      plan,
+      rows.map((r) => ({ label: r.label })),
+      timing,
+      forks,
+      start,
+      progressPrinter(io.stderr),
+      reference !== undefined && timing.forks > 0 && timing.extraForks > 0
+        ? {
+            extraForks: timing.extraForks,
+            deadline: performance.now() + timing.budgetMs,
+            wideRows: (ms) => wideRows(ms, reference, timing.targetWidthPercent),
+          }
+        : undefined,
+    );
+  } finally {
+    if (inputsDir) rmSync(inputsDir, { recursive: true, force: true });
+  }
+  clearProgress(io.stderr);
+  for (const f of measured.failures) {
+    log(`fork ${f.fork + 1} lost ${f.codec}${f.impl === "raw" ? " (raw)" : ""}: ${f.reason}`);
+  }
+  return measured;
 }
