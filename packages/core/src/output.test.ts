@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { assertOutputSpace, ownedBytes, ownsBuffer } from "./output.js";
+import { assertOutputSpace, ownedBytes, ownsBuffer, retypedBytes } from "./output.js";
 
 const code = (c: string) => expect.objectContaining({ name: "SnappyError", code: c });
 
@@ -63,5 +63,23 @@ describe("ownedBytes", () => {
       expect(ownsBuffer(fromPool)).toBe(true);
       expect(Object.getPrototypeOf(fromPool)).toBe(Uint8Array.prototype);
     }
+  });
+});
+
+describe("retypedBytes", () => {
+  it("makes a subclass a plain Uint8Array in place and leaves plain arrays alone", () => {
+    class Sub extends Uint8Array {}
+    const sub = new Sub(3).fill(1);
+    const plain = retypedBytes(sub);
+    expect(plain).toBe(sub);
+    expect(Object.getPrototypeOf(plain)).toBe(Uint8Array.prototype);
+    expect(plain.toString()).toBe("1,1,1");
+    const bytes = new Uint8Array(2);
+    expect(retypedBytes(bytes)).toBe(bytes);
+  });
+
+  it("gives a fresh empty array for an empty result", () => {
+    class Sub extends Uint8Array {}
+    expect(Object.getPrototypeOf(retypedBytes(new Sub(0)))).toBe(Uint8Array.prototype);
   });
 });
