@@ -5,31 +5,21 @@ import type { OpSpec } from "../cases.js";
 import type { BenchPayload } from "../payloads.js";
 import type { PreparedInputs } from "../prepare.js";
 import { computeOverhead, relativeRows } from "../results.js";
-import type { TimingOptions } from "../run.js";
 import type { AvailableCodec } from "../select.js";
-import {
-  type BenchReport,
-  type CaseResult,
-  type Environment,
-  type ForkFailure,
-  REPORT_SCHEMA,
-} from "./schema.js";
+import { type BenchReport, REPORT_SCHEMA } from "./schema.js";
 
 /** Everything a run has gathered by the time its cases are timed. */
-export interface RunRecord {
-  readonly command: string;
+export interface RunRecord
+  extends Pick<
+    BenchReport,
+    "command" | "timing" | "durationMs" | "environment" | "reference" | "cases" | "failures"
+  > {
   readonly quick: boolean;
-  readonly timing: TimingOptions;
-  readonly durationMs: number;
-  readonly environment: Environment;
-  readonly reference: string;
   readonly gate: PreparedInputs;
   readonly payloads: readonly BenchPayload[];
   readonly ops: readonly OpSpec[];
   readonly selected: readonly AvailableCodec[];
   readonly unavailable: readonly FailedAdapter[];
-  readonly cases: readonly CaseResult[];
-  readonly failures: readonly ForkFailure[];
 }
 
 /** The report of a run (without a comparison: compare.ts adds that). */
