@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { type ComparedRun, compareCases, regressions, setupWarnings } from "./compare.js";
-import type { CaseResult } from "./results.js";
+import type { CaseResult } from "./report/schema.js";
 
 /** A case whose forks took `forks` ns each. */
 function result(codec: string, forks: readonly number[], bytes = 100): CaseResult {

@@ -11,15 +11,9 @@
 // found on every case whose forks separate, nothing else. Anything else is "no
 // significant change" (benchstat's "~") or "within noise".
 import { BLOCK_SIZED_BYTES } from "./payloads.js";
-import { type CaseResult, forkValues, type RelativeRow } from "./results.js";
-import {
-  ALPHA,
-  benjaminiHochberg,
-  type Interval,
-  mannWhitney,
-  percentInterval,
-  ratioToPercent,
-} from "./stats.js";
+import type { CaseResult, ComparisonEntry, ComparisonInfo, RelativeRow } from "./report/schema.js";
+import { forkValues } from "./results.js";
+import { ALPHA, benjaminiHochberg, mannWhitney, percentInterval, ratioToPercent } from "./stats.js";
 
 /**
  * Default noise threshold, in percent: a detected change smaller than this is "within
@@ -45,48 +39,6 @@ export interface ComparedRun {
     readonly items: number;
     readonly bytes: number;
   }[];
-}
-
-/** One matched case. `change` and `ci` are percent of the baseline (positive: slower). */
-export interface ComparisonEntry {
-  readonly key: string;
-  readonly codec: string;
-  readonly impl: string;
-  readonly payload: string;
-  readonly op: string;
-  readonly baseP50: number;
-  readonly p50: number;
-  readonly change: number;
-  readonly ci?: Interval;
-  /** The test's two-sided p-value. */
-  readonly p: number;
-  readonly significant: boolean;
-  /**
-   * "within noise": the test sees a change, but smaller than the noise threshold, the
-   * size two runs of one commit already differ by here (Criterion's "change within noise
-   * threshold").
-   */
-  readonly verdict: "slower" | "faster" | "within noise" | "no significant change";
-}
-
-/** How the comparison was made, and what it could not compare. */
-export interface ComparisonInfo {
-  readonly baseline: string;
-  readonly baselineDate: string;
-  readonly thresholdPercent: number;
-  readonly method: string;
-  /** Differences between the two runs that make their numbers less comparable. */
-  readonly warnings: readonly string[];
-  readonly skipped: readonly { readonly key: string; readonly reason: string }[];
-  /**
-   * How far the ratio to the reference moved between the runs on block-sized payloads
-   * (mean item ≥ 32 KiB), the figure least touched by the machine's drift.
-   */
-  readonly relativeDrift?: {
-    readonly cases: number;
-    readonly within10Percent: number;
-    readonly medianPercent: number;
-  };
 }
 
 export const COMPARE_METHOD = `two-sided Mann–Whitney U test on the fork medians, significant after Benjamini–Hochberg at a ${ALPHA * 100} % false-discovery rate over all cases compared and beyond the noise threshold; change = Hodges–Lehmann shift of the log times, with its Moses interval`;

@@ -3,26 +3,8 @@ import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import os from "node:os";
-
-/** Where and with what a run was made. */
-export interface Environment {
-  readonly date: string;
-  readonly node: string;
-  readonly v8: string;
-  readonly cpu: string;
-  readonly cores: number;
-  readonly memoryGiB: number;
-  readonly os: string;
-  readonly arch: string;
-  readonly mitata: string;
-  /** `git rev-parse HEAD`, with "-dirty" if the work tree had changes; null outside git. */
-  readonly commit: string | null;
-  /** Each codec id → the backend library actually loaded (name@version). */
-  readonly libraries: Record<string, string>;
-  readonly exposeGc: boolean;
-  /** The runtime the forks timed in (`--runtime`); reports before it was recorded: Node. */
-  readonly runtime?: { readonly name: string; readonly version: string };
-}
+import { forkEnv } from "./fork.js";
+import type { Environment } from "./report/schema.js";
 
 function git(args: string[], cwd: string): string | null {
   try {
@@ -68,6 +50,7 @@ export function collectEnvironment(
     commit: commit === null ? null : `${commit}${dirty ? "-dirty" : ""}`,
     libraries,
     exposeGc: typeof (globalThis as { gc?: unknown }).gc === "function",
+    glibcTunables: forkEnv().GLIBC_TUNABLES,
     runtime,
   };
 }

@@ -90,6 +90,25 @@ const CHILD_SCRIPT = fileURLToPath(
   ),
 );
 
+/**
+ * glibc malloc settings for the forks, unless the caller set GLIBC_TUNABLES. With the
+ * defaults, whether freeing a block's output shrinks the heap (then the next call takes
+ * fresh zeroed pages) depends on where earlier allocations landed, so a process decodes a
+ * 109 KiB block either at ~32 µs or at ~75 µs for its whole life: libsnappy beacon-block
+ * uncompress, forks 69 70 74 77 254 165 84 81 78… with the defaults, 33 35 35 36 34 34 33…
+ * with these (`pnpm bench --codec ts,napi,libsnappy,snappy-wasm --payload beacon-block
+ * --forks 15`, same machine, back to back). No trimming and mmap only from 32 MiB is the
+ * steady state a long-running client's allocator settles into. Other allocators (Bun's
+ * mimalloc, wasm memories) ignore it.
+ */
+export const ALLOCATOR_TUNABLES =
+  "glibc.malloc.trim_threshold=268435456:glibc.malloc.top_pad=67108864:glibc.malloc.mmap_threshold=33554432";
+
+/** The environment a fork adds to the bench's own. */
+export function forkEnv(): { GLIBC_TUNABLES: string } {
+  return { GLIBC_TUNABLES: process.env.GLIBC_TUNABLES ?? ALLOCATOR_TUNABLES };
+}
+
 /** One target in a child process. */
 export class ChildWorker implements CaseWorker {
   private readonly waiting: ((reply: Reply | Error) => void)[] = [];
@@ -125,7 +144,7 @@ export class ChildWorker implements CaseWorker {
     const child = spawn(
       command.file,
       [...command.args, CHILD_SCRIPT, JSON.stringify({ spec, inputsDir, timing })],
-      { stdio: ["pipe", "pipe", "inherit"] },
+      { stdio: ["pipe", "pipe", "inherit"], env: { ...process.env, ...forkEnv() } },
     );
     const worker = new ChildWorker(spec, child, timeoutMs);
     try {

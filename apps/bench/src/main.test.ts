@@ -1,6 +1,7 @@
 import { Writable } from "node:stream";
 import { describe, expect, it } from "vitest";
-import { type Io, main } from "./main.js";
+import { main } from "./main.js";
+import type { Io } from "./progress.js";
 
 function capture(): { io: Io; out: () => string; err: () => string } {
   const sink = () => {

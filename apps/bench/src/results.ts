@@ -1,59 +1,14 @@
-// From fork measurements to the figures a reader sees: per case a point estimate with its
-// interval, per row each codec relative to the reference and to the fastest (paired by
-// fork: both were timed in the same fork's interleaved turns), and the adapter overhead.
-import type { TargetImpl } from "./cases.js";
-import type { Allocation } from "./run.js";
+import type { CaseIdentity, CaseResult, OverheadRow, RelativeRow } from "./report/schema.js";
 import type { CaseMeasurement } from "./schedule.js";
 import {
   type Estimate,
-  type Interval,
+  halfWidthPercent,
   medianEstimate,
   pairedRatio,
   percentInterval,
   ratioToPercent,
   sideOfOne,
 } from "./stats.js";
-
-/** What a case is, besides what was measured (from the parent's case list). */
-export interface CaseIdentity {
-  readonly key: string;
-  readonly codec: string;
-  readonly impl: TargetImpl;
-  readonly library: string;
-  readonly payload: string;
-  readonly op: string;
-  readonly items: number;
-  readonly bytes: number;
-}
-
-/** Every figure measured for one case. Times are nanoseconds per op (all items). */
-export interface CaseResult extends CaseIdentity {
-  /** Ops per timed batch (one sample = the mean op time of one batch). */
-  readonly batch: number;
-  /** Batches timed, all forks. */
-  readonly samples: number;
-  /** Forks that timed the case. */
-  readonly forks: number;
-  /** Each fork's median batch time, by fork index (null: that fork lost the target). */
-  readonly forkMedians: readonly (number | null)[];
-  /** The estimate: the median of the fork medians. */
-  readonly p50: number;
-  /** Its distribution-free interval (stats.ts); absent with fewer than two forks. */
-  readonly ci?: Interval;
-  /** Percentiles and extremes of every batch of every fork. */
-  readonly p75: number;
-  readonly p99: number;
-  readonly min: number;
-  readonly max: number;
-  /**
-   * Bytes allocated per op: `heap` is mitata's probe (V8 `used_heap_size +
-   * malloced_memory`), `external` the ArrayBuffer/Buffer backing stores that probe does
-   * not see (where output bytes live). Median of single ops after a forced GC.
-   */
-  readonly alloc: Allocation;
-  /** Wall time the case took over all forks (warm-up, sampling, allocation). */
-  readonly wallMs: number;
-}
 
 const at = (sorted: readonly number[], q: number) => sorted[(q * (sorted.length - 1)) | 0]!;
 
@@ -85,26 +40,6 @@ export const forkValues = (c: CaseResult) => c.forkMedians.map((x) => x ?? Numbe
 /** A ratio between two cases of one fork set, paired fork by fork. */
 export function caseRatio(a: CaseResult, b: CaseResult): Estimate {
   return pairedRatio(forkValues(a), forkValues(b));
-}
-
-/** One codec in a row, relative to the reference and to the row's fastest. */
-export interface RelativeCell {
-  readonly codec: string;
-  /** time / reference time; absent when the reference did not run this row. */
-  readonly ratio?: number;
-  readonly ci?: Interval;
-  /** Not distinguishable from the fastest: the interval of time / fastest reaches 1. */
-  readonly fastest: boolean;
-}
-
-/** A row (payload × op) in relative terms. */
-export interface RelativeRow {
-  readonly payload: string;
-  readonly op: string;
-  readonly reference: string;
-  /** Codecs tied for fastest (every one the data cannot tell from the fastest estimate). */
-  readonly fastest: readonly string[];
-  readonly cells: readonly RelativeCell[];
 }
 
 /** Relative figures for every row of adapter cases. */
@@ -139,21 +74,6 @@ export function relativeRows(cases: readonly CaseResult[], reference: string): R
   });
 }
 
-/** Adapter vs its library called directly, for one (codec, payload, op). */
-export interface OverheadRow {
-  readonly codec: string;
-  readonly payload: string;
-  readonly op: string;
-  readonly rawP50: number;
-  readonly adapterP50: number;
-  /** (adapter / raw − 1) × 100: what the adapter's conversions and guards cost. */
-  readonly percent: number;
-  /** Its interval in percent, paired by fork. */
-  readonly ci?: Interval;
-  /** The interval includes zero: no overhead the data can show. */
-  readonly withinNoise: boolean;
-}
-
 /** Pair every raw case with its adapter case. */
 export function computeOverhead(cases: readonly CaseResult[]): OverheadRow[] {
   const rows: OverheadRow[] = [];
@@ -182,4 +102,32 @@ export function computeOverhead(cases: readonly CaseResult[]): OverheadRow[] {
     });
   }
   return rows;
+}
+
+/**
+ * The rows (by index) whose figures are still too uncertain: some case's ratio to its
+ * partner, paired by fork, has an interval wider than ±`widthPercent`. The partner is the
+ * reference codec for an adapter case (the relative table) and the adapter for a raw case
+ * (the overhead table); the reference's own time is left out, since it carries the VM's
+ * drift that ratios cancel.
+ */
+export function wideRows(
+  measurements: readonly CaseMeasurement[],
+  reference: string,
+  widthPercent: number,
+): number[] {
+  const wide = new Set<number>();
+  for (const m of measurements) {
+    if (wide.has(m.row)) continue;
+    const partner = measurements.find(
+      (p) =>
+        p.row === m.row &&
+        p.spec.impl === "adapter" &&
+        p.spec.codec === (m.spec.impl === "raw" ? m.spec.codec : reference),
+    );
+    if (!partner || partner === m) continue;
+    const half = halfWidthPercent(pairedRatio(m.forkMedians, partner.forkMedians));
+    if (half === undefined || half > widthPercent) wide.add(m.row);
+  }
+  return [...wide].sort((a, b) => a - b);
 }

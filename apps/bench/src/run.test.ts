@@ -13,13 +13,16 @@ import {
   type TargetSpec,
   writeInputs,
 } from "./fork.js";
-import { runGate } from "./gate.js";
+import { prepareInputs } from "./prepare.js";
 import { CaseTimer, hasGc, type TimingOptions } from "./run.js";
 import { runForks } from "./schedule.js";
 import { syntheticPayloads } from "./synthetic.js";
 
 const TINY: TimingOptions = {
   forks: 2,
+  extraForks: 0,
+  targetWidthPercent: 5,
+  budgetMs: 10_000,
   warmupMs: 5,
   timeMs: 10,
   minSamples: 3,
@@ -44,7 +47,7 @@ let dir: string;
 beforeAll(async () => {
   const { loaded } = await loadAdapters([napi]);
   const reference = adapterTarget("napi", loaded[0]!.codec);
-  prepared = (await runGate(reference, [reference], syntheticPayloads())).prepared;
+  prepared = (await prepareInputs(reference, [reference], syntheticPayloads())).prepared;
   rows = prepared.flatMap((p) =>
     ["compress", "uncompress", "uncompress-async"].map((id) => {
       const op = getOp(id);
@@ -194,5 +197,60 @@ describe("runForks", () => {
       "napi-again",
       "napi",
     ]);
+  });
+
+  it("adds forks only for the rows still named wide, until none is or the extras run out", async () => {
+    const small = rowOf("synthetic-small", "compress");
+    const large = rowOf("synthetic-small", "uncompress");
+    const counted: TimingOptions = { ...TINY, sliceMs: 0, timeMs: 0, minSamples: 2 };
+    const started: number[] = [];
+    const asked: number[] = [];
+    const { measurements } = await runForks(
+      [
+        { spec: spec(), row: small },
+        { spec: spec(), row: large },
+      ],
+      rows.map((r) => ({ label: `{codec}/${r.payload}/${r.op}` })),
+      counted,
+      2,
+      async (s, fork) => {
+        started.push(fork);
+        return LocalWorker.start(s, rows, counted);
+      },
+      undefined,
+      {
+        extraForks: 5,
+        deadline: Number.POSITIVE_INFINITY,
+        // "large" stays wide until it has 4 forks; "small" never is.
+        wideRows: (ms) => {
+          const m = ms.find((x) => x.row === large)!;
+          asked.push(m.forkMedians.filter(Number.isFinite).length);
+          return asked.at(-1)! < 4 ? [large] : [];
+        },
+      },
+    );
+    const finite = (row: number) =>
+      measurements.find((m) => m.row === row)!.forkMedians.filter(Number.isFinite).length;
+    expect(finite(small)).toBe(2);
+    expect(finite(large)).toBe(4);
+    expect(asked).toEqual([2, 3, 4]);
+    expect(started).toEqual([0, 1, 2, 3]);
+    // Fork indices stay aligned across cases: one slot per fork run.
+    expect(measurements.every((m) => m.forkMedians.length === 4)).toBe(true);
+  });
+
+  it("starts no extra fork after the deadline", async () => {
+    const row = rowOf("synthetic-small", "compress");
+    const counted: TimingOptions = { ...TINY, sliceMs: 0, timeMs: 0, minSamples: 2 };
+    const { measurements } = await runForks(
+      [{ spec: spec(), row }],
+      rows.map((r) => ({ label: `{codec}/${r.payload}/${r.op}` })),
+      counted,
+      2,
+      (s) => LocalWorker.start(s, rows, counted),
+      undefined,
+      { extraForks: 5, deadline: 0, wideRows: () => [row] },
+    );
+    expect(measurements[0]!.forkMedians).toHaveLength(2);
   });
 });

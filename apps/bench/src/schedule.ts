@@ -4,8 +4,19 @@
 // codec of the row rather than on whichever case it happened to hit. The order of targets
 // rotates from fork to fork and turn to turn, so no codec always goes first. Each fork of a case
 // yields one number, its median batch time: the unit the statistics work on (stats.ts).
-import type { TargetSpec } from "./fork.js";
+// `timeCases` is the step's entry: it picks the workers (child processes, Chromium pages or
+// this process) and prints progress; `runForks` decides the order.
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { Browser } from "playwright-core";
+import { BrowserWorker } from "./browser.js";
+import { ChildWorker, LocalWorker, type RowInputs, type TargetSpec, writeInputs } from "./fork.js";
+import { clearProgress, type Io, progressPrinter } from "./progress.js";
+import type { ForkFailure } from "./report/schema.js";
+import { wideRows } from "./results.js";
 import type { Allocation, TimingOptions } from "./run.js";
+import type { ForkRuntime } from "./runtime.js";
 import { medianOf } from "./stats.js";
 
 /** A target's case on one row. */
@@ -34,18 +45,12 @@ export interface CaseMeasurement {
   wallMs: number;
 }
 
-/** A fork that lost a target: crashed, hung, or failed a request. */
-export interface ForkFailure {
-  readonly codec: string;
-  readonly impl: string;
-  readonly fork: number;
-  readonly reason: string;
-}
-
 /** Live progress, once per case warm-up. */
 export interface Progress {
   readonly fork: number;
   readonly forks: number;
+  /** An adaptive extra fork (fork ≥ forks), for the rows still too uncertain. */
+  readonly extra?: boolean;
   readonly index: number;
   readonly total: number;
   readonly label: string;
@@ -72,9 +77,22 @@ function rotate<T>(xs: readonly T[], by: number): T[] {
 }
 
 /**
+ * More forks for the rows whose figures are still too uncertain (tachometer's
+ * auto-sampling): after the base forks, one extra fork at a time for the rows `wideRows`
+ * names, until none is named, `extraForks` have run, or the clock passes `deadline`.
+ */
+export interface AdaptiveForks {
+  readonly extraForks: number;
+  /** performance.now() after which no extra fork starts. */
+  readonly deadline: number;
+  /** The rows that still need forks, from everything measured so far. */
+  readonly wideRows: (measurements: readonly CaseMeasurement[]) => number[];
+}
+
+/**
  * Run every fork. `forks` processes per target (at least one: `--forks 0` passes 1 with
- * an in-process `start`). A target that fails in a fork is reported and skipped for the
- * rest of that fork; the run goes on.
+ * an in-process `start`), then the adaptive extra forks if asked. A target that fails in a
+ * fork is reported and skipped for the rest of that fork; the run goes on.
  */
 export async function runForks(
   plan: readonly PlannedCase[],
@@ -83,13 +101,15 @@ export async function runForks(
   forks: number,
   start: StartWorker,
   onProgress?: (p: Progress) => void,
+  adaptive?: AdaptiveForks,
 ): Promise<{ measurements: CaseMeasurement[]; failures: ForkFailure[] }> {
+  const maxForks = forks + (adaptive?.extraForks ?? 0);
   const measurements = new Map<string, CaseMeasurement>();
   const key = (c: PlannedCase) => `${specKey(c.spec)}#${c.row}`;
   for (const c of plan) {
     measurements.set(key(c), {
       ...c,
-      forkMedians: Array.from({ length: forks }, () => Number.NaN),
+      forkMedians: Array.from({ length: maxForks }, () => Number.NaN),
       samples: [],
       batch: 0,
       alloc: { heap: Number.NaN, external: Number.NaN },
@@ -98,8 +118,8 @@ export async function runForks(
   }
   const failures: ForkFailure[] = [];
   const specs = [...new Map(plan.map((c) => [specKey(c.spec), c.spec])).values()];
-  const rowIds = [...new Set(plan.map((c) => c.row))].sort((a, b) => a - b);
-  const total = plan.length * forks;
+  const allRows = [...new Set(plan.map((c) => c.row))].sort((a, b) => a - b);
+  let total = plan.length * forks;
   const started = performance.now();
   let index = 0;
   // Every case gets the same time budget per fork, so the case count predicts the rest
@@ -107,7 +127,7 @@ export async function runForks(
   const eta = () =>
     index > 1 ? ((performance.now() - started) / (index - 1)) * (total - index + 1) : undefined;
 
-  for (let fork = 0; fork < forks; fork++) {
+  const runFork = async (fork: number, rowIds: readonly number[]) => {
     const alive = new Map<string, import("./fork.js").CaseWorker>();
     const fail = (spec: TargetSpec, reason: string) => {
       failures.push({ codec: spec.codec, impl: spec.impl, fork, reason });
@@ -116,7 +136,12 @@ export async function runForks(
       return w?.close().catch(() => {});
     };
     // Start every target of the fork before timing any: loading is not what we measure.
-    const order = rotate(specs, fork);
+    const order = rotate(
+      specs.filter((s) =>
+        plan.some((c) => rowIds.includes(c.row) && specKey(c.spec) === specKey(s)),
+      ),
+      fork,
+    );
     await Promise.all(
       order.map(async (spec) => {
         try {
@@ -144,6 +169,7 @@ export async function runForks(
         onProgress?.({
           fork,
           forks,
+          extra: fork >= forks,
           index,
           total,
           label: rows[row]!.label.replace("{codec}", specKey(m.spec)),
@@ -209,6 +235,73 @@ export async function runForks(
       }
     }
     await Promise.all([...alive.values()].map((w) => w.close().catch(() => {})));
+  };
+
+  for (let fork = 0; fork < forks; fork++) await runFork(fork, allRows);
+  let ran = forks;
+  while (adaptive && ran < maxForks && performance.now() < adaptive.deadline) {
+    const wide = adaptive.wideRows([...measurements.values()]);
+    if (wide.length === 0) break;
+    total = index + plan.filter((c) => wide.includes(c.row)).length;
+    await runFork(ran++, wide);
   }
+  for (const m of measurements.values()) m.forkMedians.length = ran;
   return { measurements: [...measurements.values()], failures };
+}
+
+/** A child that does not answer one timing request in this long is killed. */
+const REQUEST_TIMEOUT_MS = 120_000;
+
+/**
+ * Time the planned cases in forks (child processes, or this process with `--forks 0`),
+ * with live progress on stderr; lost forks are logged.
+ */
+export async function timeCases(
+  rows: readonly (RowInputs & { label: string })[],
+  plan: readonly PlannedCase[],
+  timing: TimingOptions,
+  io: Io,
+  log: (line: string) => void,
+  where: {
+    readonly browser?: Browser;
+    readonly runtime?: ForkRuntime;
+    /** With extra forks allowed: the codec whose ratios decide which rows get them. */
+    readonly reference?: string;
+  } = {},
+): Promise<Awaited<ReturnType<typeof runForks>>> {
+  const forks = Math.max(1, timing.forks);
+  const inputsDir =
+    timing.forks === 0 ? undefined : mkdtempSync(join(tmpdir(), "snappykit-bench-"));
+  let measured: Awaited<ReturnType<typeof runForks>>;
+  try {
+    if (inputsDir) writeInputs(inputsDir, rows);
+    const { browser, runtime, reference } = where;
+    const start: StartWorker = browser
+      ? (spec) => BrowserWorker.start(spec, browser, rows, timing, REQUEST_TIMEOUT_MS)
+      : inputsDir
+        ? (spec) => ChildWorker.start(spec, inputsDir, timing, REQUEST_TIMEOUT_MS, runtime?.command)
+        : (spec) => LocalWorker.start(spec, rows, timing);
+    measured = await runForks(
+      plan,
+      rows.map((r) => ({ label: r.label })),
+      timing,
+      forks,
+      start,
+      progressPrinter(io.stderr),
+      reference !== undefined && timing.forks > 0 && timing.extraForks > 0
+        ? {
+            extraForks: timing.extraForks,
+            deadline: performance.now() + timing.budgetMs,
+            wideRows: (ms) => wideRows(ms, reference, timing.targetWidthPercent),
+          }
+        : undefined,
+    );
+  } finally {
+    if (inputsDir) rmSync(inputsDir, { recursive: true, force: true });
+  }
+  clearProgress(io.stderr);
+  for (const f of measured.failures) {
+    log(`fork ${f.fork + 1} lost ${f.codec}${f.impl === "raw" ? " (raw)" : ""}: ${f.reason}`);
+  }
+  return measured;
 }

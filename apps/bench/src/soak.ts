@@ -14,16 +14,18 @@ import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import { linearRegression, quantile } from "simple-statistics";
 import type { CliOptions } from "./args.js";
-import type { Environment } from "./env.js";
 import { MARK, type TargetSpec, writeInputs } from "./fork.js";
-import { runGate } from "./gate.js";
-import type { Io } from "./main.js";
-import { chooseCodecs, commandLine, nodeEnvironment, runLine, writeReports } from "./modes.js";
+import { commandLine, nodeEnvironment, runLine } from "./modes.js";
 import { loadPayloadSource, makePayload } from "./payloads.js";
+import { prepareInputs } from "./prepare.js";
+import { clearProgress, type Io, progressPrinter } from "./progress.js";
 import { formatBytes, formatDuration } from "./report/format.js";
 import { markdownTable } from "./report/markdown.js";
+import type { Environment } from "./report/schema.js";
 import type { Table } from "./report/tables.js";
-import { clearProgress, progressPrinter, textTable } from "./report/terminal.js";
+import { textTable } from "./report/terminal.js";
+import { outputDir, writeFiles } from "./report/write.js";
+import { chooseCodecs } from "./select.js";
 import { SAMPLE_MS, type SoakSeries, type SoakTask } from "./soak-worker.js";
 import { medianOf } from "./stats.js";
 import { repeatTo, STREAM_SOURCES, streamParts } from "./streams.js";
@@ -279,7 +281,7 @@ export async function runSoak(
     makePayload("big-blob", "50 MiB of serialized blocks", "synthetic", [blob]),
   ];
   log(`gate: ${targets.length} codecs × gossip mix and 50 MiB blob against ${gateReference.codec}`);
-  const gate = await runGate(gateReference, targets, payloads);
+  const gate = await prepareInputs(gateReference, targets, payloads);
   const [gossip, big] = gate.prepared;
   const inputsDir = mkdtempSync(join(tmpdir(), "snappykit-soak-"));
   const rows: SoakRow[] = [];
@@ -375,9 +377,8 @@ export async function runSoak(
     rows,
     failures,
   };
-  const written = writeReports(
-    opts,
-    !opts.quick && !opts.codecs && !opts.soakSeconds && !opts.soakRounds,
+  const written = writeFiles(
+    outputDir(opts.out, !opts.quick && !opts.codecs && !opts.soakSeconds && !opts.soakRounds),
     [
       ["soak.json", `${JSON.stringify(report, null, 2)}\n`] as const,
       ["soak.md", renderSoakMarkdown(report)] as const,

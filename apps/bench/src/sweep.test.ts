@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
+import type { CaseResult } from "./report/schema.js";
 import { renderSweepMarkdown } from "./report/sweep-md.js";
 import { renderSweepSvg, spreadLabels } from "./report/sweep-svg.js";
-import type { CaseResult } from "./results.js";
 import {
   SWEEP_SIZES,
   type SweepReport,

@@ -6,17 +6,20 @@
 import { type CliOptions, selectNames } from "./args.js";
 import { buildCases, getOp } from "./cases.js";
 import { type CrossoverInterval, findCrossover, type RatioPoint } from "./crossover.js";
-import type { Environment } from "./env.js";
-import { runGate } from "./gate.js";
-import { type Io, planCases, timeCases } from "./main.js";
-import { chooseCodecs, commandLine, nodeEnvironment, writeReports } from "./modes.js";
+import { commandLine, nodeEnvironment } from "./modes.js";
 import { type BenchPayload, loadPayloadSource, makePayload } from "./payloads.js";
+import { planCases } from "./plan.js";
+import { prepareInputs } from "./prepare.js";
+import type { Io } from "./progress.js";
 import { formatBytes, formatDuration } from "./report/format.js";
+import type { CaseResult, Environment, ForkFailure } from "./report/schema.js";
 import { renderSweepMarkdown, sweepAnswers } from "./report/sweep-md.js";
 import { renderSweepSvg } from "./report/sweep-svg.js";
-import { type CaseResult, caseRatio, summarise } from "./results.js";
+import { outputDir, writeFiles } from "./report/write.js";
+import { caseRatio, summarise } from "./results.js";
 import { FULL_TIMING, QUICK_TIMING, type TimingOptions } from "./run.js";
-import type { ForkFailure } from "./schedule.js";
+import { timeCases } from "./schedule.js";
+import { chooseCodecs } from "./select.js";
 import type { Interval } from "./stats.js";
 import { repeatTo, STREAM_SOURCES, streamParts } from "./streams.js";
 
@@ -127,10 +130,16 @@ export async function runSweep(
   const { selected, targets, gateReference } = await chooseCodecs(opts, log);
   const payloads = sweepPayloads();
   log(`gate: ${targets.length} codecs × ${payloads.length} sizes against ${gateReference.codec}`);
-  const gate = await runGate(gateReference, targets, payloads);
+  const gate = await prepareInputs(gateReference, targets, payloads);
 
   const base = opts.quick ? QUICK_TIMING : FULL_TIMING;
-  const timing: TimingOptions = { ...base, clock: opts.clock, forks: opts.forks ?? base.forks };
+  // A fixed fork count per point: the sweep's budget has no room for adaptive extras.
+  const timing: TimingOptions = {
+    ...base,
+    clock: opts.clock,
+    forks: opts.forks ?? base.forks,
+    extraForks: 0,
+  };
   const cases = buildCases({
     targets,
     rawTargets: [],
@@ -168,9 +177,8 @@ export async function runSweep(
   };
 
   // As with the main bench, only a full unfiltered sweep lands in the default folder.
-  const written = writeReports(
-    opts,
-    !opts.quick && timing.forks > 0 && !opts.codecs && !opts.ops,
+  const written = writeFiles(
+    outputDir(opts.out, !opts.quick && timing.forks > 0 && !opts.codecs && !opts.ops),
     [
       ["sweep.json", `${JSON.stringify(report, null, 2)}\n`] as const,
       ["sweep.md", renderSweepMarkdown(report)] as const,

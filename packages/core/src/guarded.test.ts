@@ -113,6 +113,17 @@ describe("guardedCodec", () => {
     expect(u.length).toBe(4);
   });
 
+  it("retypes a fresh output in place when the backend declares freshOutput", () => {
+    class Sub extends Uint8Array {}
+    const out = new Sub(4).fill(5);
+    const codec = guardedCodec(backend({ freshOutput: true, compress: () => out }));
+    const c = codec.compress(abcd);
+    // The same object, now a plain Uint8Array: no view made, no copy.
+    expect(c).toBe(out);
+    expect(Object.getPrototypeOf(c)).toBe(Uint8Array.prototype);
+    expect(c).toEqual(new Uint8Array(4).fill(5));
+  });
+
   it("gives every codec uncompressedLength and maxCompressedLength", () => {
     const codec = guardedCodec(backend());
     expect(codec.uncompressedLength!(abcd)).toBe(4);

@@ -6,7 +6,7 @@ import {
   checkUncompressedLength,
   maxCompressedLength,
 } from "./limits.js";
-import { assertOutputSpace, ownedBytes } from "./output.js";
+import { assertOutputSpace, ownedBytes, retypedBytes } from "./output.js";
 import { validateCompressed } from "./validate.js";
 
 /**
@@ -27,6 +27,13 @@ export interface Backend {
    *   {@link validateCompressed} proves the whole stream valid first.
    */
   readonly guard: "length" | "stream";
+  /**
+   * Every result is a buffer the library allocated for that call alone, exactly as long as
+   * the result (no pool, no reused scratch), so the codec only retypes it
+   * ({@link retypedBytes}) instead of checking ownership ({@link ownedBytes}). A wrong
+   * claim fails the conformance ownership checks.
+   */
+  readonly freshOutput?: boolean;
   compress(input: Uint8Array): Uint8Array;
   /** Decode a stream that passed the guard; `length` is the length it declares. */
   uncompress(input: Uint8Array, length: number): Uint8Array;
@@ -72,11 +79,12 @@ export function guardedCodec(backend: Backend): SnappyCodec {
       ? validateCompressed
       : (input: Uint8Array, options?: UncompressOptions) =>
           checkUncompressedLength(input, options).length;
+  const own = backend.freshOutput ? retypedBytes : ownedBytes;
 
   const compress = (input: Uint8Array): Uint8Array => {
     assertBytes(input);
     try {
-      return ownedBytes(backend.compress(input));
+      return own(backend.compress(input));
     } catch (error) {
       throw toSnappyError(error, compressFailed, "BACKEND_ERROR");
     }
@@ -90,7 +98,7 @@ export function guardedCodec(backend: Backend): SnappyCodec {
       throw toSnappyError(error, rejected);
     }
     assertOutputLength(output, length, library);
-    return ownedBytes(output);
+    return own(output);
   };
   const ownBound = backend.maxCompressedLength?.bind(backend);
   const bound = ownBound
@@ -114,7 +122,7 @@ export function guardedCodec(backend: Backend): SnappyCodec {
       async compressAsync(input: Uint8Array) {
         assertBytes(input);
         try {
-          return ownedBytes(await compressAsync(input));
+          return own(await compressAsync(input));
         } catch (error) {
           throw toSnappyError(error, compressFailed, "BACKEND_ERROR");
         }
@@ -130,7 +138,7 @@ export function guardedCodec(backend: Backend): SnappyCodec {
           throw toSnappyError(error, rejected);
         }
         assertOutputLength(output, length, library);
-        return ownedBytes(output);
+        return own(output);
       },
     }),
     ...(compressInto && {

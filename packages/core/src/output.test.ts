@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { assertOutputSpace, concatBytes, ownedBytes, ownsBuffer } from "./output.js";
+import { assertOutputSpace, concatBytes, ownedBytes, ownsBuffer, retypedBytes } from "./output.js";
 
 const code = (c: string) => expect.objectContaining({ name: "SnappyError", code: c });
 
@@ -73,5 +73,23 @@ describe("concatBytes", () => {
     expect([...out]).toEqual([1, 2, 3]);
     expect(out.buffer).not.toBe(a.buffer);
     expect(concatBytes([])).toEqual(new Uint8Array(0));
+  });
+});
+
+describe("retypedBytes", () => {
+  it("makes a subclass a plain Uint8Array in place and leaves plain arrays alone", () => {
+    class Sub extends Uint8Array {}
+    const sub = new Sub(3).fill(1);
+    const plain = retypedBytes(sub);
+    expect(plain).toBe(sub);
+    expect(Object.getPrototypeOf(plain)).toBe(Uint8Array.prototype);
+    expect(plain.toString()).toBe("1,1,1");
+    const bytes = new Uint8Array(2);
+    expect(retypedBytes(bytes)).toBe(bytes);
+  });
+
+  it("gives a fresh empty array for an empty result", () => {
+    class Sub extends Uint8Array {}
+    expect(Object.getPrototypeOf(retypedBytes(new Sub(0)))).toBe(Uint8Array.prototype);
   });
 });

@@ -51,6 +51,8 @@ export async function createCodec(): Promise<SnappyCodec> {
     library,
     runtime: "native",
     guard: "length",
+    // Each call's output is a Buffer of its own, exactly its length.
+    freshOutput: true,
     compress: (input) => binding.compressSync(asBuffer(input)),
     uncompress: (input) => binding.uncompressSync(asBuffer(input), AS_BUFFER),
     compressAsync: (input) =>

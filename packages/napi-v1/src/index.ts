@@ -42,6 +42,8 @@ export async function createCodec(): Promise<SnappyCodec> {
     library,
     runtime: "native",
     guard: "length",
+    // Each call's output is a Buffer of its own, exactly its length.
+    freshOutput: true,
     compress: (input) => binding.compressSync(input),
     uncompress: (input) => binding.uncompressSync(asBuffer(input)),
     uncompressAsync: (input) => binding.uncompress(asBuffer(input)),

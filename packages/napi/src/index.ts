@@ -36,6 +36,8 @@ export async function createCodec(options: NapiCodecOptions = {}): Promise<Snapp
     library,
     runtime: "native",
     guard: "length",
+    // Each call's output is a Buffer of its own, exactly its length.
+    freshOutput: true,
     compress: (input) => snappy.compressSync(input, encode),
     uncompress: (input) => snappy.uncompressSync(input, decode) as Buffer,
     compressAsync: (input) => snappy.compress(input, encode),

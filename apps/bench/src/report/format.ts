@@ -1,5 +1,5 @@
+import type { Environment } from "./schema.js";
 // Number formatting shared by every report, so the terminal, Markdown and SVG agree.
-import type { Environment } from "../env.js";
 
 /** Nanoseconds as a short human time with three significant figures: "28.1 µs". */
 export function formatTime(ns: number): string {

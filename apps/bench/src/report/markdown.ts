@@ -1,7 +1,7 @@
 // The Markdown report: what a client team pastes into a PR description.
 import { LEVEL } from "../stats.js";
 import { formatDuration, formatRuntime } from "./format.js";
-import type { BenchReport } from "./json.js";
+import type { BenchReport } from "./schema.js";
 import {
   allocationTable,
   codecTable,
@@ -16,6 +16,7 @@ import {
   type Table,
   unavailableTable,
 } from "./tables.js";
+import { comparisonSummary, forksText, headline } from "./text.js";
 
 const escapeCell = (s: string) => s.replaceAll("|", "\\|").replaceAll("\n", " ");
 
@@ -45,20 +46,6 @@ export interface MarkdownExtras {
   readonly safety?: string;
   /** This run and the latest run of each other `--runtime`, for the "Runtimes" section. */
   readonly runtimes?: readonly BenchReport[];
-}
-
-/** The one-line summary of where and how a report was made. */
-export function headline(report: BenchReport): string {
-  const e = report.environment;
-  return [
-    `\`${report.command}\``,
-    `${e.date.slice(0, 16).replace("T", " ")} UTC`,
-    `commit ${e.commit ? e.commit.slice(0, 12) + (e.commit.endsWith("-dirty") ? "-dirty" : "") : "unknown"}`,
-    formatRuntime(e),
-    `${e.cpu}, ${e.cores} cores, ${e.memoryGiB} GiB`,
-    `${e.os} ${e.arch}`,
-    `${report.mode} mode, ${report.timing.clock ?? "wall"} clock, ${formatDuration(report.durationMs)}`,
-  ].join(" · ");
 }
 
 /** Render the whole report as Markdown. */
@@ -171,6 +158,7 @@ export function renderMarkdown(report: BenchReport, extras: MarkdownExtras = {})
     "Environment",
     [
       `- ${formatRuntime(e)}, ${e.mitata}, --expose-gc: ${e.exposeGc ? "yes" : "no"}`,
+      ...(e.glibcTunables ? [`- Forks' malloc: \`GLIBC_TUNABLES=${e.glibcTunables}\``] : []),
       `- CPU: ${e.cpu} × ${e.cores}, ${e.memoryGiB} GiB RAM, ${e.os} (${e.arch})`,
       `- Commit: ${e.commit ?? "unknown"}; date ${e.date}`,
       `- Timing: ${forksText(report)} per case, each ${report.timing.warmupMs} ms warm-up + ` +
@@ -190,41 +178,4 @@ export function renderMarkdown(report: BenchReport, extras: MarkdownExtras = {})
     ].join("\n"),
   );
   return `${out.join("\n").trimEnd()}\n`;
-}
-
-/** "5 forks" / "1 in-process run". */
-export function forksText(report: BenchReport): string {
-  const f = report.timing.forks;
-  return f === 0 ? "1 in-process run" : `${f} forks`;
-}
-
-/** What a comparison found, in sentences (Markdown and terminal alike). */
-export function comparisonSummary(report: BenchReport): string[] {
-  const entries = report.comparison ?? [];
-  const info = report.compared;
-  if (!info) return [];
-  const slower = entries.filter((e) => e.verdict === "slower").length;
-  const faster = entries.filter((e) => e.verdict === "faster").length;
-  const lines = [
-    `Baseline \`${info.baseline}\` (${info.baselineDate}). ${entries.length} cases compared: ` +
-      `${slower} significantly slower, ${faster} significantly faster, ` +
-      `${entries.length - slower - faster} no significant change. Method: ${info.method}. ` +
-      `Noise threshold ${info.thresholdPercent} % (\`--threshold\`): ${entries.filter((e) => e.verdict === "within noise").length} detected changes smaller than that count as noise. ` +
-      "`--fail-on-regression` fails on significant slowdowns.",
-  ];
-  const d = info.relativeDrift;
-  if (d) {
-    lines.push(
-      `Ratio to the reference on block-sized payloads moved ≤ 10 % in ${d.within10Percent} of ${d.cases} cases (median ${d.medianPercent.toFixed(1)} %).`,
-    );
-  }
-  for (const w of info.warnings) lines.push(`Warning: ${w}.`);
-  const skipped = new Map<string, string[]>();
-  for (const s of info.skipped) skipped.set(s.reason, [...(skipped.get(s.reason) ?? []), s.key]);
-  for (const [reason, keys] of skipped) {
-    lines.push(
-      `Not compared (${reason}): ${keys.length <= 6 ? keys.join(", ") : `${keys.slice(0, 6).join(", ")} and ${keys.length - 6} more`}.`,
-    );
-  }
-  return lines;
 }

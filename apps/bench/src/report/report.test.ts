@@ -5,8 +5,9 @@ import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { compareCases } from "../compare.js";
 import { computeOverhead } from "../results.js";
-import { type BenchReport, readReport, renderJson } from "./json.js";
+import { readReport, renderJson } from "./json.js";
 import { markdownTable, renderMarkdown } from "./markdown.js";
+import type { BenchReport } from "./schema.js";
 import { CAP, colourFor, renderSvg } from "./svg.js";
 import { renderTerminal } from "./terminal.js";
 

@@ -4,7 +4,7 @@
 // thread-pool row does not look as good as a 0.7 µs sync one). Viridis, which colour-blind
 // readers can tell apart; cells tied for fastest (within the interval) are outlined.
 import { formatRuntime, formatTime } from "./format.js";
-import type { BenchReport } from "./json.js";
+import type { BenchReport } from "./schema.js";
 import { codecColumns, payloadLabel, rowCases, rowKeys } from "./tables.js";
 
 const esc = (s: string) =>

@@ -1,5 +1,4 @@
 // The report's tables as data, rendered by markdown.ts and terminal.ts alike.
-import type { CaseResult } from "../results.js";
 import { halfWidthPercent } from "../stats.js";
 import {
   formatBytes,
@@ -9,7 +8,7 @@ import {
   formatThroughput,
   formatTime,
 } from "./format.js";
-import type { BenchReport } from "./json.js";
+import type { BenchReport, CaseResult } from "./schema.js";
 
 /** One table cell; `strong` marks the best of its row. */
 export interface Cell {

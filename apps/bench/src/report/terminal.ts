@@ -1,8 +1,5 @@
-// What the terminal shows: a live progress line while running, then the main tables.
-import type { Progress } from "../schedule.js";
-import { formatDuration } from "./format.js";
-import type { BenchReport } from "./json.js";
-import { comparisonSummary, headline } from "./markdown.js";
+// What the terminal shows at the end of a run: the headline and the main tables.
+import type { BenchReport } from "./schema.js";
 import {
   allocationTable,
   comparisonTable,
@@ -13,6 +10,7 @@ import {
   type Table,
   unavailableTable,
 } from "./tables.js";
+import { comparisonSummary, headline } from "./text.js";
 
 /** A table as aligned plain text; strong cells in ANSI bold when `colour`. */
 export function textTable(table: Table, colour: boolean): string {
@@ -64,24 +62,4 @@ export function renderTerminal(report: BenchReport, colour: boolean): string {
     if (changed.length > 0) out.push(textTable({ ...table, rows: changed }, colour), "");
   }
   return out.join("\n");
-}
-
-/** Prints the live "case i of N" line: rewritten in place on a TTY, one line per case otherwise. */
-export function progressPrinter(stream: NodeJS.WriteStream): (p: Progress) => void {
-  const tty = stream.isTTY === true;
-  return (p) => {
-    const eta = p.etaMs === undefined ? "…" : formatDuration(p.etaMs);
-    const line = `[fork ${p.fork + 1}/${p.forks}] [${String(p.index).padStart(String(p.total).length)}/${p.total}] ${p.label}  elapsed ${formatDuration(p.elapsedMs)}  ETA ${eta}`;
-    if (tty) {
-      const cols = stream.columns ?? 100;
-      stream.write(`\r\x1b[2K${line.slice(0, cols - 1)}`);
-    } else {
-      stream.write(`${line}\n`);
-    }
-  };
-}
-
-/** Clear the progress line (TTY only). */
-export function clearProgress(stream: NodeJS.WriteStream): void {
-  if (stream.isTTY) stream.write("\r\x1b[2K");
 }

@@ -1,9 +1,13 @@
-// Cross-compatibility gate: before anything is timed, every codec must interoperate
-// byte-exactly with the reference on every payload, in both directions. A fast codec that
-// writes streams others cannot read is not a candidate, so a mismatch aborts the run.
+// The inputs the forks time, prepared once in the parent: each payload compressed by the
+// reference codec (what every `uncompress` case decodes). On the way, the
+// cross-compatibility gate: every codec must interoperate byte-exactly with the reference
+// on every payload, in both directions (a fast codec that writes streams others cannot
+// read is not a candidate, so a mismatch aborts the run), and each encoder's output size is
+// recorded for the size table, since the gate has just made those outputs.
 import type { SnappyCodec } from "@snappykit/core";
 import type { PreparedPayload, Target } from "./cases.js";
 import type { BenchPayload } from "./payloads.js";
+import type { SizeResult } from "./report/schema.js";
 
 /** Preferred reference codecs, in order: Google's C++ libsnappy, then snappy@7. */
 export const REFERENCE_PREFERENCE = ["libsnappy", "napi"] as const;
@@ -25,18 +29,8 @@ export class GateError extends Error {
   }
 }
 
-/** Compressed size of one payload by one codec's encoder. */
-export interface SizeResult {
-  readonly codec: string;
-  readonly payload: string;
-  readonly bytes: number;
-  readonly compressedBytes: number;
-  /** bytes / compressedBytes: above 1 means smaller. */
-  readonly ratio: number;
-}
-
-/** What the gate hands on: payloads ready for timing and every encoder's output size. */
-export interface GateResult {
+/** Payloads ready for timing, what the gate checked, and every encoder's output size. */
+export interface PreparedInputs {
   readonly reference: string;
   readonly prepared: PreparedPayload[];
   readonly sizes: SizeResult[];
@@ -59,16 +53,16 @@ const hex = (n: number) => n.toString(16).padStart(2, "0");
 const describe = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 /**
- * Check every target against the reference on every payload:
+ * Compress every payload with the reference, and check every target against it:
  * `target.compress → reference.uncompress` and `reference.compress → target.uncompress`
  * must both give back the original item exactly (and the async variants where present).
  * @throws GateError on the first disagreement.
  */
-export async function runGate(
+export async function prepareInputs(
   reference: Target,
   targets: readonly Target[],
   payloads: readonly BenchPayload[],
-): Promise<GateResult> {
+): Promise<PreparedInputs> {
   const prepared: PreparedPayload[] = [];
   const sizes: SizeResult[] = [];
   let checks = 0;

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { discoverAdapters, type LoadedAdapter, loadAdapters } from "./adapters.js";
 import { adapterTarget, rawTarget, type Target } from "./cases.js";
-import { chooseReference, GateError, runGate } from "./gate.js";
+import { chooseReference, GateError, prepareInputs } from "./prepare.js";
 import { syntheticPayloads } from "./synthetic.js";
 
 // Real backends from the workspace: Google's libsnappy as the reference, snappyjs as a
@@ -39,10 +39,10 @@ function broken(which: "compress" | "uncompress"): Target {
   };
 }
 
-describe("runGate", () => {
+describe("prepareInputs", () => {
   it("passes real codecs and records every encoder's size", async () => {
     const targets = adapters.flatMap((a) => [adapterTarget(a.id, a.codec), rawTarget(a.id, a.raw)]);
-    const result = await runGate(reference, targets, payloads);
+    const result = await prepareInputs(reference, targets, payloads);
     expect(result.reference).toBe("libsnappy");
     expect(result.prepared.map((p) => p.payload.name)).toEqual(payloads.map((p) => p.name));
     expect(result.sizes).toHaveLength(2 * payloads.length); // adapters only, not raw
@@ -54,7 +54,7 @@ describe("runGate", () => {
   });
 
   it("aborts when a codec's compressed output does not decode to the input", async () => {
-    const run = runGate(
+    const run = prepareInputs(
       reference,
       [adapterTarget("snappyjs", adapters[1]!.codec), broken("compress")],
       payloads,
@@ -69,7 +69,7 @@ describe("runGate", () => {
   });
 
   it("aborts when a codec decodes the reference's output to other bytes", async () => {
-    const run = runGate(reference, [broken("uncompress")], payloads);
+    const run = prepareInputs(reference, [broken("uncompress")], payloads);
     await expect(run).rejects.toMatchObject({
       codec: "broken",
       direction: "libsnappy.compress → broken.uncompress",
@@ -94,7 +94,7 @@ describe("runGate", () => {
         },
       },
     };
-    await expect(runGate(reference, [picky], payloads)).rejects.toMatchObject({
+    await expect(prepareInputs(reference, [picky], payloads)).rejects.toMatchObject({
       payload: "synthetic-chunks",
       item: 3,
       detail: expect.stringMatching(/length/),

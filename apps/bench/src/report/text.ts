@@ -1,0 +1,58 @@
+// Sentences about a report that every renderer shares: the headline, the fork count, what a
+// comparison found.
+import { formatDuration, formatRuntime } from "./format.js";
+import type { BenchReport } from "./schema.js";
+
+/** The one-line summary of where and how a report was made. */
+export function headline(report: BenchReport): string {
+  const e = report.environment;
+  return [
+    `\`${report.command}\``,
+    `${e.date.slice(0, 16).replace("T", " ")} UTC`,
+    `commit ${e.commit ? e.commit.slice(0, 12) + (e.commit.endsWith("-dirty") ? "-dirty" : "") : "unknown"}`,
+    formatRuntime(e),
+    `${e.cpu}, ${e.cores} cores, ${e.memoryGiB} GiB`,
+    `${e.os} ${e.arch}`,
+    `${report.mode} mode, ${report.timing.clock ?? "wall"} clock, ${formatDuration(report.durationMs)}`,
+  ].join(" · ");
+}
+
+/** "9 forks" / "9 forks (+ up to 12 for uncertain rows)" / "1 in-process run". */
+export function forksText(report: BenchReport): string {
+  const { forks, extraForks = 0, targetWidthPercent } = report.timing;
+  if (forks === 0) return "1 in-process run";
+  return extraForks > 0
+    ? `${forks} forks (+ up to ${extraForks} for rows whose ratios were wider than ±${targetWidthPercent} %)`
+    : `${forks} forks`;
+}
+
+/** What a comparison found, in sentences (Markdown and terminal alike). */
+export function comparisonSummary(report: BenchReport): string[] {
+  const entries = report.comparison ?? [];
+  const info = report.compared;
+  if (!info) return [];
+  const slower = entries.filter((e) => e.verdict === "slower").length;
+  const faster = entries.filter((e) => e.verdict === "faster").length;
+  const lines = [
+    `Baseline \`${info.baseline}\` (${info.baselineDate}). ${entries.length} cases compared: ` +
+      `${slower} significantly slower, ${faster} significantly faster, ` +
+      `${entries.length - slower - faster} no significant change. Method: ${info.method}. ` +
+      `Noise threshold ${info.thresholdPercent} % (\`--threshold\`): ${entries.filter((e) => e.verdict === "within noise").length} detected changes smaller than that count as noise. ` +
+      "`--fail-on-regression` fails on significant slowdowns.",
+  ];
+  const d = info.relativeDrift;
+  if (d) {
+    lines.push(
+      `Ratio to the reference on block-sized payloads moved ≤ 10 % in ${d.within10Percent} of ${d.cases} cases (median ${d.medianPercent.toFixed(1)} %).`,
+    );
+  }
+  for (const w of info.warnings) lines.push(`Warning: ${w}.`);
+  const skipped = new Map<string, string[]>();
+  for (const s of info.skipped) skipped.set(s.reason, [...(skipped.get(s.reason) ?? []), s.key]);
+  for (const [reason, keys] of skipped) {
+    lines.push(
+      `Not compared (${reason}): ${keys.length <= 6 ? keys.join(", ") : `${keys.slice(0, 6).join(", ")} and ${keys.length - 6} more`}.`,
+    );
+  }
+  return lines;
+}
