@@ -6,7 +6,7 @@
 // https://github.com/google/snappy/blob/main/format_description.txt
 
 import { assertBytes, assertOutputSpace, maxCompressedLength } from "@snappykit/core";
-import { viewOf } from "./output.js";
+import { moveExact, viewOf } from "./output.js";
 
 /**
  * libsnappy compresses its input in independent 64 KiB fragments (kBlockSize): the hash
@@ -80,53 +80,22 @@ function emitLiteral(
     outView.setUint16(op, n, true);
     op += 2;
   }
-  // Locals, not the module bindings: each module-variable read is a load chain the
-  // optimiser repeats at every use.
-  const block = sharedBlock;
-  const blockView = sharedBlockView;
+  // Exact (no over-read: bytes past the block are stale data from earlier calls).
   if (length <= SHORT_LITERAL) {
-    // Exact copy (no over-read: bytes past the block are stale data from earlier calls).
-    const stop = from + length;
-    while (from + 4 <= stop) {
-      outView.setInt32(op, blockView.getInt32(from, true), true);
-      op += 4;
-      from += 4;
-    }
-    while (from < stop) out[op++] = block[from++]!;
-    return op;
+    return moveExact(sharedBlockView, sharedBlock, from, out, outView, op, length, true);
   }
-  out.set(block.subarray(from, from + length), op);
+  out.set(sharedBlock.subarray(from, from + length), op);
   return op + length;
 }
 
 /**
- * Write one copy of `length` (4..64) bytes at `offset` (1..65535); returns the new `op`.
+ * Write a match of `length` ≥ 4 bytes at `offset` (1..65535) as copies; returns the new `op`.
+ * libsnappy's `EmitCopy` rule: 64-byte copies while at least 68 remain (so the tail never
+ * drops below 4, the shortest copy it emits), then 60 if more than 64 remain, then the rest.
  *
  * §2.2.1 Copy with 1-byte offset (01): lengths 4..11 and offsets below 2048, the offset's top
  * three bits in the tag. §2.2.2 Copy with 2-byte offset (10): lengths 1..64, offsets below
  * 65536, little-endian. libsnappy never emits §2.2.3 (4-byte offsets): blocks are ≤ 64 KiB.
- */
-function emitCopyAtMost64(
-  out: Uint8Array,
-  outView: DataView,
-  op: number,
-  offset: number,
-  length: number,
-): number {
-  if (length < 12 && offset < 2048) {
-    out[op] = 1 | ((length - 4) << 2) | ((offset >>> 3) & 0xe0);
-    out[op + 1] = offset & 0xff;
-    return op + 2;
-  }
-  out[op] = 2 | ((length - 1) << 2);
-  outView.setUint16(op + 1, offset, true);
-  return op + 3;
-}
-
-/**
- * Write a match of any length ≥ 4 as copies; libsnappy's `EmitCopy` rule: 64-byte copies while
- * at least 68 remain (so the tail never drops below 4, the shortest copy it emits), then 60
- * if more than 64 remain, then the rest.
  */
 function emitCopy(
   out: Uint8Array,
@@ -135,15 +104,18 @@ function emitCopy(
   offset: number,
   length: number,
 ): number {
-  while (length >= 68) {
-    op = emitCopyAtMost64(out, outView, op, offset, 64);
-    length -= 64;
+  while (length >= 12 || offset >= 2048) {
+    const n = length >= 68 ? 64 : length > 64 ? 60 : length;
+    out[op] = 2 | ((n - 1) << 2);
+    outView.setUint16(op + 1, offset, true);
+    op += 3;
+    length -= n;
+    // A 60-byte copy leaves 5..7, which may still fit a copy-1.
+    if (length === 0) return op;
   }
-  if (length > 64) {
-    op = emitCopyAtMost64(out, outView, op, offset, 60);
-    length -= 60;
-  }
-  return emitCopyAtMost64(out, outView, op, offset, length);
+  out[op] = 1 | ((length - 4) << 2) | ((offset >>> 3) & 0xe0);
+  out[op + 1] = offset & 0xff;
+  return op + 2;
 }
 
 /**

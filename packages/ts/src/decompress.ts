@@ -11,7 +11,7 @@ import {
   SnappyError,
   type UncompressOptions,
 } from "@snappykit/core";
-import { viewOf } from "./output.js";
+import { moveExact, viewOf } from "./output.js";
 
 /** Literals at least this long use `set` (one call); shorter ones 4-byte moves. */
 const LONG_LITERAL = 256;
@@ -319,32 +319,6 @@ function decodeChecked(
   // A 4-byte move is exact when the copy reads at least 4 bytes back (§2.2 overlap).
   checkedOp = moveExact(outView, out, op - offset, out, outView, op, length, offset >= 4);
   return pos;
-}
-
-/**
- * Move exactly `length` bytes from `fromBytes[from..]` (also read through `fromView`) to
- * `out[op..]`, 4 at a time when `wide`, else one by one; returns the new output position.
- */
-function moveExact(
-  fromView: DataView,
-  fromBytes: Uint8Array,
-  from: number,
-  out: Uint8Array,
-  outView: DataView,
-  op: number,
-  length: number,
-  wide: boolean,
-): number {
-  const stop = op + length;
-  if (wide) {
-    while (op + 4 <= stop) {
-      outView.setInt32(op, fromView.getInt32(from, true), true);
-      op += 4;
-      from += 4;
-    }
-  }
-  while (op < stop) out[op++] = fromBytes[from++]!;
-  return stop;
 }
 
 /**

@@ -15,3 +15,31 @@ export function viewOf(bytes: Uint8Array): DataView {
   }
   return lastView;
 }
+
+/**
+ * Move exactly `length` bytes from `fromBytes[from..]` (also read through `fromView`) to
+ * `out[op..]`, 4 at a time when `wide`, else one by one; returns the new output position.
+ * Nothing is read or written past the `length` bytes (the compressor's literals, the
+ * decoder's checked path).
+ */
+export function moveExact(
+  fromView: DataView,
+  fromBytes: Uint8Array,
+  from: number,
+  out: Uint8Array,
+  outView: DataView,
+  op: number,
+  length: number,
+  wide: boolean,
+): number {
+  const stop = op + length;
+  if (wide) {
+    while (op + 4 <= stop) {
+      outView.setInt32(op, fromView.getInt32(from, true), true);
+      op += 4;
+      from += 4;
+    }
+  }
+  while (op < stop) out[op++] = fromBytes[from++]!;
+  return stop;
+}
