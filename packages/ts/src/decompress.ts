@@ -68,13 +68,13 @@ function corrupt(message: string, tagAt: number): SnappyError {
 }
 
 /**
- * Decode the elements of `src[pos..end)` into `out[start..outEnd)`, which is exactly the
+ * Decode the elements of `src[pos..end)` into `out[0..outEnd)`, which is exactly the
  * declared length. Reads through `src` (a `DataView`) and `srcBytes` (the same bytes), moves
  * 4 bytes at a time through `outView`. Throws `CORRUPT_INPUT` naming the element at fault
  * and the numbers involved.
  *
  * Where there is room it over-copies (up to 16 bytes for a short element, up to 7 past a
- * longer one) inside `out[start..outEnd)` only: the next element overwrites those bytes, and
+ * longer one) inside `out[0..outEnd)` only: the next element overwrites those bytes, and
  * a stream that ends early is rejected, so no over-copied byte is ever returned, and nothing
  * at or past `outEnd` is ever written.
  */
@@ -85,10 +85,9 @@ function decodeBody(
   end: number,
   out: Uint8Array,
   outView: DataView,
-  start: number,
   outEnd: number,
 ): void {
-  let op = start;
+  let op = 0;
   // libsnappy's fast path: while a tag with 16 input bytes after it and 72 output bytes
   // remain, a literal of up to 60 bytes or any copy (≤ 64 bytes, plus 7 of over-copy) fits
   // without a length check, so the common elements run with only the checks the data needs
@@ -169,8 +168,9 @@ function decodeBody(
       if (type === 3) break;
       const entry = copyTable[tag]!;
       const offset = ((word >>> 8) & (entry >>> 16)) | (entry & 0x700);
-      // Offset 0, or one before the output start: the checked code below reports it.
-      if (offset === 0 || offset > op - start) break;
+      // Offset 0, or one before the output start (one unsigned compare for both): the
+      // checked code below reports it.
+      if ((offset - 1) >>> 0 >= op) break;
       pos += 2 + ((entry >>> 12) & 1);
       const length = entry & 0x7f;
       let from = op - offset;
@@ -202,13 +202,13 @@ function decodeBody(
       op = stop;
     }
     if (pos >= end) break;
-    pos = decodeChecked(src, srcBytes, pos, end, out, outView, start, op, outEnd);
+    pos = decodeChecked(src, srcBytes, pos, end, out, outView, op, outEnd);
     op = checkedOp;
   }
   if (op !== outEnd) {
     throw new SnappyError(
       "CORRUPT_INPUT",
-      `stream produces ${op - start} bytes, but its preamble declares ${outEnd - start}`,
+      `stream produces ${op} bytes, but its preamble declares ${outEnd}`,
     );
   }
 }
@@ -227,7 +227,6 @@ function decodeChecked(
   end: number,
   out: Uint8Array,
   outView: DataView,
-  start: number,
   op: number,
   outEnd: number,
 ): number {
@@ -266,7 +265,7 @@ function decodeChecked(
     }
     if (length > outEnd - op) {
       throw corrupt(
-        `literal of ${length} bytes at output ${op - start} overruns the declared ${outEnd - start}`,
+        `literal of ${length} bytes at output ${op} overruns the declared ${outEnd}`,
         tagAt,
       );
     }
@@ -304,15 +303,15 @@ function decodeChecked(
   // §2.2: "the offset ... is an offset backwards from the current position"; 0 is invalid
   // and it may not reach before the start of the output.
   if (offset === 0) throw corrupt("copy with offset 0", tagAt);
-  if (offset > op - start || offset < 0) {
+  if (offset > op || offset < 0) {
     throw corrupt(
-      `copy offset ${offset >>> 0} reaches before the ${op - start} bytes produced`,
+      `copy offset ${offset >>> 0} reaches before the ${op} bytes produced`,
       tagAt,
     );
   }
   if (length > outEnd - op) {
     throw corrupt(
-      `copy of ${length} bytes at output ${op - start} overruns the declared ${outEnd - start}`,
+      `copy of ${length} bytes at output ${op} overruns the declared ${outEnd}`,
       tagAt,
     );
   }
@@ -323,7 +322,7 @@ function decodeChecked(
 
 /**
  * Decode the body of `input` (after its `headerSize`-byte preamble, declaring `length`
- * bytes) into `out[start..start + length)`.
+ * bytes) into `out[0..length)`.
  */
 function decode(
   input: Uint8Array,
@@ -331,15 +330,14 @@ function decode(
   length: number,
   out: Uint8Array,
   outView: DataView,
-  start: number,
 ): void {
   const n = input.length;
   if (n <= INPUT_SCRATCH) {
     inputScratch.set(input);
-    decodeBody(inputScratchView, inputScratch, headerSize, n, out, outView, start, start + length);
+    decodeBody(inputScratchView, inputScratch, headerSize, n, out, outView, length);
   } else {
     const src = new DataView(input.buffer, input.byteOffset, n);
-    decodeBody(src, input, headerSize, n, out, outView, start, start + length);
+    decodeBody(src, input, headerSize, n, out, outView, length);
   }
 }
 
@@ -362,11 +360,11 @@ export function uncompress(input: Uint8Array, options?: UncompressOptions): Uint
   const { length, headerSize } = checkUncompressedLength(input, options);
   if (length <= SMALL_OUTPUT) {
     // Decoded into the reused buffer and copied out: one allocation, no DataView to make.
-    decode(input, headerSize, length, smallOutput, smallOutputView, 0);
+    decode(input, headerSize, length, smallOutput, smallOutputView);
     return smallOutput.slice(0, length);
   }
   const out = allocate(length);
-  decode(input, headerSize, length, out, new DataView(out.buffer), 0);
+  decode(input, headerSize, length, out, new DataView(out.buffer));
   return out;
 }
 
@@ -395,6 +393,6 @@ export function uncompressInto(
 ): number {
   const { length, headerSize } = checkUncompressedLength(input, options);
   assertOutputSpace(input, output, length);
-  decode(input, headerSize, length, output, viewOf(output), 0);
+  decode(input, headerSize, length, output, viewOf(output));
   return length;
 }
