@@ -155,8 +155,8 @@ function compressBlock(length: number, out: Uint8Array, outView: DataView, op: n
       bytes = nextBytes;
       const hash = nextHash;
       const step = skip >>> 5;
-      skip += step;
-      nextIp = ip + step;
+      skip = (skip + step) | 0;
+      nextIp = (ip + step) | 0;
       if (nextIp > ipLimit) return emitRemainder(nextEmit, length, out, outView, op);
       nextBytes = blockView.getInt32(nextIp, true);
       nextHash = Math.imul(nextBytes, HASH_MULTIPLIER) >>> shift;
@@ -172,23 +172,23 @@ function compressBlock(length: number, out: Uint8Array, outView: DataView, op: n
     do {
       // Extend the match as far as it goes within the block (FindMatchLength): 4 bytes at a
       // time, the first differing byte found from the XOR's lowest set bit.
-      let s = ip + 4;
-      let c = candidate + 4;
+      let s = (ip + 4) | 0;
+      let c = (candidate + 4) | 0;
       for (;;) {
         if (s > length - 4) {
           while (s < length && block[s] === block[c]) {
-            s++;
-            c++;
+            s = (s + 1) | 0;
+            c = (c + 1) | 0;
           }
           break;
         }
         const diff = blockView.getInt32(s, true) ^ blockView.getInt32(c, true);
         if (diff !== 0) {
-          s += (31 - Math.clz32(diff & -diff)) >>> 3;
+          s = (s + ((31 - Math.clz32(diff & -diff)) >>> 3)) | 0;
           break;
         }
-        s += 4;
-        c += 4;
+        s = (s + 4) | 0;
+        c = (c + 4) | 0;
       }
       op = emitCopy(out, outView, op, ip - candidate, s - ip);
       ip = s;
@@ -196,15 +196,15 @@ function compressBlock(length: number, out: Uint8Array, outView: DataView, op: n
       if (ip >= ipLimit) return emitRemainder(nextEmit, length, out, outView, op);
       // Index the byte before and at the new position, as libsnappy does, then try the
       // position itself as the next match.
-      const prevHash = Math.imul(blockView.getInt32(ip - 1, true), HASH_MULTIPLIER) >>> shift;
-      table[prevHash] = ip - 1;
+      const prevHash = Math.imul(blockView.getInt32((ip - 1) | 0, true), HASH_MULTIPLIER) >>> shift;
+      table[prevHash] = (ip - 1) | 0;
       current = blockView.getInt32(ip, true);
       const currentHash = Math.imul(current, HASH_MULTIPLIER) >>> shift;
       candidate = table[currentHash]!;
       table[currentHash] = ip;
     } while (current === blockView.getInt32(candidate, true));
 
-    ip++;
+    ip = (ip + 1) | 0;
     nextBytes = blockView.getInt32(ip, true);
     nextHash = Math.imul(nextBytes, HASH_MULTIPLIER) >>> shift;
   }
