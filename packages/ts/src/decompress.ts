@@ -52,7 +52,8 @@ function allocate(length: number): Uint8Array {
 /**
  * For each copy-1 and copy-2 tag (§2.2.1, §2.2.2): the copy's length in bits 0–6, copy-1's
  * top three offset bits (in place: bits 8–10), bit 12 set for copy-2 (one more offset byte),
- * and from bit 16 the mask of the offset bytes that follow the tag (0xff or 0xffff).
+ * and from bit 16 the mask of the offset bytes that follow the tag (0xff or 0xffff). Zero for
+ * the other tags (literals, copy-4).
  */
 const COPY_TABLE = new Int32Array(256);
 for (let tag = 0; tag < 256; tag++) {
@@ -167,8 +168,8 @@ function decodeBody(
       }
       // Copy-1 and copy-2 without a branch between them: one table entry gives the length,
       // the offset's bytes after the tag (masked out of `word`) and copy-1's top offset
-      // bits. Copy-4 (libsnappy never writes it) goes to the checked code.
-      if (type === 3) break;
+      // bits. Copy-4 (libsnappy never writes it) has entry 0, so offset 0: the check below
+      // sends it to the checked code.
       const entry = copyTable[tag]!;
       const offset = ((word >>> 8) & (entry >>> 16)) | (entry & 0x700);
       // Offset 0, or one before the output start (one unsigned compare for both): the
