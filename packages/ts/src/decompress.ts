@@ -181,16 +181,33 @@ function decodeBody(
       const stop = (op + length) | 0;
       // §2.2 lets a copy overlap its own output (offset < length: the last `offset` bytes
       // repeat). A 4-byte move is exact when the distance is ≥ 4: every byte it reads was
-      // written before. For offsets 1–3, four single-byte moves first lay down the pattern;
-      // the output from `op - offset` on is periodic, so reading 4 (or, for offset 3, 6)
-      // bytes back gives the same bytes and the 4-byte moves can continue from there.
+      // written before.
       if (offset < 4) {
+        if (offset < 3) {
+          // Offsets 1 and 2 (runs of one byte, e.g. SSZ's zero padding, or of a byte pair):
+          // four bytes of the pattern, built once, then only stores, none of which waits on
+          // a load of what the one before it wrote.
+          const pattern =
+            offset === 1
+              ? Math.imul(out[from]!, 0x01010101)
+              : Math.imul(out[from]! | (out[(from + 1) | 0]! << 8), 0x10001);
+          do {
+            outView.setInt32(op, pattern, true);
+            outView.setInt32((op + 4) | 0, pattern, true);
+            op = (op + 8) | 0;
+          } while (op < stop);
+          op = stop;
+          continue;
+        }
+        // Offset 3: four single-byte moves lay down the pattern; the output from
+        // `op - 3` on is periodic, so reading 6 bytes back gives the same bytes and the
+        // 4-byte moves can continue from there.
         out[op] = out[from]!;
         out[(op + 1) | 0] = out[(from + 1) | 0]!;
         out[(op + 2) | 0] = out[(from + 2) | 0]!;
         out[(op + 3) | 0] = out[(from + 3) | 0]!;
         op = (op + 4) | 0;
-        from = (op - (offset === 3 ? 6 : 4)) | 0;
+        from = (op - 6) | 0;
       }
       // Most copies are ≤ 8 bytes: two moves, then a loop only for longer ones.
       outView.setInt32(op, outView.getInt32(from, true), true);
