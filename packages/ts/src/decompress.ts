@@ -67,8 +67,9 @@ for (let tag = 0; tag < 256; tag++) {
 /**
  * Whether a float64 read from a `DataView` and written back keeps its 8 bytes exactly, NaN
  * payloads included. ECMAScript lets an engine write any NaN encoding (JavaScriptCore and
- * SpiderMonkey canonicalise NaNs); V8 moves the bits unchanged. Where this holds, copies move
- * 8 bytes per load and store; elsewhere 4 (an integer move is exact everywhere).
+ * SpiderMonkey canonicalise NaNs); V8 moves the bits unchanged. Where this holds, longer
+ * literals and copies move 8 bytes per load and store; elsewhere 4 (an integer move is exact
+ * everywhere).
  */
 function float64MovesExact(): boolean {
   const view = new DataView(new ArrayBuffer(16));
@@ -87,11 +88,15 @@ function float64MovesExact(): boolean {
   return true;
 }
 
+let float64Moves = float64MovesExact();
+
 /**
- * Copies reaching at least this far back move 8 bytes at a time as float64s (every byte an
- * 8-byte move reads was written before); never where float64 moves are not exact.
+ * Turn the float64 moves off (or back on, where exact) — for tests of the 4-byte moves other
+ * engines take. Not exported from the package.
  */
-const FLOAT64_COPY_OFFSET = float64MovesExact() ? 8 : 0x7fffffff;
+export function useFloat64Moves(on: boolean): void {
+  float64Moves = on && float64MovesExact();
+}
 
 function corrupt(message: string, tagAt: number): SnappyError {
   return new SnappyError("CORRUPT_INPUT", `${message} (tag at byte ${tagAt})`);
@@ -128,7 +133,10 @@ function decodeBody(
   // A local, not the module binding: each module-variable read is a load chain the
   // optimiser repeats at every use.
   const copyTable = COPY_TABLE;
-  const float64CopyOffset = FLOAT64_COPY_OFFSET;
+  const float64 = float64Moves;
+  // Copies reaching at least 8 bytes back may move 8 bytes at a time (every byte an 8-byte
+  // move reads was written before).
+  const float64CopyOffset = float64 ? 8 : 0x7fffffff;
   // Positions below use `(a + b) | 0`: they stay far below 2^31, and the truncation tells the
   // optimiser so, which drops an overflow check (compare and branch) from every add
   // (measured: text-256k uncompressInto −8 %, json-log-256k −9 %, CPU p50).
@@ -187,12 +195,16 @@ function decodeBody(
         const stop = (op + length) | 0;
         op = (op + done) | 0;
         from = (from + done) | 0;
-        do {
-          outView.setInt32(op, src.getInt32(from, true), true);
-          outView.setInt32((op + 4) | 0, src.getInt32((from + 4) | 0, true), true);
-          op = (op + 8) | 0;
-          from = (from + 8) | 0;
-        } while (op < stop);
+        // 8 bytes per move where float64 moves are exact (see float64MovesExact).
+        if (float64) {
+          do {
+            outView.setFloat64(op, src.getFloat64(from, true), true);
+            op = (op + 8) | 0;
+            from = (from + 8) | 0;
+          } while (op < stop);
+        } else {
+          moveExact(src, srcBytes, from, out, outView, op, stop - op, true);
+        }
         op = stop;
         continue;
       }
