@@ -6,7 +6,7 @@
 // https://github.com/google/snappy/blob/main/format_description.txt
 
 import { assertBytes, assertOutputSpace, maxCompressedLength } from "@snappykit/core";
-import { moveExact, viewOf } from "./output.js";
+import { moveExact, SEPARATE, viewOf } from "./output.js";
 
 /**
  * libsnappy compresses its input in independent 64 KiB fragments (kBlockSize): the hash
@@ -82,7 +82,7 @@ function emitLiteral(
   }
   // Exact (no over-read: bytes past the block are stale data from earlier calls).
   if (length <= SHORT_LITERAL) {
-    return moveExact(sharedBlockView, sharedBlock, from, out, outView, op, length, true);
+    return moveExact(sharedBlockView, sharedBlock, from, out, outView, op, length, SEPARATE);
   }
   out.set(sharedBlock.subarray(from, from + length), op);
   return op + length;

@@ -2,7 +2,8 @@ import { encodeUncompressedLength, isSnappyError, type SnappyErrorCode } from "@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { compress } from "./compress.js";
-import { uncompress, useFloat64Moves } from "./decompress.js";
+import { uncompress } from "./decompress.js";
+import { useFloat64Moves } from "./output.js";
 import {
   firstDifference,
   oracleCompress,

@@ -11,7 +11,7 @@ import {
   SnappyError,
   type UncompressOptions,
 } from "@snappykit/core";
-import { moveExact, viewOf } from "./output.js";
+import { float64Moves, moveExact, SEPARATE, viewOf } from "./output.js";
 
 /** Literals at least this long use `set` (one call); shorter ones 4-byte moves. */
 const LONG_LITERAL = 256;
@@ -62,40 +62,6 @@ for (let tag = 0; tag < 256; tag++) {
   } else if ((tag & 3) === 2) {
     COPY_TABLE[tag] = (0xffff << 16) | (1 << 12) | ((tag >>> 2) + 1);
   }
-}
-
-/**
- * Whether a float64 read from a `DataView` and written back keeps its 8 bytes exactly, NaN
- * payloads included. ECMAScript lets an engine write any NaN encoding (JavaScriptCore and
- * SpiderMonkey canonicalise NaNs); V8 moves the bits unchanged. Where this holds, longer
- * literals and copies move 8 bytes per load and store; elsewhere 4 (an integer move is exact
- * everywhere).
- */
-function float64MovesExact(): boolean {
-  const view = new DataView(new ArrayBuffer(16));
-  // Signalling NaNs (quiet bit clear) with small and large payloads, and a negative quiet NaN.
-  const patterns = [
-    [0x7ff00000, 0x00000001],
-    [0x7ff7ffff, 0xffffffff],
-    [0xfff8dead, 0xbeef0001],
-  ];
-  for (const [high, low] of patterns) {
-    view.setUint32(0, low!, true);
-    view.setUint32(4, high!, true);
-    view.setFloat64(8, view.getFloat64(0, true), true);
-    if (view.getUint32(8, true) !== low || view.getUint32(12, true) !== high) return false;
-  }
-  return true;
-}
-
-let float64Moves = float64MovesExact();
-
-/**
- * Turn the float64 moves off (or back on, where exact) — for tests of the 4-byte moves other
- * engines take. Not exported from the package.
- */
-export function useFloat64Moves(on: boolean): void {
-  float64Moves = on && float64MovesExact();
 }
 
 function corrupt(message: string, tagAt: number): SnappyError {
@@ -195,7 +161,7 @@ function decodeBody(
         const stop = (op + length) | 0;
         op = (op + done) | 0;
         from = (from + done) | 0;
-        // 8 bytes per move where float64 moves are exact (see float64MovesExact).
+        // 8 bytes per move where float64 moves are exact (see float64MovesExact in output.ts).
         if (float64) {
           do {
             outView.setFloat64(op, src.getFloat64(from, true), true);
@@ -203,7 +169,7 @@ function decodeBody(
             from = (from + 8) | 0;
           } while (op < stop);
         } else {
-          moveExact(src, srcBytes, from, out, outView, op, stop - op, true);
+          moveExact(src, srcBytes, from, out, outView, op, stop - op, SEPARATE);
         }
         op = stop;
         continue;
@@ -346,7 +312,7 @@ function decodeChecked(
       checkedOp = op + length;
       return pos + length;
     }
-    checkedOp = moveExact(src, srcBytes, pos, out, outView, op, length, true);
+    checkedOp = moveExact(src, srcBytes, pos, out, outView, op, length, SEPARATE);
     return pos + length;
   }
 
@@ -381,8 +347,8 @@ function decodeChecked(
   if (length > outEnd - op) {
     throw corrupt(`copy of ${length} bytes at output ${op} overruns the declared ${outEnd}`, tagAt);
   }
-  // A 4-byte move is exact when the copy reads at least 4 bytes back (§2.2 overlap).
-  checkedOp = moveExact(outView, out, op - offset, out, outView, op, length, offset >= 4);
+  // §2.2 overlap: moveExact moves only as many bytes at once as the offset allows.
+  checkedOp = moveExact(outView, out, op - offset, out, outView, op, length, offset);
   return pos;
 }
 
