@@ -240,8 +240,93 @@ function decodeBody(
       op = stop;
     }
     if (pos >= end) break;
-    pos = decodeChecked(src, srcBytes, pos, end, out, outView, op, outEnd);
-    op = checkedOp;
+    // One element with every check: what the fast path leaves (the tail, literals with 3- or
+    // 4-byte lengths, copy-4, anything invalid).
+    const tagAt = pos;
+    const tag = srcBytes[pos++]!;
+    const type = tag & 3;
+    if (type === 0) {
+      // §2.1 Literals: length-1 in the tag's upper six bits, or for 60..63 in the next 1..4
+      // little-endian bytes.
+      let length = tag >>> 2;
+      if (length >= 60) {
+        const extra = length - 59;
+        if (extra > end - pos) {
+          throw corrupt(`literal length needs ${extra} bytes, only ${end - pos} remain`, tagAt);
+        }
+        length = srcBytes[pos]!;
+        if (extra > 1) length |= srcBytes[pos + 1]! << 8;
+        if (extra > 2) length |= srcBytes[pos + 2]! << 16;
+        // Kept a signed 32-bit integer (so the optimiser keeps every position an integer); a
+        // 4-byte length of 2^31 or more comes out negative and is rejected below.
+        if (extra > 3) length |= srcBytes[pos + 3]! << 24;
+        pos += extra;
+        if (length < 0) {
+          throw corrupt(
+            `literal of ${(length >>> 0) + 1} bytes runs past the end of the input (${end - pos} remain)`,
+            tagAt,
+          );
+        }
+      }
+      length += 1;
+      if (length > end - pos) {
+        throw corrupt(
+          `literal of ${length} bytes runs past the end of the input (${end - pos} remain)`,
+          tagAt,
+        );
+      }
+      if (length > outEnd - op) {
+        throw corrupt(
+          `literal of ${length} bytes at output ${op} overruns the declared ${outEnd}`,
+          tagAt,
+        );
+      }
+      if (length >= LONG_LITERAL) {
+        out.set(srcBytes.subarray(pos, pos + length), op);
+      } else {
+        moveExact(src, srcBytes, pos, out, outView, op, length, SEPARATE);
+      }
+      pos += length;
+      op += length;
+      continue;
+    }
+
+    let length: number;
+    let offset: number;
+    if (type === 1) {
+      // §2.2.1 Copy with 1-byte offset: length 4..11 in bits 2..4, offset's top 3 bits in 5..7.
+      if (pos >= end) throw corrupt("copy-1 tag is missing its offset byte", tagAt);
+      length = 4 + ((tag >>> 2) & 7);
+      offset = ((tag >>> 5) << 8) | srcBytes[pos]!;
+      pos += 1;
+    } else if (type === 2) {
+      // §2.2.2 Copy with 2-byte offset: length 1..64 in the upper six bits, offset LE16.
+      if (end - pos < 2) throw corrupt("copy-2 tag is missing offset bytes", tagAt);
+      length = (tag >>> 2) + 1;
+      offset = srcBytes[pos]! | (srcBytes[pos + 1]! << 8);
+      pos += 2;
+    } else {
+      // §2.2.3 Copy with 4-byte offset: as above with an LE32 offset; signed 32-bit, as
+      // above, so an offset of 2^31 or more comes out negative.
+      if (end - pos < 4) throw corrupt("copy-4 tag is missing offset bytes", tagAt);
+      length = (tag >>> 2) + 1;
+      offset = src.getInt32(pos, true);
+      pos += 4;
+    }
+    // §2.2: "the offset ... is an offset backwards from the current position"; 0 is invalid
+    // and it may not reach before the start of the output.
+    if (offset === 0) throw corrupt("copy with offset 0", tagAt);
+    if (offset > op || offset < 0) {
+      throw corrupt(`copy offset ${offset >>> 0} reaches before the ${op} bytes produced`, tagAt);
+    }
+    if (length > outEnd - op) {
+      throw corrupt(
+        `copy of ${length} bytes at output ${op} overruns the declared ${outEnd}`,
+        tagAt,
+      );
+    }
+    // §2.2 overlap: moveExact moves only as many bytes at once as the offset allows.
+    op = moveExact(outView, out, op - offset, out, outView, op, length, offset);
   }
   if (op !== outEnd) {
     throw new SnappyError(
@@ -249,107 +334,6 @@ function decodeBody(
       `stream produces ${op} bytes, but its preamble declares ${outEnd}`,
     );
   }
-}
-
-/** The output position {@link decodeChecked} stopped at (its second return value). */
-let checkedOp = 0;
-
-/**
- * Decode the one element at `src[pos]` into `out[op..]` with every check; returns the input
- * position after it and leaves the output position in {@link checkedOp}.
- */
-function decodeChecked(
-  src: DataView,
-  srcBytes: Uint8Array,
-  pos: number,
-  end: number,
-  out: Uint8Array,
-  outView: DataView,
-  op: number,
-  outEnd: number,
-): number {
-  const tagAt = pos;
-  const tag = srcBytes[pos++]!;
-  const type = tag & 3;
-  if (type === 0) {
-    // §2.1 Literals: length-1 in the tag's upper six bits, or for 60..63 in the next 1..4
-    // little-endian bytes.
-    let length = tag >>> 2;
-    if (length >= 60) {
-      const extra = length - 59;
-      if (extra > end - pos) {
-        throw corrupt(`literal length needs ${extra} bytes, only ${end - pos} remain`, tagAt);
-      }
-      length = srcBytes[pos]!;
-      if (extra > 1) length |= srcBytes[pos + 1]! << 8;
-      if (extra > 2) length |= srcBytes[pos + 2]! << 16;
-      // Kept a signed 32-bit integer (so the optimiser keeps every position an integer); a
-      // 4-byte length of 2^31 or more comes out negative and is rejected below.
-      if (extra > 3) length |= srcBytes[pos + 3]! << 24;
-      pos += extra;
-      if (length < 0) {
-        throw corrupt(
-          `literal of ${(length >>> 0) + 1} bytes runs past the end of the input (${end - pos} remain)`,
-          tagAt,
-        );
-      }
-    }
-    length += 1;
-    if (length > end - pos) {
-      throw corrupt(
-        `literal of ${length} bytes runs past the end of the input (${end - pos} remain)`,
-        tagAt,
-      );
-    }
-    if (length > outEnd - op) {
-      throw corrupt(
-        `literal of ${length} bytes at output ${op} overruns the declared ${outEnd}`,
-        tagAt,
-      );
-    }
-    if (length >= LONG_LITERAL) {
-      out.set(srcBytes.subarray(pos, pos + length), op);
-      checkedOp = op + length;
-      return pos + length;
-    }
-    checkedOp = moveExact(src, srcBytes, pos, out, outView, op, length, SEPARATE);
-    return pos + length;
-  }
-
-  let length: number;
-  let offset: number;
-  if (type === 1) {
-    // §2.2.1 Copy with 1-byte offset: length 4..11 in bits 2..4, offset's top 3 bits in 5..7.
-    if (pos >= end) throw corrupt("copy-1 tag is missing its offset byte", tagAt);
-    length = 4 + ((tag >>> 2) & 7);
-    offset = ((tag >>> 5) << 8) | srcBytes[pos]!;
-    pos += 1;
-  } else if (type === 2) {
-    // §2.2.2 Copy with 2-byte offset: length 1..64 in the upper six bits, offset LE16.
-    if (end - pos < 2) throw corrupt("copy-2 tag is missing offset bytes", tagAt);
-    length = (tag >>> 2) + 1;
-    offset = srcBytes[pos]! | (srcBytes[pos + 1]! << 8);
-    pos += 2;
-  } else {
-    // §2.2.3 Copy with 4-byte offset: as above with an LE32 offset; signed 32-bit, as
-    // above, so an offset of 2^31 or more comes out negative.
-    if (end - pos < 4) throw corrupt("copy-4 tag is missing offset bytes", tagAt);
-    length = (tag >>> 2) + 1;
-    offset = src.getInt32(pos, true);
-    pos += 4;
-  }
-  // §2.2: "the offset ... is an offset backwards from the current position"; 0 is invalid
-  // and it may not reach before the start of the output.
-  if (offset === 0) throw corrupt("copy with offset 0", tagAt);
-  if (offset > op || offset < 0) {
-    throw corrupt(`copy offset ${offset >>> 0} reaches before the ${op} bytes produced`, tagAt);
-  }
-  if (length > outEnd - op) {
-    throw corrupt(`copy of ${length} bytes at output ${op} overruns the declared ${outEnd}`, tagAt);
-  }
-  // §2.2 overlap: moveExact moves only as many bytes at once as the offset allows.
-  checkedOp = moveExact(outView, out, op - offset, out, outView, op, length, offset);
-  return pos;
 }
 
 /**
