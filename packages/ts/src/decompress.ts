@@ -13,7 +13,7 @@ import {
 } from "@snappykit/core";
 import { float64Moves, moveExact, SEPARATE, viewOf } from "./output.js";
 
-/** Literals at least this long use `set` (one call); shorter ones 4-byte moves. */
+/** Literals at least this long use `set` (one call); shorter ones 8- or 4-byte moves. */
 const LONG_LITERAL = 256;
 
 /**
@@ -71,7 +71,7 @@ function corrupt(message: string, tagAt: number): SnappyError {
 /**
  * Decode the elements of `src[pos..end)` into `out[0..outEnd)`, which is exactly the
  * declared length. Reads through `src` (a `DataView`) and `srcBytes` (the same bytes), moves
- * 4 bytes at a time through `outView`. Throws `CORRUPT_INPUT` naming the element at fault
+ * 8 or 4 bytes at a time through `outView`. Throws `CORRUPT_INPUT` naming the element at fault
  * and the numbers involved.
  *
  * Where there is room it over-copies (up to 16 bytes for a short element, up to 7 past a
