@@ -26,7 +26,7 @@ const MIN_TABLE_SIZE = 1 << 8;
  */
 const INPUT_MARGIN = 15;
 
-/** Literals up to this long are moved 8 or 4 bytes at a time (moveExact); longer ones with `set`. */
+/** Literals up to this long are moved 8 or 4 bytes at a time; longer ones with `set` (one call). */
 const SHORT_LITERAL = 256;
 
 /** The multiplicative hash libsnappy uses (`HashBytes`): `(bytes * 0x1e35a7bd) >> shift`. */
