@@ -3,7 +3,7 @@
 // project bench (apps/bench); a quick same-process A/B loop for optimising this codec.
 //
 // Usage: node scripts/time.mjs [payload ...] [--codecs=ts,napi] [--batches=25] [--cpu]
-//          [--before=<dir with dist/ and package.json>]
+//          [--before=<dir with dist/ and package.json>] [--per=napi]
 // Codecs: ts, napi, ts-into (compressInto/uncompressInto into one reused array), before and
 // before-into (the build in --before), snappyjs, stablelib, hysnappy.
 //
@@ -12,7 +12,8 @@
 // 20,000 ops; batches are separated by one event-loop turn (snappy@7 frees its buffers from
 // finalizers; see docs/backends.md). Each cell prints the p50 µs per op (one op = every item of the
 // payload) and the interquartile range of the batches; the ratio columns are per-batch
-// ratios to the first codec's partner (`ts ÷ napi`), p50 [q1–q3].
+// ratios to napi (or to the codec --per names, e.g. --per=before-into for an A/B of two
+// builds), p50 [q1–q3].
 // --cpu times batches by process CPU time instead of wall time.
 import { createRequire } from "node:module";
 import { resolve } from "node:path";
@@ -29,6 +30,7 @@ const names = args.filter((a) => !a.startsWith("--"));
 const batches = Number(opt("batches", 25));
 const cpu = args.includes("--cpu");
 const beforeDir = opt("before", "");
+const per = opt("per", "napi");
 
 /** Codec name → { compress(b), uncompress(b, n, out) } plus optional setup. */
 const codecs = {
@@ -122,7 +124,7 @@ async function timeInterleaved(fns, outBytes) {
 const fmt = (x) => (x < 10 ? x.toFixed(2) : x < 100 ? x.toFixed(1) : x.toFixed(0));
 const cell = ({ p50, q1, q3 }) => `${fmt(p50)} [${fmt(q1)}–${fmt(q3)}]`;
 console.log(
-  `node ${process.version}; µs per op, p50 [q1–q3] of ${batches} interleaved batches (${cpu ? "CPU" : "wall"} time); ratios are per-batch ÷ napi`,
+  `node ${process.version}; µs per op, p50 [q1–q3] of ${batches} interleaved batches (${cpu ? "CPU" : "wall"} time); ratios are per-batch ÷ ${per}`,
 );
 const payloads = loadPayloads(names.length > 0 ? { names } : undefined);
 for (const p of payloads) {
@@ -145,10 +147,10 @@ for (const p of payloads) {
     }
     const samples = await timeInterleaved(fns, p.bytes);
     const parts = selected.map((name) => `${name} ${cell(summary(samples[name]))}`);
-    if (samples.napi) {
-      for (const name of selected.filter((n) => n !== "napi")) {
-        const ratios = samples[name].map((t, k) => t / samples.napi[k]);
-        parts.push(`${name}÷napi ${cell(summary(ratios))}`);
+    if (samples[per]) {
+      for (const name of selected.filter((n) => n !== per)) {
+        const ratios = samples[name].map((t, k) => t / samples[per][k]);
+        parts.push(`${name}÷${per} ${cell(summary(ratios))}`);
       }
     }
     console.log(`${p.name} (${p.bytes} B) ${op}: ${parts.join("  ")}`);

@@ -6,7 +6,7 @@
 // https://github.com/google/snappy/blob/main/format_description.txt
 
 import { assertBytes, assertOutputSpace, maxCompressedLength } from "@snappykit/core";
-import { viewOf } from "./output.js";
+import { moveExact, SEPARATE, viewOf } from "./output.js";
 
 /**
  * libsnappy compresses its input in independent 64 KiB fragments (kBlockSize): the hash
@@ -26,7 +26,7 @@ const MIN_TABLE_SIZE = 1 << 8;
  */
 const INPUT_MARGIN = 15;
 
-/** Literals up to this long are copied 4 bytes at a time; longer ones with `set` (one call). */
+/** Literals up to this long are moved 8 or 4 bytes at a time; longer ones with `set` (one call). */
 const SHORT_LITERAL = 256;
 
 /** The multiplicative hash libsnappy uses (`HashBytes`): `(bytes * 0x1e35a7bd) >> shift`. */
@@ -80,53 +80,22 @@ function emitLiteral(
     outView.setUint16(op, n, true);
     op += 2;
   }
-  // Locals, not the module bindings: each module-variable read is a load chain the
-  // optimiser repeats at every use.
-  const block = sharedBlock;
-  const blockView = sharedBlockView;
+  // Exact (no over-read: bytes past the block are stale data from earlier calls).
   if (length <= SHORT_LITERAL) {
-    // Exact copy (no over-read: bytes past the block are stale data from earlier calls).
-    const stop = from + length;
-    while (from + 4 <= stop) {
-      outView.setInt32(op, blockView.getInt32(from, true), true);
-      op += 4;
-      from += 4;
-    }
-    while (from < stop) out[op++] = block[from++]!;
-    return op;
+    return moveExact(sharedBlockView, sharedBlock, from, out, outView, op, length, SEPARATE);
   }
-  out.set(block.subarray(from, from + length), op);
+  out.set(sharedBlock.subarray(from, from + length), op);
   return op + length;
 }
 
 /**
- * Write one copy of `length` (4..64) bytes at `offset` (1..65535); returns the new `op`.
+ * Write a match of `length` ≥ 4 bytes at `offset` (1..65535) as copies; returns the new `op`.
+ * libsnappy's `EmitCopy` rule: 64-byte copies while at least 68 remain (so the tail never
+ * drops below 4, the shortest copy it emits), then 60 if more than 64 remain, then the rest.
  *
  * §2.2.1 Copy with 1-byte offset (01): lengths 4..11 and offsets below 2048, the offset's top
  * three bits in the tag. §2.2.2 Copy with 2-byte offset (10): lengths 1..64, offsets below
  * 65536, little-endian. libsnappy never emits §2.2.3 (4-byte offsets): blocks are ≤ 64 KiB.
- */
-function emitCopyAtMost64(
-  out: Uint8Array,
-  outView: DataView,
-  op: number,
-  offset: number,
-  length: number,
-): number {
-  if (length < 12 && offset < 2048) {
-    out[op] = 1 | ((length - 4) << 2) | ((offset >>> 3) & 0xe0);
-    out[op + 1] = offset & 0xff;
-    return op + 2;
-  }
-  out[op] = 2 | ((length - 1) << 2);
-  outView.setUint16(op + 1, offset, true);
-  return op + 3;
-}
-
-/**
- * Write a match of any length ≥ 4 as copies; libsnappy's `EmitCopy` rule: 64-byte copies while
- * at least 68 remain (so the tail never drops below 4, the shortest copy it emits), then 60
- * if more than 64 remain, then the rest.
  */
 function emitCopy(
   out: Uint8Array,
@@ -135,15 +104,18 @@ function emitCopy(
   offset: number,
   length: number,
 ): number {
-  while (length >= 68) {
-    op = emitCopyAtMost64(out, outView, op, offset, 64);
-    length -= 64;
+  while (length >= 12 || offset >= 2048) {
+    const n = length >= 68 ? 64 : length > 64 ? 60 : length;
+    out[op] = 2 | ((n - 1) << 2);
+    outView.setUint16(op + 1, offset, true);
+    op += 3;
+    length -= n;
+    // A 60-byte copy leaves 5..7, which may still fit a copy-1.
+    if (length === 0) return op;
   }
-  if (length > 64) {
-    op = emitCopyAtMost64(out, outView, op, offset, 60);
-    length -= 60;
-  }
-  return emitCopyAtMost64(out, outView, op, offset, length);
+  out[op] = 1 | ((length - 4) << 2) | ((offset >>> 3) & 0xe0);
+  out[op + 1] = offset & 0xff;
+  return op + 2;
 }
 
 /**
@@ -183,8 +155,8 @@ function compressBlock(length: number, out: Uint8Array, outView: DataView, op: n
       bytes = nextBytes;
       const hash = nextHash;
       const step = skip >>> 5;
-      skip += step;
-      nextIp = ip + step;
+      skip = (skip + step) | 0;
+      nextIp = (ip + step) | 0;
       if (nextIp > ipLimit) return emitRemainder(nextEmit, length, out, outView, op);
       nextBytes = blockView.getInt32(nextIp, true);
       nextHash = Math.imul(nextBytes, HASH_MULTIPLIER) >>> shift;
@@ -200,23 +172,23 @@ function compressBlock(length: number, out: Uint8Array, outView: DataView, op: n
     do {
       // Extend the match as far as it goes within the block (FindMatchLength): 4 bytes at a
       // time, the first differing byte found from the XOR's lowest set bit.
-      let s = ip + 4;
-      let c = candidate + 4;
+      let s = (ip + 4) | 0;
+      let c = (candidate + 4) | 0;
       for (;;) {
         if (s > length - 4) {
           while (s < length && block[s] === block[c]) {
-            s++;
-            c++;
+            s = (s + 1) | 0;
+            c = (c + 1) | 0;
           }
           break;
         }
         const diff = blockView.getInt32(s, true) ^ blockView.getInt32(c, true);
         if (diff !== 0) {
-          s += (31 - Math.clz32(diff & -diff)) >>> 3;
+          s = (s + ((31 - Math.clz32(diff & -diff)) >>> 3)) | 0;
           break;
         }
-        s += 4;
-        c += 4;
+        s = (s + 4) | 0;
+        c = (c + 4) | 0;
       }
       op = emitCopy(out, outView, op, ip - candidate, s - ip);
       ip = s;
@@ -224,15 +196,15 @@ function compressBlock(length: number, out: Uint8Array, outView: DataView, op: n
       if (ip >= ipLimit) return emitRemainder(nextEmit, length, out, outView, op);
       // Index the byte before and at the new position, as libsnappy does, then try the
       // position itself as the next match.
-      const prevHash = Math.imul(blockView.getInt32(ip - 1, true), HASH_MULTIPLIER) >>> shift;
-      table[prevHash] = ip - 1;
+      const prevHash = Math.imul(blockView.getInt32((ip - 1) | 0, true), HASH_MULTIPLIER) >>> shift;
+      table[prevHash] = (ip - 1) | 0;
       current = blockView.getInt32(ip, true);
       const currentHash = Math.imul(current, HASH_MULTIPLIER) >>> shift;
       candidate = table[currentHash]!;
       table[currentHash] = ip;
     } while (current === blockView.getInt32(candidate, true));
 
-    ip++;
+    ip = (ip + 1) | 0;
     nextBytes = blockView.getInt32(ip, true);
     nextHash = Math.imul(nextBytes, HASH_MULTIPLIER) >>> shift;
   }
