@@ -13,7 +13,9 @@ import { dirname, join, resolve } from "node:path";
 import { promisify } from "node:util";
 import { publint } from "publint";
 import { formatMessage } from "publint/utils";
-import { formatBytes, mapLimit, pack, repoRoot, workspacePackages } from "./lib/workspace.mjs";
+import { repoRoot, workspacePackages } from "@snappykit/workspace";
+import { formatBytes } from "@snappykit/workspace/format";
+import { mapLimit, pack } from "./lib/pack.mjs";
 
 const run = promisify(execFile);
 const rootArg = process.argv.indexOf("--root");

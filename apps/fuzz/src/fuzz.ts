@@ -1,7 +1,7 @@
 // Builds the input sets and the reference, then runs every (set, codec) cell in isolated
 // children and assembles the report. The CLI and the quick test both call runFuzz.
 import { cpus } from "node:os";
-import { discoverAdapters, type LoadedAdapter, loadAdapters } from "@snappykit/bench/adapters";
+import { discoverAdapters, type LoadedAdapter, loadAdapters } from "@snappykit/workspace";
 import { validStreams } from "@snappykit/conformance/cases";
 import type { SnappyCodec } from "@snappykit/core";
 import { loadPayloads } from "@snappykit/fixtures";

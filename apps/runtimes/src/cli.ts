@@ -3,11 +3,10 @@
 // headless Chromium. Prints one summary line per runtime and each adapter's result; exits 1
 // when an adapter that loads fails a check, or when the load matrix differs from EXPECTED.
 import { execFileSync } from "node:child_process";
-import { readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
-import { discoverAdapters } from "@snappykit/bench/adapters";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { launchChromium } from "@snappykit/bench/chromium";
+import { discoverAdapters } from "@snappykit/workspace";
 import { runInPage } from "./browser.js";
 import { fixturePayloads } from "./payloads.js";
 import { type AdapterResult, FRAMING, type Target } from "./portable.js";
@@ -20,20 +19,15 @@ const bin = (name: string) => join(here, "..", "..", "..", "node_modules", ".bin
 const RUNTIMES: readonly Runtime[] = ["bun", "deno", "browser"];
 
 /**
- * Every adapter in the workspace. Each is imported by package name (so its `exports`
- * conditions apply, as for a user), which needs it among this app's dependencies.
+ * Every adapter in the workspace, imported from the module its `exports` map gives the
+ * runtime: the Node entry for Bun and Deno (neither has an export condition of its own in
+ * any adapter), the `browser` one for Chromium.
  */
-function adapters(): Target[] {
-  const pkg = JSON.parse(readFileSync(join(here, "..", "package.json"), "utf8")) as {
-    dependencies: Record<string, string>;
-  };
-  const found = discoverAdapters().map(({ id, packageName }) => ({ id, packageName }));
-  const missing = found.filter((a) => !pkg.dependencies[a.packageName]);
-  if (missing.length) {
-    const names = missing.map((a) => a.packageName).join(", ");
-    throw new Error(`add ${names} to apps/runtimes/package.json dependencies`);
-  }
-  return found;
+function adapters(runtime: Runtime): Target[] {
+  return discoverAdapters().map(({ id, entry, browserEntry }) => ({
+    id,
+    module: runtime === "browser" ? browserEntry : pathToFileURL(entry).href,
+  }));
 }
 
 function runChild(runtime: "bun" | "deno", targets: readonly Target[]) {
@@ -66,9 +60,9 @@ async function runBrowser(targets: readonly Target[]) {
 }
 
 async function main(): Promise<number> {
-  const list = [...adapters(), FRAMING];
   const problems: string[] = [];
   for (const name of RUNTIMES) {
+    const list = [...adapters(name), FRAMING];
     const result = name === "browser" ? await runBrowser(list) : runChild(name, list);
     problems.push(...report(name, result));
   }

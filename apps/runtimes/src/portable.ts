@@ -120,18 +120,23 @@ function runFraming(
 /** Something to run in a runtime: an adapter, or the framing package over the ts codec. */
 export interface Target {
   readonly id: string;
-  readonly packageName: string;
+  /**
+   * What to import: for an adapter, the module its package's `exports` map gives this
+   * runtime (a file URL for Bun and Deno, a path for the browser bundler); for framing,
+   * the package name.
+   */
+  readonly module: string;
 }
 
 /** The framing target, run after the adapters. */
-export const FRAMING: Target = { id: "framing", packageName: "@snappykit/framing" };
+export const FRAMING: Target = { id: "framing", module: "@snappykit/framing" };
 const TS = "@snappykit/ts";
 
-/** The packages `target` imports (the browser bundle needs each as a literal import). */
+/** The modules `target` imports (the browser bundle needs each as a literal import). */
 export const importsOf = (target: Target): string[] =>
-  target.id === FRAMING.id ? [target.packageName, TS] : [target.packageName];
+  target.id === FRAMING.id ? [target.module, TS] : [target.module];
 
-/** Run `target`, importing its packages with `importer` (`import()` where it is available). */
+/** Run `target`, importing its modules with `importer` (`import()` where it is available). */
 export function runTarget(
   target: Target,
   importer: (specifier: string) => Promise<unknown>,
@@ -140,9 +145,9 @@ export function runTarget(
   const load = (specifier: string) => importer(specifier) as Promise<Partial<AdapterModule>>;
   if (target.id === FRAMING.id) {
     return runFraming(
-      async () => [(await importer(target.packageName)) as Framing, await load(TS)],
+      async () => [(await importer(target.module)) as Framing, await load(TS)],
       payloads,
     );
   }
-  return runAdapter(target.id, () => load(target.packageName), payloads);
+  return runAdapter(target.id, () => load(target.module), payloads);
 }

@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { runTarget } from "./portable.js";
 import { report } from "./report.js";
 
-const target = { id: "ts", packageName: "@snappykit/ts" };
+const target = { id: "ts", module: "@snappykit/ts" };
 const run = (codec: () => Promise<SnappyCodec>) =>
   runTarget(target, async () => ({ createCodec: codec }), []);
 

@@ -2,7 +2,7 @@
 // its own child process (restarted after a crash or hang), and the reference judges each stream.
 import type { ChildProcess } from "node:child_process";
 import { fileURLToPath } from "node:url";
-import { discoverAdapters, loadAdapters } from "@snappykit/bench/adapters";
+import { discoverAdapters, loadAdapters } from "@snappykit/workspace";
 import { forkChild } from "../child.js";
 import type { Target } from "../protocol.js";
 import { describeSpec, type EncoderInputSpec, encoderSpecs } from "./inputs.js";
