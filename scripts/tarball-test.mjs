@@ -53,7 +53,9 @@ const npmProject = (dir, name, specs, env) => {
 let ok = false;
 try {
   // 1. Pack.
-  const packed = workspacePackages().filter((p) => p.publishable).map((p) => ({ p, ...pack(p, tarballs) }));
+  const packed = workspacePackages()
+    .filter((p) => p.publishable)
+    .map((p) => ({ p, ...pack(p, tarballs) }));
   const adapters = packed.filter((x) => x.manifest.snappykit?.adapter === true);
   if (adapters.length === 0) throw new Error("no adapter was packed");
 

@@ -1,19 +1,12 @@
-// The machine and software a run measured: without it a number cannot be compared.
-import { execFileSync } from "node:child_process";
+// The machine and software a run measured: without it a number cannot be compared. The
+// machine is described as the fuzzer describes it (@snappykit/workspace/environment).
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import os from "node:os";
+import { gitCommit, type Machine, machine } from "@snappykit/workspace/environment";
 
 /** Where and with what a run was made. */
-export interface Environment {
+export interface Environment extends Machine {
   readonly date: string;
-  readonly node: string;
-  readonly v8: string;
-  readonly cpu: string;
-  readonly cores: number;
-  readonly memoryGiB: number;
-  readonly os: string;
-  readonly arch: string;
   readonly mitata: string;
   /** `git rev-parse HEAD`, with "-dirty" if the work tree had changes; null outside git. */
   readonly commit: string | null;
@@ -22,18 +15,6 @@ export interface Environment {
   readonly exposeGc: boolean;
   /** The runtime the forks timed in (`--runtime`); reports before it was recorded: Node. */
   readonly runtime?: { readonly name: string; readonly version: string };
-}
-
-function git(args: string[], cwd: string): string | null {
-  try {
-    return execFileSync("git", args, {
-      cwd,
-      encoding: "utf8",
-      stdio: ["ignore", "pipe", "ignore"],
-    }).trim();
-  } catch {
-    return null;
-  }
 }
 
 function mitataVersion(): string {
@@ -53,19 +34,11 @@ export function collectEnvironment(
   libraries: Record<string, string>,
   runtime: { readonly name: string; readonly version: string },
 ): Environment {
-  const commit = git(["rev-parse", "HEAD"], repoRoot);
-  const dirty = commit !== null && (git(["status", "--porcelain"], repoRoot) ?? "") !== "";
   return {
     date: new Date().toISOString(),
-    node: process.version,
-    v8: process.versions.v8,
-    cpu: os.cpus()[0]?.model.trim() ?? "unknown",
-    cores: os.availableParallelism?.() ?? os.cpus().length,
-    memoryGiB: Math.round((os.totalmem() / 2 ** 30) * 10) / 10,
-    os: `${os.type()} ${os.release()}`,
-    arch: process.arch,
+    ...machine(),
     mitata: mitataVersion(),
-    commit: commit === null ? null : `${commit}${dirty ? "-dirty" : ""}`,
+    commit: gitCommit(repoRoot),
     libraries,
     exposeGc: typeof (globalThis as { gc?: unknown }).gc === "function",
     runtime,

@@ -1,10 +1,11 @@
 // Builds the input sets and the reference, then runs every (set, codec) cell in isolated
 // children and assembles the report. The CLI and the quick test both call runFuzz.
-import { cpus } from "node:os";
-import { discoverAdapters, type LoadedAdapter, loadAdapters } from "@snappykit/workspace";
+
 import { validStreams } from "@snappykit/conformance/cases";
 import type { SnappyCodec } from "@snappykit/core";
 import { loadPayloads } from "@snappykit/fixtures";
+import { discoverAdapters, type LoadedAdapter, loadAdapters } from "@snappykit/workspace";
+import { machine } from "@snappykit/workspace/environment";
 import {
   craftedSet,
   type InputSet,
@@ -255,7 +256,6 @@ export async function runFuzz(options: FuzzOptions = {}): Promise<SafetyReport> 
     const set = sets.find((s) => s.name === name);
     return set ? sizeOf(set, target) : 0;
   };
-  const cpu = cpus();
   return {
     schemaVersion: 1,
     date: new Date().toISOString(),
@@ -273,13 +273,7 @@ export async function runFuzz(options: FuzzOptions = {}): Promise<SafetyReport> 
         }
       : { crafted: 0, random: 0, mutated: 0 },
     seed,
-    environment: {
-      node: process.version,
-      platform: process.platform,
-      arch: process.arch,
-      cpu: cpu[0]?.model.trim() ?? "unknown",
-      cores: cpu.length,
-    },
+    environment: machine(),
     limits: { slowMs: SLOW_MS, hangMs: HANG_MS, rssLimitBytes: RSS_LIMIT_BYTES, rssCapBytes },
     exactRssPeaks: new MemoryProbe().exactPeaks,
     reference: REFERENCE_DESCRIPTION,

@@ -3,6 +3,7 @@
 import type { ChildProcess } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { discoverAdapters, loadAdapters } from "@snappykit/workspace";
+import { formatDuration } from "@snappykit/workspace/format";
 import { forkChild } from "../child.js";
 import type { Target } from "../protocol.js";
 import { describeSpec, type EncoderInputSpec, encoderSpecs } from "./inputs.js";
@@ -252,12 +253,10 @@ export function renderEncoderMarkdown(report: EncoderReport): string {
     const name = r.target === "raw" ? `${r.id}: ${r.library}` : `${r.id} (${r.library})`;
     return `| ${name} | ${r.inputs} | ${cells.join(" | ")} | ${(r.bytesOut / Math.max(1, r.bytesIn)).toFixed(3)} | ${r.maxOffset} | ${r.copy4} | ${(r.slowestMs / 1000).toFixed(2)} s | ${bad === 0 ? "✓ 0 wrong" : `✗ ${bad} bad`} |`;
   };
-  const minutes = Math.floor(report.durationMs / 60000);
-  const seconds = Math.round((report.durationMs % 60000) / 1000);
   const out = [
     "## Encoder fuzz",
     "",
-    `${report.inputs} inputs per codec (${report.kinds.join(", ")}), each at ${report.sizes.length} sizes: ${report.sizes.join(", ")} bytes. Judge: ${report.reference}. Run ${report.date.slice(0, 10)}, seed ${report.seed}; took ${minutes} min ${seconds} s. Ratio: compressed bytes over input bytes, all inputs. Longest offset and copy-4: the farthest back any copy reached in a stream that round-tripped, and how many copies used the 4-byte offset form (an encoder that works in independent 64 KiB blocks, as Google's does, never reaches 65,536).`,
+    `${report.inputs} inputs per codec (${report.kinds.join(", ")}), each at ${report.sizes.length} sizes: ${report.sizes.join(", ")} bytes. Judge: ${report.reference}. Run ${report.date.slice(0, 10)}, seed ${report.seed}; took ${formatDuration(report.durationMs)}. Ratio: compressed bytes over input bytes, all inputs. Longest offset and copy-4: the farthest back any copy reached in a stream that round-tripped, and how many copies used the 4-byte offset form (an encoder that works in independent 64 KiB blocks, as Google's does, never reaches 65,536).`,
     "",
     "### Adapters (`createCodec()` and variants)",
     "",
