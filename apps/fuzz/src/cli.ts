@@ -225,7 +225,7 @@ async function main(): Promise<number> {
   writeFileSync(join(out, "safety.md"), `${markdown}\n`);
   process.stdout.write(`${markdown}\n`);
 
-  const missed = report.rows.filter((r) => r.target === "codec" && r.missed.length > 0);
+  const missed = report.rows.filter((r) => r.target === "adapter" && r.missed.length > 0);
   const took = formatDuration(report.durationMs);
   process.stdout.write(`\nWrote ${join(out, "safety.json")} and safety.md. Took ${took}.\n`);
   for (const f of report.failed)
@@ -298,7 +298,7 @@ async function encoders(options: {
   process.stdout.write(
     `${markdown}\n\nWrote ${join(options.out, "encoders.json")} and encoders.md.\n`,
   );
-  const bad = report.rows.filter((r) => r.target === "codec" && r.counts.ok !== r.inputs);
+  const bad = report.rows.filter((r) => r.target === "adapter" && r.counts.ok !== r.inputs);
   for (const r of bad)
     process.stderr.write(`${r.id}: ${r.inputs - r.counts.ok} input(s) did not round-trip\n`);
   return bad.length > 0 || report.failed.length > 0 ? 1 : 0;

@@ -149,18 +149,18 @@ export async function runFuzz(options: FuzzOptions = {}): Promise<SafetyReport> 
   const { loaded, failed: notLoaded } = await loadAdapters(entries);
   const pool = buildPool(pickCompressor(loaded));
   const subjects: Subject[] = loaded.flatMap((a) => [
-    { id: a.id, entry: a.entry, target: "codec" as const },
+    { id: a.id, entry: a.entry, target: "adapter" as const },
     ...a.variants.map((v) => ({
       id: v.name,
       entry: a.entry,
-      target: "codec" as const,
+      target: "adapter" as const,
       variant: v.name,
     })),
     ...(withRaw ? [{ id: a.id, entry: a.entry, target: "raw" as const }] : []),
   ]);
   const failed: FailedRow[] = notLoaded.map((f) => ({
     id: f.id,
-    target: "codec",
+    target: "adapter",
     reason: f.reason,
   }));
 
@@ -184,7 +184,7 @@ export async function runFuzz(options: FuzzOptions = {}): Promise<SafetyReport> 
   );
 
   const sizeOf = (set: InputSet, target: Target) =>
-    set.name === "crafted" || target === "codec"
+    set.name === "crafted" || target === "adapter"
       ? set.inputs.length
       : Math.min(rawN, set.inputs.length);
   const runTotal = sets.reduce(
@@ -246,7 +246,7 @@ export async function runFuzz(options: FuzzOptions = {}): Promise<SafetyReport> 
   }
 
   const ordered = [...rows.values()].sort((a, b) =>
-    a.target === b.target ? a.id.localeCompare(b.id) : a.target === "codec" ? -1 : 1,
+    a.target === b.target ? a.id.localeCompare(b.id) : a.target === "adapter" ? -1 : 1,
   );
   for (const row of ordered) {
     row.total = mergeStats(Object.values(row.sets));
@@ -261,9 +261,9 @@ export async function runFuzz(options: FuzzOptions = {}): Promise<SafetyReport> 
     date: new Date().toISOString(),
     durationMs: Math.round(performance.now() - started),
     n: {
-      crafted: count("crafted", "codec"),
-      random: count("random", "codec"),
-      mutated: count("mutated", "codec"),
+      crafted: count("crafted", "adapter"),
+      random: count("random", "adapter"),
+      mutated: count("mutated", "adapter"),
     },
     rawN: withRaw
       ? {

@@ -192,7 +192,7 @@ export function mergeStats(cells: readonly CellStats[]): CellStats {
  * and, because the contract demands them, 0 false rejects and 0 non-`SnappyError` throws
  * (not asked of a raw library, which has its own error type).
  */
-export function missedTargets(stats: CellStats, target: "codec" | "raw" = "codec"): string[] {
+export function missedTargets(stats: CellStats, target: "adapter" | "raw" = "adapter"): string[] {
   const missed: string[] = [];
   const { counts } = stats;
   if (counts.silentAccept) missed.push(`${counts.silentAccept} silent accept(s)`);
@@ -202,7 +202,7 @@ export function missedTargets(stats: CellStats, target: "codec" | "raw" = "codec
   if (stats.slow) missed.push(`${stats.slow} call(s) over ${SLOW_MS} ms`);
   if (stats.rssOver) missed.push(`${stats.rssOver} call(s) with peak RSS growth ≥ 64 MB`);
   if (counts.falseReject) missed.push(`${counts.falseReject} false reject(s)`);
-  if (counts.rejectedOther && target === "codec")
+  if (counts.rejectedOther && target === "adapter")
     missed.push(`${counts.rejectedOther} non-SnappyError throw(s)`);
   return missed;
 }

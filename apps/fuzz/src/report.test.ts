@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { emptyStats, missedTargets, record } from "./outcome.js";
 import { renderSafetyMarkdown, type SafetyReport, type SafetyRow } from "./report.js";
 
-function row(id: string, target: "codec" | "raw", silent: number): SafetyRow {
+function row(id: string, target: "adapter" | "raw", silent: number): SafetyRow {
   const stats = emptyStats();
   record(stats, 0, Uint8Array.of(1), { outcome: "rejected", ms: 0.5, rssGrowth: 1024 });
   for (let i = 0; i < silent; i++) {
@@ -39,7 +39,7 @@ const report: SafetyReport = {
   reference: "oracle",
   referenceCheck: { inputs: 3, disagreements: [] },
   mutatedPool: { source: "test", compressor: "x", streams: 1, maxStreamBytes: 1 },
-  rows: [row("good", "codec", 0), row("leaky", "raw", 2)],
+  rows: [row("good", "adapter", 0), row("leaky", "raw", 2)],
   failed: [],
 };
 

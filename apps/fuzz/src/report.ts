@@ -19,7 +19,7 @@ import type { ReferenceCheck } from "./reference.js";
 export interface SafetyRow {
   /** Adapter id (its folder under packages/). */
   id: string;
-  /** `codec`: the adapter (`createCodec()`); `raw`: the library with no guards (`createRaw()`). */
+  /** `adapter`: the guarded codec (`createCodec()`); `raw`: the library with no guards (`createRaw()`). */
   target: Target;
   library: string;
   sets: Partial<Record<SetName, CellStats>>;
@@ -203,7 +203,7 @@ function examples(report: SafetyReport): string[] {
 export function renderSafetyMarkdown(report: SafetyReport, options: RenderOptions = {}): string {
   const depth = options.depth ?? 2;
   const h = (level: number) => "#".repeat(depth + level);
-  const adapters = report.rows.filter((r) => r.target === "codec");
+  const adapters = report.rows.filter((r) => r.target === "adapter");
   const raw = report.rows.filter((r) => r.target === "raw");
   const nText = (n: Record<SetName, number>) =>
     `${n.random.toLocaleString("en-US")} random, ${n.mutated.toLocaleString("en-US")} mutated, ${n.crafted} crafted`;

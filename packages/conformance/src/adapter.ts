@@ -4,9 +4,9 @@
 // checks, so the suite's own tests can prove each one fails on a broken module.
 import type { AdapterModule, RawBackend, SnappyCodec } from "@snappykit/core";
 import type { Check } from "./checks.js";
+import { builtinCorpus } from "./corpus.js";
 import { fail, sameBytes } from "./expect.js";
 import { oracleUncompress } from "./oracle.js";
-import { builtinCorpus } from "./streams.js";
 
 /** What an adapter module gives once its factories have run. */
 export interface LoadedModule {

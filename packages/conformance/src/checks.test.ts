@@ -14,8 +14,8 @@ import {
 import { describe, expect, it } from "vitest";
 import { codecsOf, loadModule, moduleChecks, onEveryCodec } from "./adapter.js";
 import { conformanceChecks } from "./checks.js";
+import { literalStream } from "./corpus.js";
 import { oracleUncompress } from "./oracle.js";
-import { literalStream } from "./streams.js";
 import { runConformance } from "./suite.js";
 
 function oracleOrCorrupt(input: Uint8Array): Uint8Array {

@@ -1,5 +1,5 @@
 // Everything on the vitest-free entry, plus the vitest suite itself.
-export * from "./cases-entry.js";
+export * from "./portable.js";
 export {
   type CodecConformanceOptions,
   type ConformanceOptions,

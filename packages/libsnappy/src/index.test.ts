@@ -1,7 +1,7 @@
 import { createRequire } from "node:module";
 import { backendRejection, snappyErrorOf, thrown } from "@snappykit/conformance";
-import { isSnappyError, type SnappyCodec } from "@snappykit/core";
-import { beforeAll, describe, expect, it } from "vitest";
+import { isSnappyError } from "@snappykit/core";
+import { describe, expect, it } from "vitest";
 import { createCodec, createRaw } from "./index.js";
 
 // What conformance.test.ts does not cover: which snappy line this is, the Buffer-only
@@ -13,10 +13,7 @@ const textCompressed = Uint8Array.from([
   0x64,
 ]);
 
-let codec: SnappyCodec;
-beforeAll(async () => {
-  codec = await createCodec();
-});
+const codec = await createCodec();
 
 describe("@snappykit/libsnappy", () => {
   it("loads snappy@6, Google's libsnappy, and writes its bytes", () => {

@@ -1,6 +1,6 @@
 import { backendRejection, snappyErrorOf, thrown } from "@snappykit/conformance";
-import { isSnappyError, type SnappyCodec } from "@snappykit/core";
-import { beforeAll, describe, expect, it } from "vitest";
+import { isSnappyError } from "@snappykit/core";
+import { describe, expect, it } from "vitest";
 import { createCodec, createRaw } from "./index.js";
 
 // What conformance.test.ts does not cover: which line of the binding this is, that it
@@ -12,10 +12,7 @@ const textCompressed = Uint8Array.from([
   0x64,
 ]);
 
-let codec: SnappyCodec;
-beforeAll(async () => {
-  codec = await createCodec();
-});
+const codec = await createCodec();
 
 describe("@snappykit/napi-v1", () => {
   it("loads the binding's 1.x line", () => {

@@ -188,16 +188,20 @@ export async function runEncoderFuzz(options: EncoderOptions = {}): Promise<Enco
   if (options.codecs) entries = entries.filter((e) => options.codecs!.includes(e.id));
   const { loaded, failed: notLoaded } = await loadAdapters(entries);
   const subjects = loaded.flatMap((a) => [
-    { id: a.id, load: { type: "load" as const, entry: a.entry, target: "codec" as const } },
+    { id: a.id, load: { type: "load" as const, entry: a.entry, target: "adapter" as const } },
     ...a.variants.map((v) => ({
       id: v.name,
-      load: { type: "load" as const, entry: a.entry, target: "codec" as const, variant: v.name },
+      load: { type: "load" as const, entry: a.entry, target: "adapter" as const, variant: v.name },
     })),
     ...(options.raw === false
       ? []
       : [{ id: a.id, load: { type: "load" as const, entry: a.entry, target: "raw" as const } }]),
   ]);
-  const failed = notLoaded.map((f) => ({ id: f.id, target: "codec" as Target, reason: f.reason }));
+  const failed = notLoaded.map((f) => ({
+    id: f.id,
+    target: "adapter" as Target,
+    reason: f.reason,
+  }));
   const rows: EncoderRow[] = [];
   const runTotal = subjects.length * specs.length;
   let base = 0;
@@ -212,7 +216,7 @@ export async function runEncoderFuzz(options: EncoderOptions = {}): Promise<Enco
     else rows.push(result);
   }
   rows.sort((a, b) =>
-    a.target === b.target ? a.id.localeCompare(b.id) : a.target === "codec" ? -1 : 1,
+    a.target === b.target ? a.id.localeCompare(b.id) : a.target === "adapter" ? -1 : 1,
   );
   return {
     schemaVersion: 1,
@@ -262,7 +266,7 @@ export function renderEncoderMarkdown(report: EncoderReport): string {
     "",
     header,
     rule,
-    ...report.rows.filter((r) => r.target === "codec").map(line),
+    ...report.rows.filter((r) => r.target === "adapter").map(line),
     "",
     "### Raw libraries (`createRaw()`)",
     "",

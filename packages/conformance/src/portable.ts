@@ -17,6 +17,6 @@ export {
   conformanceChecks,
   type PayloadSet,
 } from "./checks.js";
+export { builtinCorpus, type CorpusItem, literalStream, prng, randomBytes } from "./corpus.js";
 export { backendRejection, snappyErrorOf, thrown } from "./errors.js";
 export { oracleUncompress } from "./oracle.js";
-export { builtinCorpus, type CorpusItem, literalStream, prng, randomBytes } from "./streams.js";
