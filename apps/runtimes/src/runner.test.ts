@@ -49,7 +49,7 @@ describe("report", () => {
     expect(problems([fail, unexpected, { id: "napi", ...pass }])).toEqual([
       "bun: ts fails 1 checks",
       "bun: hysnappy cannot load (r)",
-      "bun: napi loads; drop it from EXPECTED_CANNOT_LOAD",
+      "bun: napi loads; drop bun from its package.json's snappykit.cannotLoad",
     ]);
   });
 });

@@ -21,8 +21,22 @@ export interface PackageJson {
   readonly private?: boolean;
   readonly description?: string;
   readonly exports?: unknown;
-  readonly snappykit?: { readonly adapter?: boolean };
+  readonly snappykit?: AdapterMetadata;
   readonly [field: string]: unknown;
+}
+
+/**
+ * An adapter's `"snappykit"` field: everything the repository needs to know about it
+ * beyond its code, so adding one needs no edit outside its folder.
+ */
+export interface AdapterMetadata {
+  readonly adapter?: boolean;
+  /** README table cells (scripts/adapter-table.mjs): what it wraps, where it runs, its guard. */
+  readonly wraps?: string;
+  readonly runtime?: string;
+  readonly guard?: string;
+  /** Runtimes of `pnpm test:runtimes` (bun, deno, browser) it cannot load in, and why. */
+  readonly cannotLoad?: Readonly<Record<string, string>>;
 }
 
 export interface WorkspacePackage {
@@ -80,6 +94,7 @@ export interface AdapterEntry {
   readonly entry: string;
   /** The same for a browser bundler (the `browser` condition where it has one). */
   readonly browserEntry: string;
+  readonly metadata: AdapterMetadata;
 }
 
 /** The module `pkg`'s `exports["."]` gives under `conditions` (plus `import`, `default`). */
@@ -100,6 +115,7 @@ export function discoverAdapters(root = repoRoot): AdapterEntry[] {
       dir: p.dir,
       entry: entryOf(p, ["node"]),
       browserEntry: entryOf(p, ["browser"]),
+      metadata: p.pkg.snappykit ?? {},
     }))
     .sort((a, b) => a.id.localeCompare(b.id));
 }
