@@ -1,5 +1,6 @@
 // What one decompress call did, judged against the reference. Pure functions only: the
 // worker classifies in the child, the parent tallies, and both are unit-tested directly.
+import { firstDifference } from "@snappykit/conformance/cases";
 import { isSnappyError } from "@snappykit/core";
 
 /**
@@ -47,18 +48,11 @@ export const RSS_LIMIT_BYTES = 64 * 1024 * 1024;
 /** What the reference says an input decodes to: `null` when it rejects the input. */
 export type Expected = Uint8Array | null;
 
-/** True when `a` and `b` hold the same bytes. */
-export function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
-}
-
 /** Classify a call that returned `output` (anything the backend returned). */
 export function classifyReturn(output: unknown, expected: Expected): Outcome {
   if (expected === null) return "silentAccept";
   if (!(output instanceof Uint8Array)) return "wrongBytes";
-  return sameBytes(output, expected) ? "same" : "wrongBytes";
+  return firstDifference(output, expected) === -1 ? "same" : "wrongBytes";
 }
 
 /** Classify a call that threw `error`. */

@@ -5,6 +5,7 @@ import {
   type Check,
   conformanceChecks,
   type PayloadSet,
+  sameBytes,
   snappyErrorOf,
 } from "@snappykit/conformance/cases";
 import type { AdapterModule, SnappyCodec } from "@snappykit/core";
@@ -70,11 +71,6 @@ function runAdapter(
 
 type Framing = typeof import("@snappykit/framing");
 
-function same(actual: Uint8Array, expected: Uint8Array, what: string): void {
-  const equal = actual.length === expected.length && actual.every((b, i) => b === expected[i]);
-  if (!equal) throw new Error(`${what}: bytes differ from the input`);
-}
-
 /**
  * `@snappykit/framing` over the `@snappykit/ts` codec: not an adapter, so a few round
  * trips instead of the conformance suite, to prove it loads and works in the runtime.
@@ -102,7 +98,11 @@ function runFraming(
       check(`ssz_snappy round trip of ${items.length} fixture items`, (c) => {
         for (const item of items) {
           const bounds = { minSize: item.length, maxSize: item.length };
-          same(framing.decodeSszSnappy(c, framing.encodeSszSnappy(c, item), bounds), item, "ssz");
+          sameBytes(
+            framing.decodeSszSnappy(c, framing.encodeSszSnappy(c, item), bounds),
+            item,
+            "ssz",
+          );
         }
       }),
       check("a corrupted checksum is CHECKSUM_MISMATCH", (c) => {

@@ -17,6 +17,15 @@ export {
   conformanceChecks,
   type PayloadSet,
 } from "./checks.js";
-export { builtinCorpus, type CorpusItem, literalStream, prng, randomBytes } from "./corpus.js";
+export {
+  builtinCorpus,
+  type CorpusItem,
+  literalStream,
+  mutate,
+  prng,
+  randomBytes,
+  TRUNCATE_SHARE,
+} from "./corpus.js";
 export { backendRejection, snappyErrorOf, thrown } from "./errors.js";
+export { firstDifference, sameBytes } from "./expect.js";
 export { oracleUncompress } from "./oracle.js";
