@@ -1,9 +1,12 @@
 // The part that runs inside Bun, Deno or the browser page: load one adapter and run every
-// conformance check on it. Only portable code here (no Node APIs), since the browser
-// bundle includes it.
+// conformance check on its codec and on each of its variants. Only portable code here (no
+// Node APIs), since the browser bundle includes it.
 import {
   type Check,
+  codecsOf,
   conformanceChecks,
+  loadModule,
+  onEveryCodec,
   type PayloadSet,
   sameBytes,
   snappyErrorOf,
@@ -22,9 +25,9 @@ export type AdapterResult =
       readonly failures: readonly string[];
     };
 
-/** What a suite runs: a codec, the checks to run on it, and what to report as its library. */
+/** What a suite runs: codecs, the checks to run on each, and what to report as its library. */
 interface Suite {
-  readonly codec: SnappyCodec;
+  readonly codecs: readonly SnappyCodec[];
   readonly checks: readonly Check[];
   readonly library: string;
 }
@@ -46,7 +49,7 @@ async function run(id: string, load: () => Promise<Suite>): Promise<AdapterResul
   const failures: string[] = [];
   for (const check of suite.checks) {
     try {
-      await check.run(suite.codec);
+      await onEveryCodec(check, suite.codecs);
     } catch (error) {
       failures.push(`${check.group} › ${check.name}: ${message(error)}`);
     }
@@ -55,17 +58,19 @@ async function run(id: string, load: () => Promise<Suite>): Promise<AdapterResul
   return { id, status, library: suite.library, checks: suite.checks.length, failures };
 }
 
-/** The conformance suite (the vitest suite's checks and fixture payloads) on one adapter. */
+/**
+ * The conformance suite (the vitest suite's checks and fixture payloads) on one adapter's
+ * `createCodec()` codec and every `createVariants()` codec; `createRaw()` must load too.
+ */
 function runAdapter(
   id: string,
   load: () => Promise<Partial<AdapterModule>>,
   payloads: readonly PayloadSet[],
 ): Promise<AdapterResult> {
   return run(id, async () => {
-    const mod = await load();
-    if (typeof mod.createCodec !== "function") throw new Error("no createCodec export");
-    const codec = await mod.createCodec();
-    return { codec, checks: conformanceChecks({ payloads }), library: codec.library };
+    const module = await loadModule(await load());
+    const checks = conformanceChecks({ payloads });
+    return { codecs: codecsOf(module), checks, library: module.codec.library };
   });
 }
 
@@ -113,7 +118,7 @@ function runFraming(
       }),
     ];
     const library = `@snappykit/framing over ${codec.library}, CRC-32C ${framing.crc32cImplementation}`;
-    return { codec, checks, library };
+    return { codecs: [codec], checks, library };
   });
 }
 

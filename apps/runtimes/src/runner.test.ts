@@ -1,12 +1,12 @@
 import type { SnappyCodec } from "@snappykit/core";
-import { createCodec } from "@snappykit/ts";
+import { createCodec, createRaw } from "@snappykit/ts";
 import { describe, expect, it } from "vitest";
 import { runTarget } from "./portable.js";
 import { report } from "./report.js";
 
 const target = { id: "ts", module: "@snappykit/ts" };
-const run = (codec: () => Promise<SnappyCodec>) =>
-  runTarget(target, async () => ({ createCodec: codec }), []);
+const run = (codec: () => Promise<SnappyCodec>, variants?: () => Promise<SnappyCodec[]>) =>
+  runTarget(target, async () => ({ createCodec: codec, createRaw, createVariants: variants }), []);
 
 describe("runTarget", () => {
   it("passes a conforming codec on every check", async () => {
@@ -23,6 +23,18 @@ describe("runTarget", () => {
     expect(result.status).toBe("fail");
     expect(result.status === "fail" && result.failures).toContainEqual(
       expect.stringMatching(/^round trip › 64 KiB random: /),
+    );
+  });
+
+  it("runs every check on each variant too, naming the variant that fails", async () => {
+    const reversing = async () => {
+      const codec = await createCodec();
+      const compress = (input: Uint8Array) => codec.compress(input).reverse();
+      return [{ ...codec, name: "ts-reversed", compress }];
+    };
+    const result = await run(createCodec, reversing);
+    expect(result.status === "fail" && result.failures).toContainEqual(
+      expect.stringMatching(/^round trip › 64 KiB random: ts-reversed: /),
     );
   });
 
