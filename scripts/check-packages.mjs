@@ -11,9 +11,12 @@ import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { promisify } from "node:util";
+import { repoRoot, workspacePackages } from "@snappykit/workspace";
+import { formatBytes } from "@snappykit/workspace/format";
 import { publint } from "publint";
 import { formatMessage } from "publint/utils";
-import { formatBytes, mapLimit, pack, repoRoot, workspacePackages } from "./lib/workspace.mjs";
+import { adapterTable, withAdapterTable } from "./adapter-table.mjs";
+import { mapLimit, pack } from "./lib/pack.mjs";
 
 const run = promisify(execFile);
 const rootArg = process.argv.indexOf("--root");
@@ -151,6 +154,22 @@ function checkAdapter(p) {
   if (!p.pkg.keywords?.includes("snappykit-adapter")) {
     report(p.name, `keywords: "snappykit-adapter" is missing`);
   }
+  // The README's adapter table is generated from these (scripts/adapter-table.mjs).
+  for (const field of ["wraps", "runtime", "guard"]) {
+    if (typeof p.pkg.snappykit?.[field] !== "string" || !p.pkg.snappykit[field]) {
+      report(p.name, `"snappykit.${field}" is missing (a cell of the README's adapter table)`);
+    }
+  }
+}
+
+// The README's adapter table is what the released adapters' package.json say.
+const readme = readFileSync(join(root, "README.md"), "utf8");
+try {
+  if (withAdapterTable(readme, adapterTable(root)) !== readme) {
+    report("README.md", "the adapter table is stale: run `node scripts/adapter-table.mjs --write`");
+  }
+} catch (error) {
+  report("README.md", error.message);
 }
 
 // Private packages (apps/bench, ...) are never versioned or published.

@@ -7,8 +7,11 @@
 // Copies the template to packages/<id> and fills in ADAPTER_ID, BACKEND_PACKAGE and BACKEND_VERSION.
 // Then run `pnpm install` and adapt src/index.ts to the backend's API.
 import { cpSync, existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
-import { repoRoot } from "./lib/workspace.mjs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+// Not @snappykit/workspace's repoRoot: this runs before anything is built.
+const repoRoot = dirname(dirname(fileURLToPath(import.meta.url)));
 
 const [id, spec] = process.argv.slice(2);
 const match = /^(@?[^@]+)@(\d[^\s]*)$/.exec(spec ?? "");

@@ -17,7 +17,9 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "nod
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import { formatBytes, pack, publishablePackages, repoRoot } from "./lib/workspace.mjs";
+import { repoRoot, workspacePackages } from "@snappykit/workspace";
+import { formatBytes } from "@snappykit/workspace/format";
+import { pack } from "./lib/pack.mjs";
 
 const keep = process.argv.includes("--keep");
 const require = createRequire(join(repoRoot, "package.json"));
@@ -51,7 +53,9 @@ const npmProject = (dir, name, specs, env) => {
 let ok = false;
 try {
   // 1. Pack.
-  const packed = publishablePackages().map((p) => ({ p, ...pack(p, tarballs) }));
+  const packed = workspacePackages()
+    .filter((p) => p.publishable)
+    .map((p) => ({ p, ...pack(p, tarballs) }));
   const adapters = packed.filter((x) => x.manifest.snappykit?.adapter === true);
   if (adapters.length === 0) throw new Error("no adapter was packed");
 

@@ -3,8 +3,8 @@
 // results.ts → report/build.ts (the one report object) → compare.ts → report/write.ts and
 // the renderers in report/.
 import { resolve } from "node:path";
+import { discoverAdapters, loadAdapters, repoRoot } from "@snappykit/workspace";
 import type { Browser } from "playwright-core";
-import { discoverAdapters, loadAdapters, repoRoot } from "./adapters.js";
 import { type CliOptions, HELP, parseCliArgs, UsageError } from "./args.js";
 import {
   adapterTarget,

@@ -1,6 +1,6 @@
 // What the opt-in runs (`--sweep`, `--soak`) share: their environment and the run's
 // one-line description.
-import { repoRoot } from "./adapters.js";
+import { repoRoot } from "@snappykit/workspace";
 import { collectEnvironment } from "./env.js";
 import { formatDuration } from "./report/format.js";
 import type { Environment } from "./report/schema.js";

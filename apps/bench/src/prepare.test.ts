@@ -1,5 +1,5 @@
+import { discoverAdapters, type LoadedAdapter, loadAdapters } from "@snappykit/workspace";
 import { beforeAll, describe, expect, it } from "vitest";
-import { discoverAdapters, type LoadedAdapter, loadAdapters } from "./adapters.js";
 import { adapterTarget, rawTarget, type Target } from "./cases.js";
 import { chooseReference, GateError, prepareInputs } from "./prepare.js";
 import { syntheticPayloads } from "./synthetic.js";

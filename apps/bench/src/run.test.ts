@@ -1,8 +1,8 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { discoverAdapters, loadAdapters } from "@snappykit/workspace";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { discoverAdapters, loadAdapters } from "./adapters.js";
 import { adapterTarget, getOp, type PreparedPayload } from "./cases.js";
 import {
   ChildWorker,

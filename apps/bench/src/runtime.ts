@@ -3,7 +3,7 @@
 // package.json, run from its node_modules/.bin.
 import { execFileSync } from "node:child_process";
 import { join } from "node:path";
-import { repoRoot } from "./adapters.js";
+import { repoRoot } from "@snappykit/workspace";
 import type { RuntimeName } from "./args.js";
 
 /** The program and flags a fork is started with (the child script and its argument follow). */

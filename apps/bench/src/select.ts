@@ -6,7 +6,7 @@ import {
   type FailedAdapter,
   type LoadedAdapter,
   loadAdapters,
-} from "./adapters.js";
+} from "@snappykit/workspace";
 import { type CliOptions, selectNames, UsageError } from "./args.js";
 import { adapterTarget, OPS, type OpSpec, type Target } from "./cases.js";
 import type { BenchPayload, PayloadSource } from "./payloads.js";

@@ -5,6 +5,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
+import { formatDuration } from "@snappykit/workspace/format";
 import { renderAsyncMarkdown, runAsyncFuzz } from "./async/run.js";
 import { renderEncoderMarkdown, runEncoderFuzz } from "./encoders/run.js";
 import { type Progress, runFuzz } from "./fuzz.js";
@@ -67,11 +68,6 @@ function count(value: string | undefined, name: string): number | undefined {
   const n = Number(value);
   if (!Number.isSafeInteger(n) || n < 0) throw new Error(`--${name} must be a whole number`);
   return n;
-}
-
-function formatEta(ms: number): string {
-  const s = Math.max(0, Math.round(ms / 1000));
-  return s >= 60 ? `${Math.floor(s / 60)}m${String(s % 60).padStart(2, "0")}s` : `${s}s`;
 }
 
 // Loading the WASI adapter here (to build inputs) makes Node print its experimental-WASI
@@ -157,9 +153,9 @@ async function main(): Promise<number> {
       // Adapters without async APIs take no time, so the ETA is rough early on.
       onRow: (id, i, total) => {
         const elapsed = performance.now() - started;
-        const eta = i > 0 ? formatEta((elapsed / i) * (total - i)) : "?";
+        const eta = i > 0 ? formatDuration((elapsed / i) * (total - i)) : "?";
         process.stderr.write(
-          `async ${id} (${i + 1}/${total})  elapsed ${formatEta(elapsed)}  ETA ${eta}\n`,
+          `async ${id} (${i + 1}/${total})  elapsed ${formatDuration(elapsed)}  ETA ${eta}\n`,
         );
       },
     });
@@ -206,7 +202,7 @@ async function main(): Promise<number> {
     lastCell = cell;
     const elapsed = now - started;
     const eta = p.runDone > 0 ? (elapsed / p.runDone) * (p.runTotal - p.runDone) : 0;
-    const line = `${p.set.padEnd(7)} ${p.codec.padEnd(18)} ${String(p.done).padStart(6)}/${p.total}  elapsed ${formatEta(elapsed)}  ETA ${formatEta(eta)}`;
+    const line = `${p.set.padEnd(7)} ${p.codec.padEnd(18)} ${String(p.done).padStart(6)}/${p.total}  elapsed ${formatDuration(elapsed)}  ETA ${formatDuration(eta)}`;
     process.stderr.write(tty ? `\r${line}\x1b[K` : `${line}\n`);
   };
 
@@ -229,9 +225,9 @@ async function main(): Promise<number> {
   writeFileSync(join(out, "safety.md"), `${markdown}\n`);
   process.stdout.write(`${markdown}\n`);
 
-  const missed = report.rows.filter((r) => r.target === "codec" && r.missed.length > 0);
-  const seconds = (report.durationMs / 1000).toFixed(1);
-  process.stdout.write(`\nWrote ${join(out, "safety.json")} and safety.md. Took ${seconds} s.\n`);
+  const missed = report.rows.filter((r) => r.target === "adapter" && r.missed.length > 0);
+  const took = formatDuration(report.durationMs);
+  process.stdout.write(`\nWrote ${join(out, "safety.json")} and safety.md. Took ${took}.\n`);
   for (const f of report.failed)
     process.stderr.write(`not loaded: ${f.id} (${f.target}): ${f.reason}\n`);
   if (missed.length > 0) {
@@ -254,7 +250,7 @@ async function guided(
       lastPrint.set(target, elapsed);
       const rate = Math.round(s.execs / (elapsed / 1000));
       process.stderr.write(
-        `${target.padEnd(14)} ${formatEta(elapsed)}/${formatEta(total)}  ETA ${formatEta(total - elapsed)}  execs ${s.execs} (${rate}/s)  corpus ${s.corpus}  blocks ${s.blocksReached}/${s.blocksKnown}  findings ${s.findings}\n`,
+        `${target.padEnd(14)} ${formatDuration(elapsed)}/${formatDuration(total)}  ETA ${formatDuration(total - elapsed)}  execs ${s.execs} (${rate}/s)  corpus ${s.corpus}  blocks ${s.blocksReached}/${s.blocksKnown}  findings ${s.findings}\n`,
       );
     },
     onFinding: (target, f) =>
@@ -290,7 +286,7 @@ async function encoders(options: {
       lastPrint = now;
       const elapsed = now - started;
       const eta = (elapsed / runDone) * (runTotal - runDone);
-      const line = `encoders ${row.padEnd(18)} ${String(done).padStart(4)}/${total}  elapsed ${formatEta(elapsed)}  ETA ${formatEta(eta)}`;
+      const line = `encoders ${row.padEnd(18)} ${String(done).padStart(4)}/${total}  elapsed ${formatDuration(elapsed)}  ETA ${formatDuration(eta)}`;
       process.stderr.write(tty ? `\r${line}\x1b[K` : `${line}\n`);
     },
   });
@@ -302,7 +298,7 @@ async function encoders(options: {
   process.stdout.write(
     `${markdown}\n\nWrote ${join(options.out, "encoders.json")} and encoders.md.\n`,
   );
-  const bad = report.rows.filter((r) => r.target === "codec" && r.counts.ok !== r.inputs);
+  const bad = report.rows.filter((r) => r.target === "adapter" && r.counts.ok !== r.inputs);
   for (const r of bad)
     process.stderr.write(`${r.id}: ${r.inputs - r.counts.ok} input(s) did not round-trip\n`);
   return bad.length > 0 || report.failed.length > 0 ? 1 : 0;

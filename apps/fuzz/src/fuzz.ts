@@ -1,10 +1,11 @@
 // Builds the input sets and the reference, then runs every (set, codec) cell in isolated
 // children and assembles the report. The CLI and the quick test both call runFuzz.
-import { cpus } from "node:os";
-import { discoverAdapters, type LoadedAdapter, loadAdapters } from "@snappykit/bench/adapters";
+
 import { validStreams } from "@snappykit/conformance/cases";
 import type { SnappyCodec } from "@snappykit/core";
 import { loadPayloads } from "@snappykit/fixtures";
+import { discoverAdapters, type LoadedAdapter, loadAdapters } from "@snappykit/workspace";
+import { machine } from "@snappykit/workspace/environment";
 import {
   craftedSet,
   type InputSet,
@@ -148,18 +149,18 @@ export async function runFuzz(options: FuzzOptions = {}): Promise<SafetyReport> 
   const { loaded, failed: notLoaded } = await loadAdapters(entries);
   const pool = buildPool(pickCompressor(loaded));
   const subjects: Subject[] = loaded.flatMap((a) => [
-    { id: a.id, entry: a.entry, target: "codec" as const },
+    { id: a.id, entry: a.entry, target: "adapter" as const },
     ...a.variants.map((v) => ({
       id: v.name,
       entry: a.entry,
-      target: "codec" as const,
+      target: "adapter" as const,
       variant: v.name,
     })),
     ...(withRaw ? [{ id: a.id, entry: a.entry, target: "raw" as const }] : []),
   ]);
   const failed: FailedRow[] = notLoaded.map((f) => ({
     id: f.id,
-    target: "codec",
+    target: "adapter",
     reason: f.reason,
   }));
 
@@ -183,7 +184,7 @@ export async function runFuzz(options: FuzzOptions = {}): Promise<SafetyReport> 
   );
 
   const sizeOf = (set: InputSet, target: Target) =>
-    set.name === "crafted" || target === "codec"
+    set.name === "crafted" || target === "adapter"
       ? set.inputs.length
       : Math.min(rawN, set.inputs.length);
   const runTotal = sets.reduce(
@@ -245,7 +246,7 @@ export async function runFuzz(options: FuzzOptions = {}): Promise<SafetyReport> 
   }
 
   const ordered = [...rows.values()].sort((a, b) =>
-    a.target === b.target ? a.id.localeCompare(b.id) : a.target === "codec" ? -1 : 1,
+    a.target === b.target ? a.id.localeCompare(b.id) : a.target === "adapter" ? -1 : 1,
   );
   for (const row of ordered) {
     row.total = mergeStats(Object.values(row.sets));
@@ -255,15 +256,14 @@ export async function runFuzz(options: FuzzOptions = {}): Promise<SafetyReport> 
     const set = sets.find((s) => s.name === name);
     return set ? sizeOf(set, target) : 0;
   };
-  const cpu = cpus();
   return {
     schemaVersion: 1,
     date: new Date().toISOString(),
     durationMs: Math.round(performance.now() - started),
     n: {
-      crafted: count("crafted", "codec"),
-      random: count("random", "codec"),
-      mutated: count("mutated", "codec"),
+      crafted: count("crafted", "adapter"),
+      random: count("random", "adapter"),
+      mutated: count("mutated", "adapter"),
     },
     rawN: withRaw
       ? {
@@ -273,13 +273,7 @@ export async function runFuzz(options: FuzzOptions = {}): Promise<SafetyReport> 
         }
       : { crafted: 0, random: 0, mutated: 0 },
     seed,
-    environment: {
-      node: process.version,
-      platform: process.platform,
-      arch: process.arch,
-      cpu: cpu[0]?.model.trim() ?? "unknown",
-      cores: cpu.length,
-    },
+    environment: machine(),
     limits: { slowMs: SLOW_MS, hangMs: HANG_MS, rssLimitBytes: RSS_LIMIT_BYTES, rssCapBytes },
     exactRssPeaks: new MemoryProbe().exactPeaks,
     reference: REFERENCE_DESCRIPTION,

@@ -21,7 +21,6 @@ export {
 export { REFERENCE_DESCRIPTION, referenceOutcome } from "./reference.js";
 export {
   type FailedRow,
-  formatBytes,
   renderSafetyMarkdown,
   type SafetyReport,
   type SafetyRow,

@@ -1,6 +1,6 @@
-import { prng } from "@snappykit/conformance/cases";
+import { mutate, prng } from "@snappykit/conformance/cases";
 import { describe, expect, it } from "vitest";
-import { craftedSet, mutate, mutatedSet, poolPlaintexts, randomSet } from "./inputs.js";
+import { craftedSet, mutatedSet, poolPlaintexts, randomSet } from "./inputs.js";
 import { referenceOutcome } from "./reference.js";
 
 describe("input sets", () => {

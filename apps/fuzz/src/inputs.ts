@@ -1,6 +1,6 @@
 // The three input sets, deterministic from a seed so every codec sees the same bytes and a
 // run can be replayed: crafted cases, uniformly random inputs, mutated valid streams.
-import { hostileCases, prng, validStreams } from "@snappykit/conformance/cases";
+import { hostileCases, mutate, prng, validStreams } from "@snappykit/conformance/cases";
 
 /** Names of the input sets, in run order. */
 export type SetName = "crafted" | "random" | "mutated";
@@ -53,26 +53,6 @@ export function randomSet(n: number, seed: number): InputSet {
     inputs.push(bytes);
   }
   return { name: "random", inputs, maxLength: inputs.map(() => undefined) };
-}
-
-/** Share of mutated inputs that are also truncated. */
-export const TRUNCATE_SHARE = 0.25;
-
-/**
- * Copy `stream`, overwrite 1–4 bytes at random positions with random values, and truncate
- * a quarter of the copies at a random length (at least 1 byte). An overwrite may by chance
- * write the same byte, so a few inputs stay valid: they test that nothing valid is refused.
- */
-export function mutate(stream: Uint8Array, next: () => number): Uint8Array {
-  let out = stream.slice();
-  const writes = 1 + Math.floor(next() * 4);
-  for (let w = 0; w < writes; w++) {
-    out[Math.floor(next() * out.length)] = Math.floor(next() * 256);
-  }
-  if (out.length > 1 && next() < TRUNCATE_SHARE) {
-    out = out.subarray(0, 1 + Math.floor(next() * (out.length - 1))).slice();
-  }
-  return out;
 }
 
 /** `n` mutated copies of valid streams drawn from `pool` (compressed fixture items). */

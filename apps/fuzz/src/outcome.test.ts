@@ -83,7 +83,7 @@ describe("record and missedTargets", () => {
     const raw = emptyStats();
     record(raw, 0, bytes(0), { outcome: "rejectedOther", ms: 1, rssGrowth: 0 });
     expect(missedTargets(raw, "raw")).toEqual([]);
-    expect(missedTargets(raw, "codec")).toEqual(["1 non-SnappyError throw(s)"]);
+    expect(missedTargets(raw, "adapter")).toEqual(["1 non-SnappyError throw(s)"]);
   });
 
   it("merges cells", () => {

@@ -1,5 +1,6 @@
 // What one decompress call did, judged against the reference. Pure functions only: the
 // worker classifies in the child, the parent tallies, and both are unit-tested directly.
+import { firstDifference } from "@snappykit/conformance/cases";
 import { isSnappyError } from "@snappykit/core";
 
 /**
@@ -47,18 +48,11 @@ export const RSS_LIMIT_BYTES = 64 * 1024 * 1024;
 /** What the reference says an input decodes to: `null` when it rejects the input. */
 export type Expected = Uint8Array | null;
 
-/** True when `a` and `b` hold the same bytes. */
-export function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
-}
-
 /** Classify a call that returned `output` (anything the backend returned). */
 export function classifyReturn(output: unknown, expected: Expected): Outcome {
   if (expected === null) return "silentAccept";
   if (!(output instanceof Uint8Array)) return "wrongBytes";
-  return sameBytes(output, expected) ? "same" : "wrongBytes";
+  return firstDifference(output, expected) === -1 ? "same" : "wrongBytes";
 }
 
 /** Classify a call that threw `error`. */
@@ -192,7 +186,7 @@ export function mergeStats(cells: readonly CellStats[]): CellStats {
  * and, because the contract demands them, 0 false rejects and 0 non-`SnappyError` throws
  * (not asked of a raw library, which has its own error type).
  */
-export function missedTargets(stats: CellStats, target: "codec" | "raw" = "codec"): string[] {
+export function missedTargets(stats: CellStats, target: "adapter" | "raw" = "adapter"): string[] {
   const missed: string[] = [];
   const { counts } = stats;
   if (counts.silentAccept) missed.push(`${counts.silentAccept} silent accept(s)`);
@@ -202,7 +196,7 @@ export function missedTargets(stats: CellStats, target: "codec" | "raw" = "codec
   if (stats.slow) missed.push(`${stats.slow} call(s) over ${SLOW_MS} ms`);
   if (stats.rssOver) missed.push(`${stats.rssOver} call(s) with peak RSS growth ≥ 64 MB`);
   if (counts.falseReject) missed.push(`${counts.falseReject} false reject(s)`);
-  if (counts.rejectedOther && target === "codec")
+  if (counts.rejectedOther && target === "adapter")
     missed.push(`${counts.rejectedOther} non-SnappyError throw(s)`);
   return missed;
 }

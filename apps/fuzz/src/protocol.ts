@@ -3,7 +3,7 @@
 import type { Expected, Outcome } from "./outcome.js";
 
 /** Which object a worker calls: the adapter's guarded codec or its raw backend. */
-export type Target = "codec" | "raw";
+export type Target = "adapter" | "raw";
 
 /** Parent → child: what to load (sent once, right after the fork). */
 export interface LoadMessage {

@@ -1,13 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { emptyStats, missedTargets, record } from "./outcome.js";
-import {
-  markdownTable,
-  renderSafetyMarkdown,
-  type SafetyReport,
-  type SafetyRow,
-} from "./report.js";
+import { renderSafetyMarkdown, type SafetyReport, type SafetyRow } from "./report.js";
 
-function row(id: string, target: "codec" | "raw", silent: number): SafetyRow {
+function row(id: string, target: "adapter" | "raw", silent: number): SafetyRow {
   const stats = emptyStats();
   record(stats, 0, Uint8Array.of(1), { outcome: "rejected", ms: 0.5, rssGrowth: 1024 });
   for (let i = 0; i < silent; i++) {
@@ -30,13 +25,21 @@ const report: SafetyReport = {
   n: { crafted: 0, random: 3, mutated: 0 },
   rawN: { crafted: 0, random: 3, mutated: 0 },
   seed: 1,
-  environment: { node: "v20", platform: "linux", arch: "x64", cpu: "cpu", cores: 2 },
+  environment: {
+    node: "v20",
+    v8: "11",
+    cpu: "cpu",
+    cores: 2,
+    memoryGiB: 4,
+    os: "Linux 6",
+    arch: "x64",
+  },
   limits: { slowMs: 100, hangMs: 2000, rssLimitBytes: 64 * 2 ** 20, rssCapBytes: 6 * 2 ** 30 },
   exactRssPeaks: true,
   reference: "oracle",
   referenceCheck: { inputs: 3, disagreements: [] },
   mutatedPool: { source: "test", compressor: "x", streams: 1, maxStreamBytes: 1 },
-  rows: [row("good", "codec", 0), row("leaky", "raw", 2)],
+  rows: [row("good", "adapter", 0), row("leaky", "raw", 2)],
   failed: [],
 };
 
@@ -56,15 +59,5 @@ describe("renderSafetyMarkdown", () => {
     const md = renderSafetyMarkdown(report, { omitHeading: true, depth: 3 });
     expect(md).not.toContain("Safety on hostile input");
     expect(md).toContain("#### Adapters");
-  });
-});
-
-describe("markdownTable", () => {
-  it("pads columns and aligns the rule", () => {
-    expect(markdownTable(["a", "bb"], ["l", "r"], [["xxxx", "1"]])).toEqual([
-      "| a    |  bb |",
-      "| ---- | --: |",
-      "| xxxx |   1 |",
-    ]);
   });
 });

@@ -1,5 +1,8 @@
 // The safety report: its JSON shape and its Markdown rendering (shared with the bench's
 // report and the README, so it takes only the JSON and imports nothing heavy).
+
+import type { Machine } from "@snappykit/workspace/environment";
+import { formatBytes, formatDuration, markdownTable } from "@snappykit/workspace/format";
 import type { SetName } from "./inputs.js";
 import {
   type CellStats,
@@ -16,7 +19,7 @@ import type { ReferenceCheck } from "./reference.js";
 export interface SafetyRow {
   /** Adapter id (its folder under packages/). */
   id: string;
-  /** `codec`: the adapter (`createCodec()`); `raw`: the library with no guards (`createRaw()`). */
+  /** `adapter`: the guarded codec (`createCodec()`); `raw`: the library with no guards (`createRaw()`). */
   target: Target;
   library: string;
   sets: Partial<Record<SetName, CellStats>>;
@@ -44,7 +47,7 @@ export interface SafetyReport {
   /** Inputs per set for raw rows (may be capped below `n`: raw libraries are slow to fuzz). */
   rawN: Record<SetName, number>;
   seed: number;
-  environment: { node: string; platform: string; arch: string; cpu: string; cores: number };
+  environment: Machine;
   limits: { slowMs: number; hangMs: number; rssLimitBytes: number; rssCapBytes: number };
   /** True when each call's peak RSS was measured exactly (Linux clear_refs + VmHWM). */
   exactRssPeaks: boolean;
@@ -91,46 +94,15 @@ const BAD: ReadonlySet<Outcome> = new Set([
   "hang",
 ]);
 
-/** Bytes as "12.3 MiB" / "2.0 GiB" / "512 KiB". */
-export function formatBytes(bytes: number): string {
-  if (bytes >= 2 ** 30) return `${(bytes / 2 ** 30).toFixed(1)} GiB`;
-  if (bytes >= 2 ** 20) return `${(bytes / 2 ** 20).toFixed(1)} MiB`;
-  return `${Math.round(bytes / 1024)} KiB`;
-}
-
 function formatMs(ms: number): string {
   if (ms >= 1000) return `${(ms / 1000).toFixed(1)} s`;
   if (ms >= 10) return `${Math.round(ms)} ms`;
   return `${ms.toFixed(2)} ms`;
 }
 
-function formatDuration(ms: number): string {
-  const s = Math.round(ms / 1000);
-  return s >= 60 ? `${Math.floor(s / 60)} min ${s % 60} s` : `${s} s`;
-}
-
-/**
- * A Markdown table with padded columns (the layout biome's Markdown formatter keeps), so
- * the committed report passes `biome check` as written.
- */
-export function markdownTable(
-  headers: readonly string[],
-  align: readonly ("l" | "r")[],
-  rows: readonly (readonly string[])[],
-): string[] {
-  const width = headers.map((h, i) =>
-    Math.max(3, h.length, ...rows.map((r) => (r[i] ?? "").length)),
-  );
-  const pad = (text: string, i: number) =>
-    align[i] === "r" ? text.padStart(width[i]!) : text.padEnd(width[i]!);
-  const line = (cells: readonly string[]) => `| ${cells.map(pad).join(" | ")} |`;
-  const rule = width.map((w, i) => (align[i] === "r" ? `${"-".repeat(w - 1)}:` : "-".repeat(w)));
-  return [line(headers), `| ${rule.join(" | ")} |`, ...rows.map(line)];
-}
-
 const bad = (n: number, isBad: boolean) => (n > 0 && isBad ? `**${n}**` : String(n));
 
-function matrix(rows: readonly SafetyRow[], raw: boolean): string[] {
+function matrix(rows: readonly SafetyRow[], raw: boolean): string {
   const head = [
     raw ? "library (raw)" : "adapter",
     "calls",
@@ -160,7 +132,7 @@ function matrix(rows: readonly SafetyRow[], raw: boolean): string[] {
   );
 }
 
-function perSet(report: SafetyReport): string[] {
+function perSet(report: SafetyReport): string {
   const head = [
     "codec",
     "set",
@@ -231,7 +203,7 @@ function examples(report: SafetyReport): string[] {
 export function renderSafetyMarkdown(report: SafetyReport, options: RenderOptions = {}): string {
   const depth = options.depth ?? 2;
   const h = (level: number) => "#".repeat(depth + level);
-  const adapters = report.rows.filter((r) => r.target === "codec");
+  const adapters = report.rows.filter((r) => r.target === "adapter");
   const raw = report.rows.filter((r) => r.target === "raw");
   const nText = (n: Record<SetName, number>) =>
     `${n.random.toLocaleString("en-US")} random, ${n.mutated.toLocaleString("en-US")} mutated, ${n.crafted} crafted`;
@@ -250,7 +222,7 @@ export function renderSafetyMarkdown(report: SafetyReport, options: RenderOption
     "",
     "Targets: 0 silent accepts, 0 wrong bytes, 0 crashes, 0 hangs, 0 calls over 100 ms, peak RSS growth under 64 MiB, and (the contract) 0 false rejects and only `SnappyError`s.",
     "",
-    ...matrix(adapters, false),
+    matrix(adapters, false),
     "",
   ];
   const missing = adapters.filter((r) => r.missed.length > 0);
@@ -262,7 +234,7 @@ export function renderSafetyMarkdown(report: SafetyReport, options: RenderOption
       "",
       'The same inputs given to each backend library directly: what the adapters\' guards prevent. A raw library throwing its own error type is the right call ("rejects (other error)").',
       "",
-      ...matrix(raw, true),
+      matrix(raw, true),
       "",
     );
   }
@@ -277,7 +249,7 @@ export function renderSafetyMarkdown(report: SafetyReport, options: RenderOption
     "",
     "<details><summary>By input set</summary>",
     "",
-    ...perSet(report),
+    perSet(report),
     "",
     "</details>",
     "",

@@ -186,7 +186,7 @@ export async function runCell(cell: Cell, options: CellOptions = {}): Promise<Ce
         type: "run",
         inputs: cell.inputs,
         expected: cell.expected,
-        maxLength: cell.target === "codec" ? cell.maxLength : cell.maxLength.map(() => undefined),
+        maxLength: cell.target === "adapter" ? cell.maxLength : cell.maxLength.map(() => undefined),
         from: next,
       });
     });

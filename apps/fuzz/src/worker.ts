@@ -43,7 +43,7 @@ async function load(entry: string, target: Target, variant?: string): Promise<vo
     }
     let library: string;
     let compress: (input: Uint8Array) => Uint8Array;
-    if (target === "codec") {
+    if (target === "adapter") {
       const codec =
         variant === undefined
           ? await mod.createCodec()

@@ -1,6 +1,6 @@
 // Entry for `bun` and `deno` child processes: runs the checks on every adapter given as
-// JSON in argv (id and package name) and prints one JSON line of results. The adapters are
-// imported unbundled by package name, as an application on that runtime would.
+// JSON in argv (id and module) and prints one JSON line of results. Each adapter is
+// imported unbundled, from the module its package's `exports` map gives the runtime.
 
 import { fixturePayloads } from "./payloads.js";
 import { type AdapterResult, runTarget, type Target } from "./portable.js";

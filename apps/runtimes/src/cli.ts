@@ -1,17 +1,17 @@
 #!/usr/bin/env node
 // `pnpm test:runtimes`: the conformance checks for every adapter under Bun, Deno and
 // headless Chromium. Prints one summary line per runtime and each adapter's result; exits 1
-// when an adapter that loads fails a check, or when the load matrix differs from EXPECTED.
+// when an adapter that loads fails a check, or when the load matrix differs from what the
+// adapters' package.json say (`snappykit.cannotLoad`).
 import { execFileSync } from "node:child_process";
-import { readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
-import { discoverAdapters } from "@snappykit/bench/adapters";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { launchChromium } from "@snappykit/bench/chromium";
+import { discoverAdapters } from "@snappykit/workspace";
 import { runInPage } from "./browser.js";
 import { fixturePayloads } from "./payloads.js";
 import { type AdapterResult, FRAMING, type Target } from "./portable.js";
-import { type ChildReport, type Runtime, report } from "./report.js";
+import { type ChildReport, type ExpectedCannotLoad, type Runtime, report } from "./report.js";
 
 const here = dirname(fileURLToPath(import.meta.url));
 // Bun and Deno are pinned in the root package.json (the bench forks into them too).
@@ -20,20 +20,15 @@ const bin = (name: string) => join(here, "..", "..", "..", "node_modules", ".bin
 const RUNTIMES: readonly Runtime[] = ["bun", "deno", "browser"];
 
 /**
- * Every adapter in the workspace. Each is imported by package name (so its `exports`
- * conditions apply, as for a user), which needs it among this app's dependencies.
+ * Every adapter in the workspace, imported from the module its `exports` map gives the
+ * runtime: the Node entry for Bun and Deno (neither has an export condition of its own in
+ * any adapter), the `browser` one for Chromium.
  */
-function adapters(): Target[] {
-  const pkg = JSON.parse(readFileSync(join(here, "..", "package.json"), "utf8")) as {
-    dependencies: Record<string, string>;
-  };
-  const found = discoverAdapters().map(({ id, packageName }) => ({ id, packageName }));
-  const missing = found.filter((a) => !pkg.dependencies[a.packageName]);
-  if (missing.length) {
-    const names = missing.map((a) => a.packageName).join(", ");
-    throw new Error(`add ${names} to apps/runtimes/package.json dependencies`);
-  }
-  return found;
+function adapters(runtime: Runtime): Target[] {
+  return discoverAdapters().map(({ id, entry, browserEntry }) => ({
+    id,
+    module: runtime === "browser" ? browserEntry : pathToFileURL(entry).href,
+  }));
 }
 
 function runChild(runtime: "bun" | "deno", targets: readonly Target[]) {
@@ -65,12 +60,24 @@ async function runBrowser(targets: readonly Target[]) {
   }
 }
 
+/** Runtime → adapter id → why it cannot load there, from the adapters' package.json. */
+function expectedCannotLoad(): ExpectedCannotLoad {
+  const expected: Record<string, Record<string, string>> = {};
+  for (const { id, metadata } of discoverAdapters()) {
+    for (const [runtime, reason] of Object.entries(metadata.cannotLoad ?? {})) {
+      expected[runtime] = { ...expected[runtime], [id]: reason };
+    }
+  }
+  return expected;
+}
+
 async function main(): Promise<number> {
-  const list = [...adapters(), FRAMING];
+  const expected = expectedCannotLoad();
   const problems: string[] = [];
   for (const name of RUNTIMES) {
+    const list = [...adapters(name), FRAMING];
     const result = name === "browser" ? await runBrowser(list) : runChild(name, list);
-    problems.push(...report(name, result));
+    problems.push(...report(name, result, expected));
   }
   for (const problem of problems) console.error(`runtimes: ${problem}`);
   return problems.length ? 1 : 0;

@@ -1,10 +1,14 @@
 // The part that runs inside Bun, Deno or the browser page: load one adapter and run every
-// conformance check on it. Only portable code here (no Node APIs), since the browser
-// bundle includes it.
+// conformance check on its codec and on each of its variants. Only portable code here (no
+// Node APIs), since the browser bundle includes it.
 import {
   type Check,
+  codecsOf,
   conformanceChecks,
+  loadModule,
+  onEveryCodec,
   type PayloadSet,
+  sameBytes,
   snappyErrorOf,
 } from "@snappykit/conformance/cases";
 import type { AdapterModule, SnappyCodec } from "@snappykit/core";
@@ -21,9 +25,9 @@ export type AdapterResult =
       readonly failures: readonly string[];
     };
 
-/** What a suite runs: a codec, the checks to run on it, and what to report as its library. */
+/** What a suite runs: codecs, the checks to run on each, and what to report as its library. */
 interface Suite {
-  readonly codec: SnappyCodec;
+  readonly codecs: readonly SnappyCodec[];
   readonly checks: readonly Check[];
   readonly library: string;
 }
@@ -45,7 +49,7 @@ async function run(id: string, load: () => Promise<Suite>): Promise<AdapterResul
   const failures: string[] = [];
   for (const check of suite.checks) {
     try {
-      await check.run(suite.codec);
+      await onEveryCodec(check, suite.codecs);
     } catch (error) {
       failures.push(`${check.group} › ${check.name}: ${message(error)}`);
     }
@@ -54,26 +58,23 @@ async function run(id: string, load: () => Promise<Suite>): Promise<AdapterResul
   return { id, status, library: suite.library, checks: suite.checks.length, failures };
 }
 
-/** The conformance suite (the vitest suite's checks and fixture payloads) on one adapter. */
+/**
+ * The conformance suite (the vitest suite's checks and fixture payloads) on one adapter's
+ * `createCodec()` codec and every `createVariants()` codec; `createRaw()` must load too.
+ */
 function runAdapter(
   id: string,
   load: () => Promise<Partial<AdapterModule>>,
   payloads: readonly PayloadSet[],
 ): Promise<AdapterResult> {
   return run(id, async () => {
-    const mod = await load();
-    if (typeof mod.createCodec !== "function") throw new Error("no createCodec export");
-    const codec = await mod.createCodec();
-    return { codec, checks: conformanceChecks({ payloads }), library: codec.library };
+    const module = await loadModule(await load());
+    const checks = conformanceChecks({ payloads });
+    return { codecs: codecsOf(module), checks, library: module.codec.library };
   });
 }
 
 type Framing = typeof import("@snappykit/framing");
-
-function same(actual: Uint8Array, expected: Uint8Array, what: string): void {
-  const equal = actual.length === expected.length && actual.every((b, i) => b === expected[i]);
-  if (!equal) throw new Error(`${what}: bytes differ from the input`);
-}
 
 /**
  * `@snappykit/framing` over the `@snappykit/ts` codec: not an adapter, so a few round
@@ -102,7 +103,11 @@ function runFraming(
       check(`ssz_snappy round trip of ${items.length} fixture items`, (c) => {
         for (const item of items) {
           const bounds = { minSize: item.length, maxSize: item.length };
-          same(framing.decodeSszSnappy(c, framing.encodeSszSnappy(c, item), bounds), item, "ssz");
+          sameBytes(
+            framing.decodeSszSnappy(c, framing.encodeSszSnappy(c, item), bounds),
+            item,
+            "ssz",
+          );
         }
       }),
       check("a corrupted checksum is CHECKSUM_MISMATCH", (c) => {
@@ -113,25 +118,30 @@ function runFraming(
       }),
     ];
     const library = `@snappykit/framing over ${codec.library}, CRC-32C ${framing.crc32cImplementation}`;
-    return { codec, checks, library };
+    return { codecs: [codec], checks, library };
   });
 }
 
 /** Something to run in a runtime: an adapter, or the framing package over the ts codec. */
 export interface Target {
   readonly id: string;
-  readonly packageName: string;
+  /**
+   * What to import: for an adapter, the module its package's `exports` map gives this
+   * runtime (a file URL for Bun and Deno, a path for the browser bundler); for framing,
+   * the package name.
+   */
+  readonly module: string;
 }
 
 /** The framing target, run after the adapters. */
-export const FRAMING: Target = { id: "framing", packageName: "@snappykit/framing" };
+export const FRAMING: Target = { id: "framing", module: "@snappykit/framing" };
 const TS = "@snappykit/ts";
 
-/** The packages `target` imports (the browser bundle needs each as a literal import). */
+/** The modules `target` imports (the browser bundle needs each as a literal import). */
 export const importsOf = (target: Target): string[] =>
-  target.id === FRAMING.id ? [target.packageName, TS] : [target.packageName];
+  target.id === FRAMING.id ? [target.module, TS] : [target.module];
 
-/** Run `target`, importing its packages with `importer` (`import()` where it is available). */
+/** Run `target`, importing its modules with `importer` (`import()` where it is available). */
 export function runTarget(
   target: Target,
   importer: (specifier: string) => Promise<unknown>,
@@ -140,9 +150,9 @@ export function runTarget(
   const load = (specifier: string) => importer(specifier) as Promise<Partial<AdapterModule>>;
   if (target.id === FRAMING.id) {
     return runFraming(
-      async () => [(await importer(target.packageName)) as Framing, await load(TS)],
+      async () => [(await importer(target.module)) as Framing, await load(TS)],
       payloads,
     );
   }
-  return runAdapter(target.id, () => load(target.packageName), payloads);
+  return runAdapter(target.id, () => load(target.module), payloads);
 }

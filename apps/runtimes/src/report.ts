@@ -10,31 +10,17 @@ export interface ChildReport {
 }
 
 /**
- * Adapters that are known not to load in a runtime, and why. The run fails when one of
- * these loads after all (update the table) or when any other adapter cannot load.
+ * Adapters known not to load in a runtime, and why: runtime → adapter id → reason, from each
+ * adapter's package.json (`"snappykit": { "cannotLoad": { "<runtime>": "<reason>" } }`).
+ * The run fails when one of these loads after all or when any other adapter cannot load.
  */
-export const EXPECTED_CANNOT_LOAD: Record<string, Record<string, string>> = {
-  bun: {
-    libsnappy: "snappy@6 is a NAN addon (V8's C++ API); Bun loads only Node-API addons",
-    "napi-wasi": "Bun's node:wasi has no WASI.initialize, which @napi-rs/wasm-runtime calls",
-  },
-  deno: {
-    libsnappy: "snappy@6 is a NAN addon (V8's C++ API); Deno loads only Node-API addons",
-  },
-  browser: {
-    libsnappy: "native addon (snappy@6, node-gyp): not loadable in the browser",
-    napi: "native addon (snappy@7, napi-rs): not loadable in the browser",
-    "napi-v1": "native addon (@napi-rs/snappy@1): not loadable in the browser",
-    "napi-wasi":
-      "the WASI build's browser binding uses top-level await and returns Node Buffers (needs a polyfill)",
-  },
-};
+export type ExpectedCannotLoad = Readonly<Record<string, Readonly<Record<string, string>>>>;
 
 /** Print one runtime's summary and results; return its problems (empty when it is green). */
 export function report(
   name: Runtime,
   { runtime, results }: ChildReport,
-  expectedCannotLoad = EXPECTED_CANNOT_LOAD,
+  expectedCannotLoad: ExpectedCannotLoad,
   log: (line: string) => void = console.log,
 ): string[] {
   const count = (status: AdapterResult["status"]) =>
@@ -54,7 +40,10 @@ export function report(
     log(`  ${r.id.padEnd(12)} ${r.status}  ${r.checks} checks  ${r.library}`);
     for (const failure of r.failures) log(`  ${"".padEnd(12)}   ✗ ${failure}`);
     if (r.status === "fail") problems.push(`${name}: ${r.id} fails ${r.failures.length} checks`);
-    if (expected[r.id]) problems.push(`${name}: ${r.id} loads; drop it from EXPECTED_CANNOT_LOAD`);
+    if (expected[r.id])
+      problems.push(
+        `${name}: ${r.id} loads; drop ${name} from its package.json's snappykit.cannotLoad`,
+      );
   }
   return problems;
 }

@@ -1,12 +1,12 @@
 import type { SnappyCodec } from "@snappykit/core";
-import { createCodec } from "@snappykit/ts";
+import { createCodec, createRaw } from "@snappykit/ts";
 import { describe, expect, it } from "vitest";
 import { runTarget } from "./portable.js";
 import { report } from "./report.js";
 
-const target = { id: "ts", packageName: "@snappykit/ts" };
-const run = (codec: () => Promise<SnappyCodec>) =>
-  runTarget(target, async () => ({ createCodec: codec }), []);
+const target = { id: "ts", module: "@snappykit/ts" };
+const run = (codec: () => Promise<SnappyCodec>, variants?: () => Promise<SnappyCodec[]>) =>
+  runTarget(target, async () => ({ createCodec: codec, createRaw, createVariants: variants }), []);
 
 describe("runTarget", () => {
   it("passes a conforming codec on every check", async () => {
@@ -23,6 +23,18 @@ describe("runTarget", () => {
     expect(result.status).toBe("fail");
     expect(result.status === "fail" && result.failures).toContainEqual(
       expect.stringMatching(/^round trip › 64 KiB random: /),
+    );
+  });
+
+  it("runs every check on each variant too, naming the variant that fails", async () => {
+    const reversing = async () => {
+      const codec = await createCodec();
+      const compress = (input: Uint8Array) => codec.compress(input).reverse();
+      return [{ ...codec, name: "ts-reversed", compress }];
+    };
+    const result = await run(createCodec, reversing);
+    expect(result.status === "fail" && result.failures).toContainEqual(
+      expect.stringMatching(/^round trip › 64 KiB random: ts-reversed: /),
     );
   });
 
@@ -49,7 +61,7 @@ describe("report", () => {
     expect(problems([fail, unexpected, { id: "napi", ...pass }])).toEqual([
       "bun: ts fails 1 checks",
       "bun: hysnappy cannot load (r)",
-      "bun: napi loads; drop it from EXPECTED_CANNOT_LOAD",
+      "bun: napi loads; drop bun from its package.json's snappykit.cannotLoad",
     ]);
   });
 });

@@ -10,9 +10,9 @@ import {
 } from "@snappykit/core";
 import { hostileCases, validStreams } from "./cases.js";
 import type { PayloadSet } from "./checks.js";
+import { builtinCorpus, mutations, randomBytes, varint } from "./corpus.js";
 import { expectSnappyError, fail, sameBytes } from "./expect.js";
 import { oracleUncompress } from "./oracle.js";
-import { builtinCorpus, mutations, randomBytes, varint } from "./streams.js";
 
 type Add = (group: string, name: string, run: (codec: SnappyCodec) => void | Promise<void>) => void;
 

@@ -1,7 +1,7 @@
 // The crafted inputs of the suite as plain data (no vitest), so the fuzzer and others can
 // replay them: hostile streams every codec must reject, and valid hand-built streams that use
 // element forms an encoder may never emit but every decoder must read.
-import { literal, literalStream, randomBytes, varint } from "./streams.js";
+import { literal, literalStream, randomBytes, varint } from "./corpus.js";
 
 /** A stream every codec must reject with a `SnappyError`. */
 export interface HostileCase {

@@ -9,10 +9,10 @@ import {
 } from "@snappykit/core";
 import { capabilityChecks } from "./capabilities.js";
 import { hostileCases, validStreams } from "./cases.js";
+import { builtinCorpus, type CorpusItem, mutations, prng, randomBytes } from "./corpus.js";
 import { expectSnappyError, fail, sameBytes } from "./expect.js";
 import { oracleUncompress } from "./oracle.js";
 import { ownershipChecks } from "./ownership.js";
-import { builtinCorpus, type CorpusItem, mutations, prng, randomBytes } from "./streams.js";
 
 /** One named check; `run` throws (or rejects) when the codec fails it. */
 export interface Check {

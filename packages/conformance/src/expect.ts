@@ -5,16 +5,21 @@ export function fail(message: string): never {
   throw new Error(message);
 }
 
+/** The first index where `a` and `b` differ (the shorter one's length if one is a prefix of the other); -1 when they hold the same bytes. */
+export function firstDifference(a: Uint8Array, b: Uint8Array): number {
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) if (a[i] !== b[i]) return i;
+  return a.length === b.length ? -1 : n;
+}
+
+/** Throws, naming `what` and where they differ, unless `actual` holds `expected`'s bytes. */
 export function sameBytes(actual: Uint8Array, expected: Uint8Array, what: string): void {
   if (!(actual instanceof Uint8Array)) fail(`${what}: returned ${typeof actual}, not a Uint8Array`);
   if (actual.length !== expected.length) {
     fail(`${what}: ${actual.length} bytes, expected ${expected.length}`);
   }
-  for (let i = 0; i < expected.length; i++) {
-    if (actual[i] !== expected[i]) {
-      fail(`${what}: first differing byte at ${i} (${actual[i]} vs ${expected[i]})`);
-    }
-  }
+  const i = firstDifference(actual, expected);
+  if (i >= 0) fail(`${what}: first differing byte at ${i} (${actual[i]} vs ${expected[i]})`);
 }
 
 /** Bytes of array buffers (JS and wasm) held by this process, where that can be read. */

@@ -1,3 +1,9 @@
 // Everything on the vitest-free entry, plus the vitest suite itself.
-export * from "./cases-entry.js";
-export { type ConformanceOptions, fixturePayloads, runConformance } from "./suite.js";
+export * from "./portable.js";
+export {
+  type CodecConformanceOptions,
+  type ConformanceOptions,
+  fixturePayloads,
+  type ModuleConformanceOptions,
+  runConformance,
+} from "./suite.js";

@@ -2,8 +2,8 @@
 // result that views a shared pool breaks callers that transfer buffers to workers: after
 // `postMessage(a, [a.buffer])` every other view of that pool reads as empty.
 import type { SnappyCodec } from "@snappykit/core";
+import { randomBytes, repeating } from "./corpus.js";
 import { fail, sameBytes } from "./expect.js";
-import { randomBytes, repeating } from "./streams.js";
 
 type Add = (group: string, name: string, run: (codec: SnappyCodec) => void | Promise<void>) => void;
 

@@ -1,14 +1,14 @@
-import type { SnappyCodec } from "@snappykit/core";
+import { existsSync } from "node:fs";
+import { basename, dirname, join } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import type { AdapterModule, SnappyCodec } from "@snappykit/core";
+import { installedLibrary } from "@snappykit/core/node";
 import { getGolden, loadPayloads } from "@snappykit/fixtures";
 import { afterAll, beforeAll, describe, it } from "vitest";
+import { codecsOf, type LoadedModule, loadModule, moduleChecks, onEveryCodec } from "./adapter.js";
 import { type ConformanceInputs, conformanceChecks, type PayloadSet } from "./checks.js";
 
-/** What an adapter's test file passes to {@link runConformance}. */
-export interface ConformanceOptions extends ConformanceInputs {
-  /** Create the codec under test (called once, before the checks). */
-  setup(): Promise<SnappyCodec> | SnappyCodec;
-  /** Release whatever `setup` created. */
-  teardown?(codec: SnappyCodec): Promise<void> | void;
+interface SuiteInputs extends ConformanceInputs {
   /**
    * Also round-trip every `@snappykit/fixtures` payload and decode its libsnappy golden
    * vectors (added to `payloads`).
@@ -17,9 +17,43 @@ export interface ConformanceOptions extends ConformanceInputs {
   fixtures?: boolean;
 }
 
+/** An adapter's whole module: `createCodec`, every variant and `createRaw` are checked. */
+export interface ModuleConformanceOptions extends SuiteInputs {
+  /** The adapter module, e.g. `await import("./index.js")`. */
+  module: Partial<AdapterModule>;
+  /**
+   * `import.meta.url` of the test file: its package's folder is the id the codec must be
+   * named, and the backend version it reports is checked against what that package has
+   * installed.
+   */
+  url: string | URL;
+}
+
+/** One codec built some other way (other options than the module's defaults). */
+export interface CodecConformanceOptions extends SuiteInputs {
+  /** Create the codec under test (called once, before the checks). */
+  setup(): Promise<SnappyCodec> | SnappyCodec;
+  /** Release whatever `setup` created. */
+  teardown?(codec: SnappyCodec): Promise<void> | void;
+}
+
+/** What an adapter's test file passes to {@link runConformance}. */
+export type ConformanceOptions = ModuleConformanceOptions | CodecConformanceOptions;
+
 /** Every fixture payload with its golden vectors. */
 export function fixturePayloads(): PayloadSet[] {
   return loadPayloads().map((p) => ({ name: p.name, items: p.items, golden: getGolden(p.name) }));
+}
+
+/** The folder of the package holding `url` (the nearest one with a package.json). */
+function packageDir(url: string | URL): string {
+  let dir = dirname(fileURLToPath(url));
+  while (!existsSync(join(dir, "package.json"))) {
+    const parent = dirname(dir);
+    if (parent === dir) throw new Error(`no package.json above ${String(url)}`);
+    dir = parent;
+  }
+  return dir;
 }
 
 /**
@@ -27,38 +61,58 @@ export function fixturePayloads(): PayloadSet[] {
  *
  * ```ts
  * import { runConformance } from "@snappykit/conformance";
- * import { createCodec } from "./index.js";
- * runConformance({ setup: createCodec });
+ * runConformance({ module: await import("./index.js"), url: import.meta.url });
  * ```
+ *
+ * Every codec check runs on `createCodec()`'s codec and on each `createVariants()` codec;
+ * the module checks cover the folder id, the backend version and `createRaw`. `setup`
+ * instead of `module` checks one codec built another way.
  */
 export function runConformance(options: ConformanceOptions): void {
   describe("snappykit conformance", () => {
-    let codec: SnappyCodec | undefined;
+    let codecs: SnappyCodec[] | undefined;
+    let module: LoadedModule | undefined;
     beforeAll(async () => {
-      codec = await options.setup();
+      if ("module" in options) {
+        module = await loadModule(options.module);
+        codecs = codecsOf(module);
+      } else {
+        codecs = [await options.setup()];
+      }
     });
     afterAll(async () => {
-      if (codec) await options.teardown?.(codec);
+      if ("teardown" in options && codecs?.[0]) await options.teardown?.(codecs[0]);
     });
-    const groups = new Map<string, ReturnType<typeof conformanceChecks>>();
     const payloads = [
       ...(options.payloads ?? []),
       ...(options.fixtures === false ? [] : fixturePayloads()),
     ];
-    for (const check of conformanceChecks({ ...options, payloads })) {
-      const list = groups.get(check.group) ?? [];
-      list.push(check);
-      groups.set(check.group, list);
+    const tests: { group: string; name: string; run(): Promise<void> | void }[] = [];
+    if ("module" in options) {
+      const dir = packageDir(options.url);
+      const from = pathToFileURL(join(dir, "package.json"));
+      const expected = {
+        id: basename(dir),
+        installed: (name: string) => installedLibrary(name, from),
+      };
+      for (const check of moduleChecks(expected)) {
+        tests.push({ ...check, run: () => check.run(loaded(module)) });
+      }
     }
-    for (const [group, checks] of groups) {
+    for (const check of conformanceChecks({ ...options, payloads })) {
+      tests.push({ ...check, run: () => onEveryCodec(check, loaded(codecs)) });
+    }
+    const groups = new Map<string, typeof tests>();
+    for (const test of tests) groups.set(test.group, [...(groups.get(test.group) ?? []), test]);
+    for (const [group, list] of groups) {
       describe(group, () => {
-        for (const check of checks) {
-          it(check.name, async () => {
-            if (!codec) throw new Error("setup() did not produce a codec");
-            await check.run(codec);
-          });
-        }
+        for (const test of list) it(test.name, () => test.run());
       });
     }
   });
+}
+
+function loaded<T>(value: T | undefined): T {
+  if (value === undefined) throw new Error("the adapter did not load");
+  return value;
 }

@@ -1,11 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { isSnappyError, SnappyError } from "./errors.js";
-import { type Backend, guardedCodec } from "./guarded.js";
+import { type BackendSpec, guardedCodec } from "./guarded.js";
 
 // "abcd" as one literal, declaring 4 bytes.
 const abcd = Uint8Array.of(4, 0x0c, 97, 98, 99, 100);
 
-function backend(overrides: Partial<Backend> = {}): Backend & { calls: number } {
+function backend(overrides: Partial<BackendSpec> = {}): BackendSpec & { calls: number } {
   const b = {
     calls: 0,
     name: "test",

@@ -14,7 +14,7 @@ import { validateCompressed } from "./validate.js";
  * {@link SnappyCodec} with the contract's checks, so adapters hold only what differs:
  * loading, conversions at the edge, and which guard the backend needs.
  */
-export interface Backend {
+export interface BackendSpec {
   readonly name: string;
   /** `name@version` of the backend package actually loaded. */
   readonly library: string;
@@ -61,7 +61,7 @@ export interface Backend {
 }
 
 /**
- * Wrap a {@link Backend} in the contract: arguments checked, the backend's guard run
+ * Wrap a {@link BackendSpec} in the contract: arguments checked, the backend's guard run
  * before it sees compressed input, its output length checked against the preamble, its
  * results made plain `Uint8Array`s that own their memory ({@link ownedBytes}), and anything
  * it throws turned into a {@link SnappyError} (`BACKEND_ERROR` from compress,
@@ -70,7 +70,7 @@ export interface Backend {
  * Every codec gets `uncompressedLength` and `maxCompressedLength` (functions of the format);
  * `compressInto`/`uncompressInto` only when the backend has them.
  */
-export function guardedCodec(backend: Backend): SnappyCodec {
+export function guardedCodec(backend: BackendSpec): SnappyCodec {
   const { library } = backend;
   const compressFailed = `${library} failed to compress`;
   const rejected = `${library} rejected the stream`;

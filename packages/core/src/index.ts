@@ -6,7 +6,7 @@ export type {
   UncompressOptions,
 } from "./codec.js";
 export { isSnappyError, SnappyError, type SnappyErrorCode, toSnappyError } from "./errors.js";
-export { type Backend, guardedCodec } from "./guarded.js";
+export { type BackendSpec, guardedCodec } from "./guarded.js";
 export {
   assertBytes,
   assertOutputLength,

@@ -1,4 +1,4 @@
 import { runConformance } from "@snappykit/conformance";
-import { createCodec } from "./index.js";
+import * as adapter from "./index.js";
 
-runConformance({ setup: createCodec });
+runConformance({ module: adapter, url: import.meta.url });

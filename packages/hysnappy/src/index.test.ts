@@ -1,5 +1,4 @@
-import { readFileSync } from "node:fs";
-import { snappyErrorOf } from "@snappykit/conformance";
+import { snappyErrorOf, thrown } from "@snappykit/conformance";
 import { isSnappyError, type SnappyCodec } from "@snappykit/core";
 import { snappyUncompressor } from "hysnappy";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -16,23 +15,6 @@ beforeAll(async () => {
 });
 
 describe("@snappykit/hysnappy", () => {
-  it("names the hysnappy version that is installed", () => {
-    const installed = JSON.parse(
-      readFileSync(new URL("../node_modules/hysnappy/package.json", import.meta.url), "utf8"),
-    ) as { version: string };
-    expect(codec.library).toBe(`hysnappy@${installed.version}`);
-    expect(codec.name).toBe("hysnappy");
-    expect(codec.runtime).toBe("wasm");
-  });
-
-  it("decodes libsnappy's bytes, including from a Buffer and an offset view", () => {
-    expect(codec.uncompress(HELLO)).toEqual(HELLO_TEXT);
-    expect(Buffer.from(codec.uncompress(Buffer.from(HELLO)))).toEqual(Buffer.from(HELLO_TEXT));
-    const padded = new Uint8Array(HELLO.length + 7);
-    padded.set(HELLO, 7);
-    expect(codec.uncompress(padded.subarray(7))).toEqual(HELLO_TEXT);
-  });
-
   it("rejects a 4 GiB preamble before touching wasm memory", () => {
     const hostile = Uint8Array.of(0xff, 0xff, 0xff, 0xff, 0x0f, 0);
     expect(codeOf(() => codec.uncompress(hostile))).toBe("LENGTH_LIMIT");
@@ -65,30 +47,11 @@ describe("@snappykit/hysnappy", () => {
     }
   });
 
-  it("returns arrays that later calls do not overwrite", () => {
-    const a = codec.compress(new Uint8Array(3000).fill(1));
-    const aCopy = a.slice();
-    const ua = codec.uncompress(a);
-    codec.uncompress(codec.compress(new Uint8Array(3000).fill(2)));
-    expect(a).toEqual(aCopy);
-    expect(ua.every((b) => b === 1)).toBe(true);
-    expect(ua.buffer.byteLength).toBe(3000);
-  });
-
-  it("wraps bad arguments as INVALID_ARGUMENT", () => {
-    expect(codeOf(() => codec.compress("abc" as never))).toBe("INVALID_ARGUMENT");
-    expect(codeOf(() => codec.uncompress([1, 2] as never))).toBe("INVALID_ARGUMENT");
-  });
-
   it("createRaw calls hysnappy with the preamble's length and nothing else", async () => {
     const raw = await createRaw();
-    expect(raw.library).toBe(codec.library);
-    expect(raw.uncompress(raw.compress(HELLO_TEXT))).toEqual(HELLO_TEXT);
-    expect(() => raw.uncompress(Uint8Array.of(10, 8, 65, 66, 67))).toThrow(Error);
-    try {
-      raw.uncompress(Uint8Array.of(10, 8, 65, 66, 67));
-    } catch (error) {
-      expect(isSnappyError(error)).toBe(false);
-    }
+    expect(raw.uncompress(HELLO)).toEqual(HELLO_TEXT);
+    expect(isSnappyError(thrown(() => raw.uncompress(Uint8Array.of(10, 8, 65, 66, 67))))).toBe(
+      false,
+    );
   });
 });

@@ -1,6 +1,5 @@
-import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { snappyErrorOf } from "@snappykit/conformance";
+import { backendRejection, snappyErrorOf } from "@snappykit/conformance";
 import type { SnappyCodec } from "@snappykit/core";
 import { beforeAll, describe, expect, it } from "vitest";
 import { createCodec, createRaw } from "./index.js";
@@ -20,28 +19,12 @@ beforeAll(async () => {
 });
 
 describe("@snappykit/snappy-wasm", () => {
-  it("names the snappy-wasm version that is installed", () => {
-    const installed = JSON.parse(
-      readFileSync(new URL("../node_modules/snappy-wasm/package.json", import.meta.url), "utf8"),
-    ) as { version: string };
-    expect(codec.library).toBe(`snappy-wasm@${installed.version}`);
-    expect(codec.name).toBe("snappy-wasm");
-    expect(codec.runtime).toBe("wasm");
-  });
-
   it("writes the raw block format, not snappy-wasm's framed default", () => {
     const out = codec.compress(HELLO_TEXT);
     // A framed stream starts with the stream identifier chunk 0xff 06 00 00 "sNaPpY".
     expect(out[0]).toBe(HELLO_TEXT.length);
     expect(codec.uncompress(out)).toEqual(HELLO_TEXT);
     expect(codec.uncompress(HELLO)).toEqual(HELLO_TEXT);
-  });
-
-  it("reads a Buffer and an offset view", () => {
-    expect(Buffer.from(codec.uncompress(Buffer.from(HELLO)))).toEqual(Buffer.from(HELLO_TEXT));
-    const padded = new Uint8Array(HELLO.length + 5);
-    padded.set(HELLO, 5);
-    expect(codec.uncompress(padded.subarray(5))).toEqual(HELLO_TEXT);
   });
 
   it("rejects a hostile preamble without growing wasm memory", () => {
@@ -61,34 +44,19 @@ describe("@snappykit/snappy-wasm", () => {
       Uint8Array.of(8, 0x0c, 97, 98, 99, 100, 0x01, 0), // copy with offset 0
     ];
     for (const stream of cases) {
-      const error = snappyErrorOf(() => codec.uncompress(stream));
-      expect(error.code).toBe("CORRUPT_INPUT");
-      expect(error.message).toMatch(/^snappy-wasm@\d+\.\d+\.\d+ rejected the stream: snappy:/);
-      expect(error.cause).toBeInstanceOf(Error);
+      expect(backendRejection(codec, stream).message).toContain("rejected the stream: snappy:");
     }
-    expect(snappyErrorOf(() => codec.uncompress(new Uint8Array(0))).code).toBe("CORRUPT_INPUT");
+    snappyErrorOf(() => codec.uncompress(new Uint8Array(0)), "CORRUPT_INPUT");
   });
 
-  it("returns arrays that later calls do not overwrite", () => {
+  it("returns arrays outside wasm memory", () => {
     const a = codec.compress(new Uint8Array(3000).fill(1));
-    const aCopy = a.slice();
-    const ua = codec.uncompress(a);
-    codec.uncompress(codec.compress(new Uint8Array(3000).fill(2)));
-    expect(a).toEqual(aCopy);
-    expect(ua.every((b) => b === 1)).toBe(true);
-    expect(ua.buffer).not.toBe(wasmMemory.buffer);
     expect(a.buffer).not.toBe(wasmMemory.buffer);
+    expect(codec.uncompress(a).buffer).not.toBe(wasmMemory.buffer);
   });
 
-  it("wraps bad arguments as INVALID_ARGUMENT", () => {
-    expect(snappyErrorOf(() => codec.compress("abc" as never)).code).toBe("INVALID_ARGUMENT");
-    expect(snappyErrorOf(() => codec.uncompress([1, 2] as never)).code).toBe("INVALID_ARGUMENT");
-  });
-
-  it("createRaw calls snappy-wasm directly", async () => {
+  it("createRaw calls snappy-wasm directly: its errors are its own", async () => {
     const raw = await createRaw();
-    expect(raw.library).toBe(codec.library);
-    expect(raw.uncompress(raw.compress(HELLO_TEXT))).toEqual(HELLO_TEXT);
     expect(() => raw.uncompress(Uint8Array.of(10, 8, 65, 66, 67))).toThrow(/snappy: /);
   });
 });

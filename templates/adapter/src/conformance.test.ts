@@ -1,4 +1,5 @@
 import { runConformance } from "@snappykit/conformance";
-import { createCodec } from "./index.js";
+import * as adapter from "./index.js";
 
-runConformance({ setup: () => createCodec() });
+// createCodec, every createVariants codec and createRaw, named after this folder.
+runConformance({ module: adapter, url: import.meta.url });

@@ -5,7 +5,7 @@ import { guardedCodec, type RawBackend, type SnappyCodec } from "@snappykit/core
 import { loadBackend } from "@snappykit/core/node";
 
 // A backend without types: add src/BACKEND_PACKAGE.d.ts declaring the calls used here.
-type Backend = typeof import("BACKEND_PACKAGE");
+type Library = typeof import("BACKEND_PACKAGE");
 
 /**
  * A {@link SnappyCodec} over `BACKEND_PACKAGE`.
@@ -13,7 +13,7 @@ type Backend = typeof import("BACKEND_PACKAGE");
  * Say what the backend does with bad input and why the guard below is the one it needs.
  */
 export async function createCodec(): Promise<SnappyCodec> {
-  const { module: backend, library } = loadBackend<Backend>("BACKEND_PACKAGE", import.meta.url);
+  const { module: backend, library } = loadBackend<Library>("BACKEND_PACKAGE", import.meta.url);
   return guardedCodec({
     name: "ADAPTER_ID",
     library,
@@ -28,7 +28,7 @@ export async function createCodec(): Promise<SnappyCodec> {
 
 /** `BACKEND_PACKAGE` called directly, without guards: for the bench and the fuzzer only. */
 export async function createRaw(): Promise<RawBackend> {
-  const { module: backend, library } = loadBackend<Backend>("BACKEND_PACKAGE", import.meta.url);
+  const { module: backend, library } = loadBackend<Library>("BACKEND_PACKAGE", import.meta.url);
   return {
     library,
     compress: (input) => backend.compress(input),

@@ -1,6 +1,6 @@
 // The one place a BenchReport is assembled: what was selected, what the gate checked and
 // measured, and the figures derived from the timed cases (results.ts).
-import type { FailedAdapter } from "../adapters.js";
+import type { FailedAdapter } from "@snappykit/workspace";
 import type { OpSpec } from "../cases.js";
 import type { BenchPayload } from "../payloads.js";
 import type { PreparedInputs } from "../prepare.js";

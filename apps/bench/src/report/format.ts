@@ -1,5 +1,8 @@
+// Number formatting shared by every report, so the terminal, Markdown and SVG agree. Sizes
+// and durations are written as the fuzzer and the scripts write them (@snappykit/workspace).
 import type { Environment } from "./schema.js";
-// Number formatting shared by every report, so the terminal, Markdown and SVG agree.
+
+export { formatBytes, formatDuration } from "@snappykit/workspace/format";
 
 /** Nanoseconds as a short human time with three significant figures: "28.1 µs". */
 export function formatTime(ns: number): string {
@@ -8,14 +11,6 @@ export function formatTime(ns: number): string {
   if (ns < 1e6) return `${(ns / 1e3).toPrecision(3)} µs`;
   if (ns < 1e9) return `${(ns / 1e6).toPrecision(3)} ms`;
   return `${(ns / 1e9).toPrecision(3)} s`;
-}
-
-/** Bytes as B / KiB / MiB with up to three significant figures. */
-export function formatBytes(bytes: number): string {
-  if (!Number.isFinite(bytes)) return "n/a";
-  if (bytes < 1024) return `${Math.round(bytes)} B`;
-  if (bytes < 1024 ** 2) return `${(bytes / 1024).toPrecision(3)} KiB`;
-  return `${(bytes / 1024 ** 2).toPrecision(3)} MiB`;
 }
 
 /** An integer with thousands separators: 33,120. */
@@ -40,12 +35,6 @@ export function formatRatio(x: number): string {
 export function formatThroughput(bytes: number, ns: number): string {
   const mbps = bytes / 1e6 / (ns / 1e9);
   return `${mbps >= 100 ? Math.round(mbps) : mbps.toPrecision(3)} MB/s`;
-}
-
-/** Milliseconds as "1 m 23 s" / "42 s". */
-export function formatDuration(ms: number): string {
-  const s = Math.round(ms / 1000);
-  return s >= 60 ? `${Math.floor(s / 60)} m ${s % 60} s` : `${s} s`;
 }
 
 const RUNTIME_LABELS: Record<string, string> = { bun: "Bun", deno: "Deno", browser: "Chromium" };

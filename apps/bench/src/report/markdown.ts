@@ -1,4 +1,5 @@
 // The Markdown report: what a client team pastes into a PR description.
+import { markdownTable as renderTable } from "@snappykit/workspace/format";
 import { LEVEL } from "../stats.js";
 import { formatDuration, formatRuntime } from "./format.js";
 import type { BenchReport } from "./schema.js";
@@ -18,26 +19,12 @@ import {
 } from "./tables.js";
 import { comparisonSummary, forksText, headline } from "./text.js";
 
-const escapeCell = (s: string) => s.replaceAll("|", "\\|").replaceAll("\n", " ");
-
-/** A table as GitHub Markdown, padded so it also reads well as plain text. */
+/** A table as GitHub Markdown (strong cells in bold), padded so it also reads as plain text. */
 export function markdownTable(table: Table): string {
-  const cells = [
-    table.headers.map(escapeCell),
-    ...table.rows.map((row) =>
-      row.map((cell) => (cell.strong ? `**${escapeCell(cell.text)}**` : escapeCell(cell.text))),
-    ),
-  ];
-  const widths = table.headers.map((_, i) =>
-    Math.max(3, ...cells.map((row) => [...(row[i] ?? "")].length)),
+  const rows = table.rows.map((row) =>
+    row.map((cell) => (cell.strong ? `**${cell.text}**` : cell.text)),
   );
-  const pad = (s: string, i: number) => {
-    const fill = " ".repeat(widths[i]! - [...s].length);
-    return table.align[i] === "r" ? fill + s : s + fill;
-  };
-  const line = (row: readonly string[]) => `| ${row.map(pad).join(" | ")} |`;
-  const rule = `| ${widths.map((w, i) => (table.align[i] === "r" ? `${"-".repeat(w - 1)}:` : "-".repeat(w))).join(" | ")} |`;
-  return [line(cells[0]!), rule, ...cells.slice(1).map(line)].join("\n");
+  return renderTable(table.headers, table.align, rows);
 }
 
 /** Extra sections supplied by the caller (kept out of the renderer so it stays pure). */

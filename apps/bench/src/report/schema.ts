@@ -1,6 +1,7 @@
 // The bench report's schema: every type `bench.json` holds, in one place. The run builds
 // one BenchReport (build.ts); the renderers (json, markdown, svg, terminal) and
 // `--compare` read it.
+import type { Machine } from "@snappykit/workspace/environment";
 import type { TargetImpl } from "../cases.js";
 import type { Allocation, TimingOptions } from "../run.js";
 import type { Interval } from "../stats.js";
@@ -66,16 +67,9 @@ export interface BenchReport {
   readonly compared?: ComparisonInfo;
 }
 
-/** Where and with what a run was made. */
-export interface Environment {
+/** Where and with what a run was made (the machine as the fuzzer describes it too). */
+export interface Environment extends Machine {
   readonly date: string;
-  readonly node: string;
-  readonly v8: string;
-  readonly cpu: string;
-  readonly cores: number;
-  readonly memoryGiB: number;
-  readonly os: string;
-  readonly arch: string;
   readonly mitata: string;
   /** `git rev-parse HEAD`, with "-dirty" if the work tree had changes; null outside git. */
   readonly commit: string | null;

@@ -4,7 +4,7 @@
 // filtered run never overwrites the numbers a README quotes.
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { repoRoot } from "../adapters.js";
+import { repoRoot } from "@snappykit/workspace";
 import { type Format, RUNTIMES } from "../args.js";
 import { readReport, renderJson } from "./json.js";
 import { type MarkdownExtras, renderMarkdown } from "./markdown.js";

@@ -1,10 +1,15 @@
 // The calls of one async wave, each with what it must produce: mixed sizes and operations,
 // some hostile. Every plaintext carries its call's index in its first bytes, so a result
 // delivered to the wrong call cannot match by accident.
-import { hostileCases, oracleUncompress, prng, randomBytes } from "@snappykit/conformance/cases";
+import {
+  hostileCases,
+  mutate,
+  oracleUncompress,
+  prng,
+  randomBytes,
+} from "@snappykit/conformance/cases";
 import type { SnappyCodec } from "@snappykit/core";
 import { loadPayloads } from "@snappykit/fixtures";
-import { mutate } from "../inputs.js";
 
 const KiB = 1024;
 

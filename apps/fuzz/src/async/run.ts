@@ -2,7 +2,7 @@
 // which runs the waves (worker.ts) and reports once.
 import { loadavg } from "node:os";
 import { fileURLToPath } from "node:url";
-import { discoverAdapters, loadAdapters } from "@snappykit/bench/adapters";
+import { discoverAdapters, loadAdapters } from "@snappykit/workspace";
 import { forkChild } from "../child.js";
 import type { AsyncResult, AsyncStart } from "./waves.js";
 

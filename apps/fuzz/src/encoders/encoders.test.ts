@@ -65,13 +65,13 @@ describe("judge", () => {
 });
 
 describe("quick encoder fuzz", () => {
-  it("round-trips every input through ts and snappyjs, codec and raw", async () => {
+  it("round-trips every input through ts and snappyjs, adapter and raw", async () => {
     const report = await runEncoderFuzz({ quick: true, codecs: ["ts", "snappyjs"] });
     expect(report.failed).toEqual([]);
     expect(report.rows.map((r) => `${r.id}/${r.target}`).sort()).toEqual([
-      "snappyjs/codec",
+      "snappyjs/adapter",
       "snappyjs/raw",
-      "ts/codec",
+      "ts/adapter",
       "ts/raw",
     ]);
     for (const row of report.rows)

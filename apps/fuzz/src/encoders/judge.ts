@@ -1,8 +1,7 @@
 // How one compress call is judged: the reference decoder must give the input back, then the
 // codec's own uncompress must too, and the stream must fit maxCompressedLength(n).
-import { oracleUncompress } from "@snappykit/conformance/cases";
+import { firstDifference, oracleUncompress } from "@snappykit/conformance/cases";
 import { maxCompressedLength } from "@snappykit/core";
-import { sameBytes } from "../outcome.js";
 import type { EncoderOutcome } from "./protocol.js";
 
 /** What the encoder fuzz calls: an adapter codec or a raw backend. */
@@ -20,10 +19,13 @@ export function describe(error: unknown): string {
   return text.length > 200 ? `${text.slice(0, 200)}…` : text;
 }
 
-function firstDifference(a: Uint8Array, b: Uint8Array): string {
-  const n = Math.min(a.length, b.length);
-  for (let i = 0; i < n; i++) if (a[i] !== b[i]) return `first difference at byte ${i}`;
-  return `lengths ${a.length} vs ${b.length}`;
+/** Where `a` and `b` differ, in words; empty when they hold the same bytes. */
+function difference(a: Uint8Array, b: Uint8Array): string {
+  const i = firstDifference(a, b);
+  if (i === -1) return "";
+  return i < Math.min(a.length, b.length)
+    ? `first difference at byte ${i}`
+    : `lengths ${a.length} vs ${b.length}`;
 }
 
 /** What elements a stream uses: the longest copy offset and how many copies need 4 offset bytes. */
@@ -100,19 +102,21 @@ export function judge(
       out,
     };
   }
-  if (!sameBytes(decoded, input)) {
+  const decodedDiff = difference(decoded, input);
+  if (decodedDiff) {
     return {
       outcome: "wrongBytes",
-      detail: `valid stream, but it decodes to other bytes: ${firstDifference(decoded, input)}`,
+      detail: `valid stream, but it decodes to other bytes: ${decodedDiff}`,
       out,
     };
   }
   try {
     const own = subject.uncompress(compressed);
-    if (!sameBytes(own, input)) {
+    const ownDiff = difference(own, input);
+    if (ownDiff) {
       return {
         outcome: "selfMismatch",
-        detail: `own uncompress: ${firstDifference(own, input)}`,
+        detail: `own uncompress: ${ownDiff}`,
         out,
       };
     }

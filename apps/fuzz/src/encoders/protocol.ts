@@ -34,7 +34,7 @@ export const ENCODER_OUTCOMES: readonly EncoderOutcome[] = [
 ];
 
 export type EncoderParentMessage =
-  | { type: "load"; entry: string; target: "codec" | "raw"; variant?: string }
+  | { type: "load"; entry: string; target: "adapter" | "raw"; variant?: string }
   | { type: "run"; specs: EncoderInputSpec[]; from: number };
 
 export type EncoderChildMessage =

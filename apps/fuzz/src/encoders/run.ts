@@ -2,7 +2,8 @@
 // its own child process (restarted after a crash or hang), and the reference judges each stream.
 import type { ChildProcess } from "node:child_process";
 import { fileURLToPath } from "node:url";
-import { discoverAdapters, loadAdapters } from "@snappykit/bench/adapters";
+import { discoverAdapters, loadAdapters } from "@snappykit/workspace";
+import { formatDuration } from "@snappykit/workspace/format";
 import { forkChild } from "../child.js";
 import type { Target } from "../protocol.js";
 import { describeSpec, type EncoderInputSpec, encoderSpecs } from "./inputs.js";
@@ -187,16 +188,20 @@ export async function runEncoderFuzz(options: EncoderOptions = {}): Promise<Enco
   if (options.codecs) entries = entries.filter((e) => options.codecs!.includes(e.id));
   const { loaded, failed: notLoaded } = await loadAdapters(entries);
   const subjects = loaded.flatMap((a) => [
-    { id: a.id, load: { type: "load" as const, entry: a.entry, target: "codec" as const } },
+    { id: a.id, load: { type: "load" as const, entry: a.entry, target: "adapter" as const } },
     ...a.variants.map((v) => ({
       id: v.name,
-      load: { type: "load" as const, entry: a.entry, target: "codec" as const, variant: v.name },
+      load: { type: "load" as const, entry: a.entry, target: "adapter" as const, variant: v.name },
     })),
     ...(options.raw === false
       ? []
       : [{ id: a.id, load: { type: "load" as const, entry: a.entry, target: "raw" as const } }]),
   ]);
-  const failed = notLoaded.map((f) => ({ id: f.id, target: "codec" as Target, reason: f.reason }));
+  const failed = notLoaded.map((f) => ({
+    id: f.id,
+    target: "adapter" as Target,
+    reason: f.reason,
+  }));
   const rows: EncoderRow[] = [];
   const runTotal = subjects.length * specs.length;
   let base = 0;
@@ -211,7 +216,7 @@ export async function runEncoderFuzz(options: EncoderOptions = {}): Promise<Enco
     else rows.push(result);
   }
   rows.sort((a, b) =>
-    a.target === b.target ? a.id.localeCompare(b.id) : a.target === "codec" ? -1 : 1,
+    a.target === b.target ? a.id.localeCompare(b.id) : a.target === "adapter" ? -1 : 1,
   );
   return {
     schemaVersion: 1,
@@ -252,18 +257,16 @@ export function renderEncoderMarkdown(report: EncoderReport): string {
     const name = r.target === "raw" ? `${r.id}: ${r.library}` : `${r.id} (${r.library})`;
     return `| ${name} | ${r.inputs} | ${cells.join(" | ")} | ${(r.bytesOut / Math.max(1, r.bytesIn)).toFixed(3)} | ${r.maxOffset} | ${r.copy4} | ${(r.slowestMs / 1000).toFixed(2)} s | ${bad === 0 ? "✓ 0 wrong" : `✗ ${bad} bad`} |`;
   };
-  const minutes = Math.floor(report.durationMs / 60000);
-  const seconds = Math.round((report.durationMs % 60000) / 1000);
   const out = [
     "## Encoder fuzz",
     "",
-    `${report.inputs} inputs per codec (${report.kinds.join(", ")}), each at ${report.sizes.length} sizes: ${report.sizes.join(", ")} bytes. Judge: ${report.reference}. Run ${report.date.slice(0, 10)}, seed ${report.seed}; took ${minutes} min ${seconds} s. Ratio: compressed bytes over input bytes, all inputs. Longest offset and copy-4: the farthest back any copy reached in a stream that round-tripped, and how many copies used the 4-byte offset form (an encoder that works in independent 64 KiB blocks, as Google's does, never reaches 65,536).`,
+    `${report.inputs} inputs per codec (${report.kinds.join(", ")}), each at ${report.sizes.length} sizes: ${report.sizes.join(", ")} bytes. Judge: ${report.reference}. Run ${report.date.slice(0, 10)}, seed ${report.seed}; took ${formatDuration(report.durationMs)}. Ratio: compressed bytes over input bytes, all inputs. Longest offset and copy-4: the farthest back any copy reached in a stream that round-tripped, and how many copies used the 4-byte offset form (an encoder that works in independent 64 KiB blocks, as Google's does, never reaches 65,536).`,
     "",
     "### Adapters (`createCodec()` and variants)",
     "",
     header,
     rule,
-    ...report.rows.filter((r) => r.target === "codec").map(line),
+    ...report.rows.filter((r) => r.target === "adapter").map(line),
     "",
     "### Raw libraries (`createRaw()`)",
     "",

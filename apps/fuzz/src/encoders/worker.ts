@@ -11,7 +11,7 @@ let subject: EncoderSubject | undefined;
 
 const send = (message: EncoderChildMessage) => process.send!(message);
 
-async function load(entry: string, target: "codec" | "raw", variant?: string): Promise<void> {
+async function load(entry: string, target: "adapter" | "raw", variant?: string): Promise<void> {
   try {
     const mod = (await import(pathToFileURL(entry).href)) as AdapterModule;
     if (target === "raw") {

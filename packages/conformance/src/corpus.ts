@@ -99,18 +99,29 @@ export function literalStream(data: Uint8Array): Uint8Array {
   return Uint8Array.from(parts);
 }
 
+/** Share of mutated inputs that are also truncated. */
+export const TRUNCATE_SHARE = 0.25;
+
 /**
- * Flip 1–4 bytes of `stream` (and sometimes cut it short) `count` times, deterministically.
+ * Copy `stream`, overwrite 1–4 bytes at random positions with random values, and truncate
+ * a quarter of the copies at a random length (at least 1 byte). An overwrite may by chance
+ * write the same byte, so a few inputs stay valid: they test that nothing valid is refused.
+ * The suite's mutated inputs and the fuzzer's mutated set are made by this one function.
  */
-export function mutations(stream: Uint8Array, count: number, seed: number): Uint8Array[] {
-  const next = prng(seed);
-  const out: Uint8Array[] = [];
-  for (let i = 0; i < count; i++) {
-    let m = stream.slice();
-    const flips = 1 + Math.floor(next() * 4);
-    for (let f = 0; f < flips; f++) m[Math.floor(next() * m.length)] = Math.floor(next() * 256);
-    if (next() < 0.2) m = m.slice(0, Math.floor(next() * m.length));
-    out.push(m);
+export function mutate(stream: Uint8Array, next: () => number): Uint8Array {
+  let out = stream.slice();
+  const writes = 1 + Math.floor(next() * 4);
+  for (let w = 0; w < writes; w++) {
+    out[Math.floor(next() * out.length)] = Math.floor(next() * 256);
+  }
+  if (out.length > 1 && next() < TRUNCATE_SHARE) {
+    out = out.subarray(0, 1 + Math.floor(next() * (out.length - 1))).slice();
   }
   return out;
+}
+
+/** `count` mutations of `stream` ({@link mutate}), deterministically from `seed`. */
+export function mutations(stream: Uint8Array, count: number, seed: number): Uint8Array[] {
+  const next = prng(seed);
+  return Array.from({ length: count }, () => mutate(stream, next));
 }

@@ -1,6 +1,15 @@
 // Vitest-free entry (`@snappykit/conformance/cases`) for tools that replay the crafted
 // inputs or run the checks outside a test run, such as the fuzzer and apps/runtimes (Bun,
 // Deno, the browser).
+export {
+  codecsOf,
+  type LoadedModule,
+  loadModule,
+  type ModuleCheck,
+  type ModuleExpectations,
+  moduleChecks,
+  onEveryCodec,
+} from "./adapter.js";
 export { type HostileCase, hostileCases, type ValidStream, validStreams } from "./cases.js";
 export {
   type Check,
@@ -8,6 +17,15 @@ export {
   conformanceChecks,
   type PayloadSet,
 } from "./checks.js";
-export { snappyErrorOf, thrown } from "./errors.js";
+export {
+  builtinCorpus,
+  type CorpusItem,
+  literalStream,
+  mutate,
+  prng,
+  randomBytes,
+  TRUNCATE_SHARE,
+} from "./corpus.js";
+export { backendRejection, snappyErrorOf, thrown } from "./errors.js";
+export { firstDifference, sameBytes } from "./expect.js";
 export { oracleUncompress } from "./oracle.js";
-export { builtinCorpus, type CorpusItem, literalStream, prng, randomBytes } from "./streams.js";
