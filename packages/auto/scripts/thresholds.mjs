@@ -94,7 +94,9 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
     process.env.INIT_CWD ?? process.cwd(),
     process.argv[2] ?? join(repoRoot, "apps/bench/results/sweep.json"),
   );
-  const shown = relative(repoRoot, source) || source;
+  // Relative to the repository when inside it, as typed from its root; else absolute.
+  const inside = relative(repoRoot, source);
+  const shown = inside && !inside.startsWith("..") ? inside : source;
   const data = thresholdsFromSweep(
     JSON.parse(readFileSync(source, "utf8")),
     `pnpm --filter @snappykit/auto run thresholds ${shown}`,
