@@ -80,14 +80,15 @@ function looksIncompressible(input: Uint8Array): boolean {
     seenIn.fill(0);
     call = 1;
   }
-  const n = input.length;
-  const step = (n >>> 6) | 1;
+  const mark = call;
+  const step = (input.length >>> 6) | 1;
+  const end = Math.min(input.length, step * 64);
   let repeats = 0;
-  for (let i = 0; i < n && i < step * 64; i += step) {
+  for (let i = 0; i < end; i += step) {
     const v = input[i]!;
-    if (seenIn[v] === call) {
+    if (seenIn[v] === mark) {
       if (++repeats > 16) return false;
-    } else seenIn[v] = call;
+    } else seenIn[v] = mark;
   }
   return true;
 }
