@@ -72,7 +72,7 @@ let call = 0;
 /**
  * The compress-side kind test: 64 bytes sampled at an even, odd stride (a power-of-two one
  * would keep hitting the same byte of every 32-byte field: blob field elements start with a
- * zero byte); more than 16 repeated values means compressible. ~55 ns.
+ * zero byte); more than 16 repeated values means compressible.
  */
 function looksIncompressible(input: Uint8Array): boolean {
   call = (call + 1) | 0;
