@@ -57,7 +57,7 @@ function resolveThresholds(options: AutoOptions): Thresholds {
 export const KIND_RULES = {
   compress:
     "incompressible when at most 16 of 64 bytes sampled evenly over the input repeat a " +
-    "value (random bytes: ~7, consensus blocks: mostly 20 or more, text: 30 or more); " +
+    "value (random bytes: 4–8, consensus blocks: mostly 20 or more, text: 30 or more); " +
     "sampled only at sizes where the two kinds' thresholds disagree",
   uncompress:
     "incompressible when the stream is at least 4/5 of the length it declares " +
