@@ -110,7 +110,8 @@ export interface SweepReport {
 
 /** How the sweep's messages are made, for the report. */
 export const SWEEP_DATA =
-  "each size is two messages, timed as separate cases and added up fork by fork, reported per message: the first `size` bytes " +
+  "each size is two messages, timed as separate cases and added up fork by fork, reported " +
+  "per message: the first `size` bytes " +
   `of the serialized blocks of ${STREAM_SOURCES.blocks.join(", ")} laid end to end (compress ~1.8×), ` +
   `and of ${STREAM_SOURCES.sidecars.join(", ")} laid end to end (~1.0×), both repeated where ` +
   "4 MiB needs more (from @snappykit/fixtures)";
@@ -118,13 +119,14 @@ export const SWEEP_DATA =
 /** The sweep's payloads: per size, a block-stream message, then a sidecar-stream one. */
 export function sweepPayloads(sizes: readonly number[] = SWEEP_SIZES): BenchPayload[] {
   const source = loadPayloadSource();
+  const parts = SWEEP_SERIES.map((series) => streamParts(source, STREAM_SOURCES[series]));
   return sizes.flatMap((size) =>
-    SWEEP_SERIES.map((series) =>
+    SWEEP_SERIES.map((series, i) =>
       makePayload(
         `sweep-${series}-${size}`,
         `${formatBytes(size)} prefix of ${STREAM_SOURCES[series].join(", ")}`,
         "synthetic",
-        [repeatTo(streamParts(source, STREAM_SOURCES[series]), size)],
+        [repeatTo(parts[i]!, size)],
       ),
     ),
   );
@@ -151,7 +153,8 @@ export async function runSweep(
   const { selected, targets, gateReference } = await chooseCodecs(opts, log);
   const sizes = opts.sizes ?? SWEEP_SIZES;
   const payloads = sweepPayloads(sizes);
-  log(`gate: ${targets.length} codecs × ${payloads.length} sizes against ${gateReference.codec}`);
+  const shape = `${sizes.length} sizes × ${SWEEP_SERIES.length} streams`;
+  log(`gate: ${targets.length} codecs × ${shape} against ${gateReference.codec}`);
   const gate = await runGate(gateReference, targets, payloads);
 
   const base = opts.quick ? QUICK_TIMING : FULL_TIMING;
@@ -166,7 +169,7 @@ export async function runSweep(
   });
   const { rows, plan, identities } = planCases(cases, gate.prepared, selected, []);
   log(
-    `sweep: ${cases.length} cases (${selected.length} codecs × ${ops.length} ops × ${payloads.length} sizes) × ${Math.max(1, timing.forks)} forks`,
+    `sweep: ${cases.length} cases (${selected.length} codecs × ${ops.length} ops × ${shape}) × ${Math.max(1, timing.forks)} forks`,
   );
   const measured = await timeCases(rows, plan, timing, io, log);
   const results = measured.measurements.map((m, i) => summarise(identities[i]!, m));
