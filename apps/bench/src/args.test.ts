@@ -133,6 +133,9 @@ describe("--sweep and --soak", () => {
       },
     );
     expect(parseCliArgs([]).mode).toBeUndefined();
+    expect(parseCliArgs(["--sweep", "--sizes", "6144,3072", "--sizes", "3072"]).sizes).toEqual([
+      3072, 6144,
+    ]);
   });
 
   it("rejects flags that do not apply, naming them", () => {
@@ -148,6 +151,9 @@ describe("--sweep and --soak", () => {
       [["--soak", "--soak-seconds", "abc"], /from 1 to 3600/],
       [["--soak", "--soak-rounds", "2.5"], /whole number from 1 to 1000/],
       [["--sweep", "--soak-rounds", "5"], /--soak-rounds needs --soak/],
+      [["--sizes", "4096"], /--sizes needs --sweep/],
+      [["--sweep", "--sizes", "4k"], /--sizes takes byte counts/],
+      [["--sweep", "--sizes", "0"], /--sizes takes byte counts/],
     ];
     for (const [argv, message] of bad) {
       expect(() => parseCliArgs(argv), argv.join(" ")).toThrow(UsageError);
@@ -156,7 +162,7 @@ describe("--sweep and --soak", () => {
   });
 
   it("documents both in --help", () => {
-    for (const flag of ["--sweep", "--soak", "--soak-seconds", "--soak-rounds"])
+    for (const flag of ["--sweep", "--sizes", "--soak", "--soak-seconds", "--soak-rounds"])
       expect(HELP).toContain(flag);
   });
 });

@@ -37,6 +37,8 @@ export interface CliOptions {
   readonly slowdowns: readonly { readonly codec: string; readonly percent: number }[];
   /** `--sweep` (sizes 64 B → 4 MiB, crossovers) or `--soak` (memory under load); see sweep.ts, soak.ts. */
   readonly mode?: "sweep" | "soak";
+  /** `--sizes`: the sweep's message sizes in bytes; undefined = 64 B to 4 MiB. */
+  readonly sizes?: readonly number[];
   /** `--soak-seconds`: length of the soak's gossip scenario; undefined = the mode's default. */
   readonly soakSeconds?: number;
   /** `--soak-rounds`: rounds of the soak's big blob; undefined = the mode's default. */
@@ -87,6 +89,8 @@ interval over the forks, and each codec is also given relative to a reference co
                           to 4 MiB (×4 steps) of block and sidecar bytes; writes
                           sweep.{json,md,svg} with the size where pure-JS/wasm and native
                           codecs cross (--codec, --op, --forks, --clock, --quick apply)
+  --sizes <bytes>         the sweep's sizes instead (comma-separated, e.g. 3072,6144;
+                          a run with --sizes writes to apps/bench/results/partial)
   --soak                  instead: each codec in a fresh process under sustained gossip and
                           a 50 MiB blob, RSS and GC pauses; writes soak.{json,md}
   --soak-seconds <s>      length of the soak's gossip scenario (default 20, quick 3)
@@ -169,6 +173,15 @@ export function parseCliArgs(argv: readonly string[]): CliOptions {
       throw new UsageError(`${flag} needs a value`);
   }
   const { mode, soakSeconds, soakRounds } = parseModes(values);
+  const sizes = split(values.sizes)?.map((s) => {
+    const n = Number(s);
+    if (!Number.isInteger(n) || n < 1 || n > 64 << 20) {
+      throw new UsageError(`--sizes takes byte counts from 1 to ${64 << 20}, got "${s}"`);
+    }
+    return n;
+  });
+  if (sizes && mode !== "sweep") throw new UsageError("--sizes needs --sweep");
+  if (sizes?.length === 0) throw new UsageError("--sizes needs a value");
   const codecs = split(values.codec);
   const payloads = split(values.payload);
   const ops = split(values.op);
@@ -190,6 +203,7 @@ export function parseCliArgs(argv: readonly string[]): CliOptions {
     ...(forks !== undefined && { forks }),
     slowdowns,
     ...(mode && { mode }),
+    ...(sizes && { sizes: [...new Set(sizes)].sort((a, b) => a - b) }),
     ...(soakSeconds !== undefined && { soakSeconds }),
     ...(soakRounds !== undefined && { soakRounds }),
   };
@@ -265,6 +279,7 @@ function parse(argv: readonly string[]) {
       forks: { type: "string" },
       "slow-down": { type: "string", multiple: true },
       sweep: { type: "boolean" },
+      sizes: { type: "string", multiple: true },
       soak: { type: "boolean" },
       "soak-seconds": { type: "string" },
       "soak-rounds": { type: "string" },

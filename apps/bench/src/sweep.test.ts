@@ -3,6 +3,7 @@ import type { CaseResult } from "./report/schema.js";
 import { renderSweepMarkdown } from "./report/sweep-md.js";
 import { renderSweepSvg, spreadLabels } from "./report/sweep-svg.js";
 import {
+  combineSeries,
   SWEEP_SIZES,
   type SweepReport,
   sweepCrossovers,
@@ -59,13 +60,35 @@ const results = SWEEP_SIZES.flatMap((size) =>
 describe("sweepPayloads", () => {
   it("makes a block and a sidecar message of each size from the fixtures", () => {
     const payloads = sweepPayloads([64, 4 << 20]);
-    expect(payloads.map((p) => p.items.map((i) => i.length))).toEqual([
-      [64, 64],
-      [4 << 20, 4 << 20],
+    expect(payloads.map((p) => [p.name, p.items.map((i) => i.length)])).toEqual([
+      ["sweep-blocks-64", [64]],
+      ["sweep-sidecars-64", [64]],
+      ["sweep-blocks-4194304", [4 << 20]],
+      ["sweep-sidecars-4194304", [4 << 20]],
     ]);
     // Prefixes of one stream: the small message is the start of the big one.
-    expect(payloads[1]!.items[0]!.subarray(0, 64)).toEqual(payloads[0]!.items[0]);
-    expect(payloads[0]!.items[0]).not.toEqual(payloads[0]!.items[1]);
+    expect(payloads[2]!.items[0]!.subarray(0, 64)).toEqual(payloads[0]!.items[0]);
+    expect(payloads[0]!.items[0]).not.toEqual(payloads[1]!.items[0]);
+  });
+});
+
+describe("combineSeries", () => {
+  it("adds a codec's block and sidecar cases fork by fork into one case of both", () => {
+    const series = (name: string, ns: number) => {
+      const r = result("ts", "compress", 1024, ns / 2);
+      return { ...r, payload: `sweep-${name}-1024`, items: 1, bytes: 1024 };
+    };
+    const lost = {
+      ...series("sidecars", 300),
+      forkMedians: [null, ...series("x", 300).forkMedians.slice(1)],
+    };
+    const [both] = combineSeries([series("blocks", 100), lost]);
+    expect(both).toMatchObject({ payload: "sweep-1024", items: 2, bytes: 2048, forks: 8 });
+    expect(both!.forkMedians[0]).toBeNull();
+    expect(both!.forkMedians[1]).toBeCloseTo(404, 6); // 1.01 × (100 + 300)
+    expect(both!.p50).toBeGreaterThan(390);
+    expect(both!.p50).toBeLessThan(410);
+    expect(sweepPoints([both!])[0]).toMatchObject({ size: 1024, forks: 8 });
   });
 });
 

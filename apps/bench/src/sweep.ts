@@ -1,8 +1,10 @@
 // `pnpm bench --sweep`: how cost grows with message size, and where the pure-JS/wasm codecs
 // and the native ones cross. Every codec compresses and uncompresses messages of 64 B to
-// 4 MiB (×4 steps) cut from real consensus bytes, timed by the main bench's machinery
-// (gate, forks, fork medians with intervals); the crossover is interpolated between sizes
-// from paired per-fork ratios (crossover.ts).
+// 4 MiB (×4 steps, or `--sizes`) cut from real consensus bytes, timed by the main bench's
+// machinery (gate, forks, fork medians with intervals); the crossover is interpolated between
+// sizes from paired per-fork ratios (crossover.ts). The block series (compressible) and the
+// sidecar series (incompressible) are timed as separate cases, so each has its own crossover
+// (@snappykit/auto routes by both); the headline points add the two up fork by fork.
 import { type CliOptions, selectNames } from "./args.js";
 import { buildCases, getOp } from "./cases.js";
 import { type CrossoverInterval, findCrossover, type RatioPoint } from "./crossover.js";
@@ -20,7 +22,7 @@ import { caseRatio, summarise } from "./results.js";
 import { FULL_TIMING, QUICK_TIMING, type TimingOptions } from "./run.js";
 import { timeCases } from "./schedule.js";
 import { chooseCodecs } from "./select.js";
-import type { Interval } from "./stats.js";
+import { type Interval, medianEstimate } from "./stats.js";
 import { repeatTo, STREAM_SOURCES, streamParts } from "./streams.js";
 
 /** Message sizes swept: 64 B to 4 MiB in ×4 steps. */
@@ -28,6 +30,11 @@ export const SWEEP_SIZES: readonly number[] = Array.from({ length: 9 }, (_, i) =
 
 /** Ops the sweep times. */
 export const SWEEP_OPS = ["compress", "uncompress"] as const;
+
+/** The two streams each size is cut from (streams.ts). */
+export const SWEEP_SERIES = ["blocks", "sidecars"] as const;
+/** One of {@link SWEEP_SERIES}. */
+export type SweepSeriesName = (typeof SWEEP_SERIES)[number];
 
 /** Bumped when sweep.json's shape changes incompatibly. */
 export const SWEEP_SCHEMA = 1;
@@ -69,6 +76,17 @@ export interface SweepCrossover {
   readonly pairs?: readonly { readonly size: number; readonly a: string; readonly b: string }[];
 }
 
+/** One stream's own points and crossovers (what @snappykit/auto's per-kind thresholds use). */
+export interface SweepSeries {
+  readonly name: SweepSeriesName;
+  /** Fixture payloads the stream is made of. */
+  readonly sources: readonly string[];
+  /** Uncompressed ÷ compressed bytes (the gate reference's output), over every size. */
+  readonly ratio: number;
+  readonly points: readonly SweepPoint[];
+  readonly crossover: readonly SweepCrossover[];
+}
+
 /** sweep.json. */
 export interface SweepReport {
   readonly schema: number;
@@ -88,32 +106,40 @@ export interface SweepReport {
   }[];
   readonly points: readonly SweepPoint[];
   readonly crossover: readonly SweepCrossover[];
+  /** The same per stream: points are per message of that stream. */
+  readonly series: readonly SweepSeries[];
   readonly failures: readonly ForkFailure[];
 }
 
 /** How the sweep's messages are made, for the report. */
 export const SWEEP_DATA =
-  "each size is two messages, timed together and reported per message: the first `size` bytes " +
+  "each size is two messages, timed as separate cases and added up fork by fork, reported " +
+  "per message: the first `size` bytes " +
   `of the serialized blocks of ${STREAM_SOURCES.blocks.join(", ")} laid end to end (compress ~1.8×), ` +
   `and of ${STREAM_SOURCES.sidecars.join(", ")} laid end to end (~1.0×), both repeated where ` +
   "4 MiB needs more (from @snappykit/fixtures)";
 
-/** The sweep's payloads: per size, a block-stream and a sidecar-stream message. */
+/** The sweep's payloads: per size, a block-stream message, then a sidecar-stream one. */
 export function sweepPayloads(sizes: readonly number[] = SWEEP_SIZES): BenchPayload[] {
   const source = loadPayloadSource();
-  const blocks = streamParts(source, STREAM_SOURCES.blocks);
-  const sidecars = streamParts(source, STREAM_SOURCES.sidecars);
-  return sizes.map((size) =>
-    makePayload(
-      sizeName(size),
-      `${formatBytes(size)} prefixes of blocks and sidecars`,
-      "synthetic",
-      [repeatTo(blocks, size), repeatTo(sidecars, size)],
+  const parts = SWEEP_SERIES.map((series) => streamParts(source, STREAM_SOURCES[series]));
+  return sizes.flatMap((size) =>
+    SWEEP_SERIES.map((series, i) =>
+      makePayload(
+        `sweep-${series}-${size}`,
+        `${formatBytes(size)} prefix of ${STREAM_SOURCES[series].join(", ")}`,
+        "synthetic",
+        [repeatTo(parts[i]!, size)],
+      ),
     ),
   );
 }
 
-const sizeName = (size: number) => `sweep-${size}`;
+/** "sweep-blocks-4096" → ["blocks", 4096]; the combined cases are named "sweep-4096". */
+const parseName = (payload: string) => {
+  const m = /^sweep-(?:([a-z]+)-)?(\d+)$/.exec(payload)!;
+  return { series: m[1], size: Number(m[2]) };
+};
 
 /** The swept range in words: "64 B–4.00 MiB". */
 const rangeText = (sizes: readonly number[]) =>
@@ -128,8 +154,10 @@ export async function runSweep(
   const started = performance.now();
   const ops = selectNames("op for --sweep", opts.ops ?? [...SWEEP_OPS], [...SWEEP_OPS]).map(getOp);
   const { selected, targets, gateReference } = await chooseCodecs(opts, log);
-  const payloads = sweepPayloads();
-  log(`gate: ${targets.length} codecs × ${payloads.length} sizes against ${gateReference.codec}`);
+  const sizes = opts.sizes ?? SWEEP_SIZES;
+  const payloads = sweepPayloads(sizes);
+  const shape = `${sizes.length} sizes × ${SWEEP_SERIES.length} streams`;
+  log(`gate: ${targets.length} codecs × ${shape} against ${gateReference.codec}`);
   const gate = await prepareInputs(gateReference, targets, payloads);
 
   const base = opts.quick ? QUICK_TIMING : FULL_TIMING;
@@ -150,10 +178,11 @@ export async function runSweep(
   });
   const { rows, plan, identities } = planCases(cases, gate.prepared, selected, []);
   log(
-    `sweep: ${cases.length} cases (${selected.length} codecs × ${ops.length} ops × ${payloads.length} sizes) × ${Math.max(1, timing.forks)} forks`,
+    `sweep: ${cases.length} cases (${selected.length} codecs × ${ops.length} ops × ${shape}) × ${Math.max(1, timing.forks)} forks`,
   );
   const measured = await timeCases(rows, plan, timing, io, log);
   const results = measured.measurements.map((m, i) => summarise(identities[i]!, m));
+  const combined = combineSeries(results);
 
   const runtime = new Map(selected.map((a) => [a.id, a.codec.runtime]));
   const report: SweepReport = {
@@ -165,20 +194,34 @@ export async function runSweep(
     environment: nodeEnvironment(selected),
     gateReference: gate.reference,
     data: SWEEP_DATA,
-    sizes: SWEEP_SIZES,
+    sizes,
     codecs: selected.map((a) => ({
       id: a.id,
       library: a.codec.library,
       runtime: a.codec.runtime,
     })),
-    points: sweepPoints(results),
-    crossover: ops.flatMap((op) => sweepCrossovers(results, op.id, runtime)),
+    points: sweepPoints(combined),
+    crossover: ops.flatMap((op) => sweepCrossovers(combined, op.id, runtime)),
+    series: SWEEP_SERIES.map((name) => {
+      const mine = results.filter((c) => parseName(c.payload).series === name);
+      const prepared = gate.prepared.filter((p) => parseName(p.payload.name).series === name);
+      const bytes = (xs: readonly Uint8Array[]) => xs.reduce((n, x) => n + x.length, 0);
+      return {
+        name,
+        sources: STREAM_SOURCES[name],
+        ratio:
+          bytes(prepared.flatMap((p) => p.payload.items)) /
+          bytes(prepared.flatMap((p) => p.referenceCompressed)),
+        points: sweepPoints(mine),
+        crossover: ops.flatMap((op) => sweepCrossovers(mine, op.id, runtime)),
+      };
+    }),
     failures: measured.failures,
   };
 
   // As with the main bench, only a full unfiltered sweep lands in the default folder.
   const written = writeFiles(
-    outputDir(opts.out, !opts.quick && timing.forks > 0 && !opts.codecs && !opts.ops),
+    outputDir(opts.out, !opts.quick && timing.forks > 0 && !opts.codecs && !opts.ops && !opts.sizes),
     [
       ["sweep.json", `${JSON.stringify(report, null, 2)}\n`] as const,
       ["sweep.md", renderSweepMarkdown(report)] as const,
@@ -190,7 +233,49 @@ export async function runSweep(
   return 0;
 }
 
-const sizeOf = (c: CaseResult) => Number(c.payload.slice("sweep-".length));
+const sizeOf = (c: CaseResult) => parseName(c.payload).size;
+
+/**
+ * Per codec × op × size, the block and sidecar cases as one case of both messages: fork
+ * medians added fork by fork (both ran in the same fork), so ratios stay paired.
+ */
+export function combineSeries(results: readonly CaseResult[]): CaseResult[] {
+  const groups = new Map<string, CaseResult[]>();
+  for (const c of results) {
+    const k = `${c.codec}\u0000${c.impl}\u0000${c.op}\u0000${sizeOf(c)}`;
+    groups.set(k, [...(groups.get(k) ?? []), c]);
+  }
+  return [...groups.values()].map((cs) => {
+    const first = cs[0]!;
+    const forkMedians = first.forkMedians.map((_, i) =>
+      cs.every((c) => c.forkMedians[i] != null)
+        ? cs.reduce((sum, c) => sum + c.forkMedians[i]!, 0)
+        : null,
+    );
+    const e = medianEstimate(forkMedians.map((x) => x ?? Number.NaN));
+    const sum = (f: (c: CaseResult) => number) => cs.reduce((n, c) => n + f(c), 0);
+    const payload = `sweep-${sizeOf(first)}`;
+    return {
+      ...first,
+      key: first.key.replace(first.payload, payload),
+      payload,
+      items: sum((c) => c.items),
+      bytes: sum((c) => c.bytes),
+      samples: sum((c) => c.samples),
+      forks: forkMedians.filter((x) => x !== null).length,
+      forkMedians,
+      p50: e.value,
+      ci: e.ci,
+      // Batch percentiles do not add up across cases; the sweep reports only p50 and ci.
+      p75: Number.NaN,
+      p99: Number.NaN,
+      min: Number.NaN,
+      max: Number.NaN,
+      alloc: { heap: sum((c) => c.alloc.heap), external: sum((c) => c.alloc.external) },
+      wallMs: sum((c) => c.wallMs),
+    };
+  });
+}
 
 /** Per-message points from the cases (a case times both messages of its size). */
 export function sweepPoints(results: readonly CaseResult[]): SweepPoint[] {

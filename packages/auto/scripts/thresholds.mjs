@@ -3,10 +3,11 @@
 //
 //   pnpm --filter @snappykit/auto run thresholds [path/to/sweep.json]
 //
-// The sweep is the bench's (`pnpm bench --sweep` writes apps/bench/results/sweep.json) or
-// this package's own measurement (scripts/measure.mjs sweep): { environment, points:
-// [{ codec, op, size, p50, ... }], crossover: [{ op, codecs: [a, b], size, ci }] }. For each
-// op, the crossover between "ts" and "napi" becomes the smallest size sent to native.
+// The sweep is the bench's (`pnpm bench --sweep` writes apps/bench/results/sweep.json):
+// { environment, series: [{ name, ratio, points: [{ codec, op, size, p50, ... }],
+// crossover: [{ op, codecs: [a, b], size, ci }] }] }. Per op and series, the crossover
+// between "ts" and "napi" becomes the smallest size of that kind sent to native: the block
+// stream's for compressible data, the sidecar stream's for incompressible data.
 import { readFileSync, writeFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -15,6 +16,8 @@ const packageDir = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const repoRoot = resolve(packageDir, "../..");
 const PAIR = ["napi", "ts"];
 const OPS = ["compress", "uncompress"];
+/** Which of the sweep's streams stands for which kind of data. */
+const KIND_OF_SERIES = { blocks: "compressible", sidecars: "incompressible" };
 
 /**
  * Which codec wins an op with no crossover in range: the one faster at most sizes
@@ -44,12 +47,27 @@ export function thresholdsFromSweep(sweep, generatedBy) {
   const result = {};
   const crossover = {};
   for (const op of OPS) {
-    const entry = (sweep.crossover ?? []).find(
-      (c) => c.op === op && [...c.codecs].sort().join() === PAIR.join(),
-    );
-    if (!entry) throw new Error(`the sweep has no ts/napi crossover entry for ${op}`);
-    result[op] = entry.size === null ? noCrossing(sweep.points ?? [], op) : Math.round(entry.size);
-    crossover[op] = { size: entry.size, ci: entry.ci ?? null };
+    result[op] = {};
+    crossover[op] = {};
+    for (const [name, kind] of Object.entries(KIND_OF_SERIES)) {
+      const series = (sweep.series ?? []).find((s) => s.name === name);
+      if (!series)
+        throw new Error(
+          `the sweep has no "${name}" series (made before --sweep timed each stream?)`,
+        );
+      const entry = series.crossover.find(
+        (c) => c.op === op && [...c.codecs].sort().join() === PAIR.join(),
+      );
+      if (!entry) throw new Error(`the sweep's ${name} series has no ts/napi crossover for ${op}`);
+      result[op][kind] =
+        entry.size === null ? noCrossing(series.points, op) : Math.round(entry.size);
+      crossover[op][kind] = {
+        series: name,
+        ratio: series.ratio,
+        size: entry.size,
+        ci: entry.ci ?? null,
+      };
+    }
   }
   const env = sweep.environment ?? {};
   const text = (value) => (typeof value === "string" ? value : JSON.stringify(value ?? "unknown"));
@@ -76,13 +94,16 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
     process.env.INIT_CWD ?? process.cwd(),
     process.argv[2] ?? join(repoRoot, "apps/bench/results/sweep.json"),
   );
-  const shown = relative(repoRoot, source) || source;
+  // Relative to the repository when inside it, as typed from its root; else absolute.
+  const inside = relative(repoRoot, source);
+  const shown = inside && !inside.startsWith("..") ? inside : source;
   const data = thresholdsFromSweep(
     JSON.parse(readFileSync(source, "utf8")),
     `pnpm --filter @snappykit/auto run thresholds ${shown}`,
   );
   writeFileSync(join(packageDir, "thresholds.json"), `${JSON.stringify(data, null, 2)}\n`);
+  const both = (t) => `${t.compressible ?? "never"} / ${t.incompressible ?? "never"}`;
   console.log(
-    `thresholds.json: compress ${data.compress ?? "never"}, uncompress ${data.uncompress ?? "never"} (from ${shown})`,
+    `thresholds.json (compressible / incompressible): compress ${both(data.compress)}, uncompress ${both(data.uncompress)} (from ${shown})`,
   );
 }

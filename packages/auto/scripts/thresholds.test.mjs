@@ -9,28 +9,36 @@ const environment = {
   command: "pnpm bench --sweep",
 };
 const point = (codec, op, size, p50) => ({ codec, op, size, p50 });
+const series = (name, ratio, crossover, points = []) => ({ name, ratio, points, crossover });
 
 describe("thresholdsFromSweep", () => {
-  it("takes the ts/napi crossover per op, in either codec order, with the provenance", () => {
+  it("takes the ts/napi crossover per op and series, in either codec order, with the provenance", () => {
     const data = thresholdsFromSweep(
       {
         environment,
-        points: [],
-        crossover: [
-          { op: "compress", codecs: ["ts", "napi"], size: 5690.6, ci: { low: 5000, high: 8192 } },
-          { op: "uncompress", codecs: ["napi", "ts"], size: 4118, ci: null },
-          { op: "compress", codecs: ["ts", "libsnappy"], size: 99 },
+        series: [
+          series("blocks", 1.8, [
+            { op: "compress", codecs: ["ts", "napi"], size: 5690.6, ci: { low: 5000, high: 8192 } },
+            { op: "uncompress", codecs: ["napi", "ts"], size: 4118, ci: null },
+            { op: "compress", codecs: ["ts", "libsnappy"], size: 99 },
+          ]),
+          series("sidecars", 1.0, [
+            { op: "compress", codecs: ["ts", "napi"], size: 70000.4 },
+            { op: "uncompress", codecs: ["ts", "napi"], size: 50000 },
+          ]),
         ],
       },
       "pnpm --filter @snappykit/auto run thresholds sweep.json",
     );
-    expect(data.compress).toBe(5691);
-    expect(data.uncompress).toBe(4118);
+    expect(data.compress).toEqual({ compressible: 5691, incompressible: 70000 });
+    expect(data.uncompress).toEqual({ compressible: 4118, incompressible: 50000 });
     expect(data.provenance).toMatchObject({
       ...environment,
       generatedBy: "pnpm --filter @snappykit/auto run thresholds sweep.json",
     });
-    expect(data.provenance.crossover.compress).toEqual({
+    expect(data.provenance.crossover.compress.compressible).toEqual({
+      series: "blocks",
+      ratio: 1.8,
       size: 5690.6,
       ci: { low: 5000, high: 8192 },
     });
@@ -43,24 +51,30 @@ describe("thresholdsFromSweep", () => {
       point("ts", "uncompress", size, 5),
       point("napi", "uncompress", size, 10),
     ]);
+    const none = [
+      { op: "compress", codecs: ["ts", "napi"], size: null },
+      { op: "uncompress", codecs: ["ts", "napi"], size: null },
+    ];
     const data = thresholdsFromSweep(
       {
         environment,
-        points,
-        crossover: [
-          { op: "compress", codecs: ["ts", "napi"], size: null },
-          { op: "uncompress", codecs: ["ts", "napi"], size: null },
-        ],
+        series: [series("blocks", 2, none, points), series("sidecars", 1, none, points)],
       },
       "x",
     );
-    expect(data.compress).toBe(0);
-    expect(data.uncompress).toBeNull();
+    expect(data.compress).toEqual({ compressible: 0, incompressible: 0 });
+    expect(data.uncompress).toEqual({ compressible: null, incompressible: null });
   });
 
-  it("refuses a sweep without the ts/napi pair", () => {
+  it("refuses a sweep without the series or the ts/napi pair", () => {
     expect(() => thresholdsFromSweep({ environment, points: [], crossover: [] }, "x")).toThrow(
-      /no ts\/napi crossover entry for compress/,
+      /no "blocks" series/,
     );
+    expect(() =>
+      thresholdsFromSweep(
+        { environment, series: [series("blocks", 2, []), series("sidecars", 1, [])] },
+        "x",
+      ),
+    ).toThrow(/blocks series has no ts\/napi crossover for compress/);
   });
 });

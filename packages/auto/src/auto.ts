@@ -10,12 +10,38 @@ export const library = `${pkg.name}@${pkg.version}`;
 export type Op = "compress" | "uncompress";
 
 /**
- * Per operation, the smallest uncompressed size (bytes) sent to the native codec; smaller
- * inputs go to `@snappykit/ts`. `null` means never native.
+ * What kind of data a call carries, judged per call (see the package README): block-like
+ * data that Snappy shrinks, or data it cannot (blobs, column sidecars, random bytes), on
+ * which `@snappykit/ts` stays faster than native up to much larger sizes.
  */
+export type Kind = "compressible" | "incompressible";
+
+/**
+ * Per kind, the smallest uncompressed size (bytes) sent to the native codec; smaller inputs
+ * go to `@snappykit/ts`. `null` means never native.
+ */
+export interface KindThresholds {
+  readonly compressible: number | null;
+  readonly incompressible: number | null;
+}
+
+/** Per operation and kind, the smallest uncompressed size sent to native. */
 export interface Thresholds {
-  readonly compress: number | null;
-  readonly uncompress: number | null;
+  readonly compress: KindThresholds;
+  readonly uncompress: KindThresholds;
+}
+
+/** An override for one operation: a size (or `null`) for both kinds, or per kind. */
+export type ThresholdOverride = number | null | Partial<KindThresholds>;
+
+/** What a call with a given input does, and why (`explain`). */
+export interface Choice {
+  readonly backend: "ts" | "napi";
+  /** The uncompressed size routed by: `input.length`, or the length the stream declares. */
+  readonly size: number;
+  readonly kind: Kind;
+  /** The threshold for that op and kind (`null`: never native). */
+  readonly threshold: number | null;
 }
 
 /** Where the shipped thresholds came from (see thresholds.json in this package). */
@@ -33,10 +59,11 @@ export interface Provenance {
 /** Options for `createCodec`. */
 export interface AutoOptions {
   /**
-   * Override the shipped crossover sizes, per operation (the rest keep the shipped value).
-   * `0` sends everything to native, `null` nothing.
+   * Override the shipped crossover sizes, per operation, for both kinds (a number) or per
+   * kind (`{ incompressible: 65536 }`); the rest keep the shipped values. `0` sends
+   * everything to native, `null` nothing.
    */
-  thresholds?: Partial<Thresholds>;
+  thresholds?: { readonly compress?: ThresholdOverride; readonly uncompress?: ThresholdOverride };
   /**
    * Try to load the native codec (`@snappykit/napi`). `false` uses `@snappykit/ts` for
    * every call, e.g. to take native code out of a comparison.
@@ -55,6 +82,8 @@ export interface AutoDescription {
   readonly reason: string;
   /** The thresholds in force (shipped, overridden, or all-`null` without native). */
   readonly thresholds: Thresholds;
+  /** How each call's kind is judged, in words. */
+  readonly kinds: { readonly compress: string; readonly uncompress: string };
   /** Where the shipped thresholds were measured. */
   readonly provenance: Provenance;
   /** Which operations write into caller memory (through ts), by name. */
@@ -69,8 +98,13 @@ export interface AutoCodec extends SnappyCodec {
   readonly maxCompressedLength: (length: number) => number;
   /** Which codecs are in use, why, and the thresholds in force. */
   describe(): AutoDescription;
-  /** The codec (`"ts"` or `"napi"`) that gets `op` on an input of `size` uncompressed bytes. */
-  backendFor(op: Op, size: number): "ts" | "napi";
+  /**
+   * The codec (`"ts"` or `"napi"`) that gets `op` on `size` uncompressed bytes of `kind`
+   * (default `"compressible"`).
+   */
+  backendFor(op: Op, size: number, kind?: Kind): "ts" | "napi";
+  /** What `op` on this very input does: its size, its kind, the threshold and the codec. */
+  explain(op: Op, input: Uint8Array): Choice;
 }
 
 /** The shipped data file, as read. */

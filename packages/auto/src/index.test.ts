@@ -24,8 +24,10 @@ describe("@snappykit/auto", () => {
 
   it("ships thresholds with their provenance", () => {
     for (const op of ["compress", "uncompress"] as const) {
-      const t = shippedThresholds[op];
-      expect(t === null || (Number.isSafeInteger(t) && t >= 0)).toBe(true);
+      for (const kind of ["compressible", "incompressible"] as const) {
+        const t = shippedThresholds[op][kind];
+        expect(t === null || (Number.isSafeInteger(t) && t >= 0)).toBe(true);
+      }
     }
     expect(provenance.commit).toMatch(/^[0-9a-f]{40}/);
     expect(provenance.node).toMatch(/^v\d+/);
@@ -35,15 +37,94 @@ describe("@snappykit/auto", () => {
     expect(provenance.generatedBy).toContain("run thresholds");
   });
 
-  it("routes by size and op, as the thresholds say", async () => {
-    const codec = await createCodec({ thresholds: { compress: 1000, uncompress: 5000 } });
+  it("routes by size, op and kind, as the thresholds say", async () => {
+    const codec = await createCodec({
+      thresholds: { compress: 1000, uncompress: { compressible: 5000, incompressible: 50_000 } },
+    });
+    expect(codec.describe().thresholds).toEqual({
+      compress: { compressible: 1000, incompressible: 1000 },
+      uncompress: { compressible: 5000, incompressible: 50_000 },
+    });
     expect(codec.backendFor("compress", 999)).toBe("ts");
-    expect(codec.backendFor("compress", 1000)).toBe("napi");
+    expect(codec.backendFor("compress", 1000, "incompressible")).toBe("napi");
     expect(codec.backendFor("uncompress", 4999)).toBe("ts");
     expect(codec.backendFor("uncompress", 5000)).toBe("napi");
+    expect(codec.backendFor("uncompress", 49_999, "incompressible")).toBe("ts");
+    expect(codec.backendFor("uncompress", 50_000, "incompressible")).toBe("napi");
     const never = await createCodec({ thresholds: { compress: null } });
     expect(never.backendFor("compress", 2 ** 31)).toBe("ts");
-    expect(never.describe().thresholds.uncompress).toBe(shippedThresholds.uncompress);
+    expect(never.describe().thresholds.uncompress).toEqual(shippedThresholds.uncompress);
+    const one = await createCodec({ thresholds: { compress: { incompressible: 7 } } });
+    expect(one.describe().thresholds.compress).toEqual({
+      ...shippedThresholds.compress,
+      incompressible: 7,
+    });
+  });
+
+  it("judges each call's kind: sampled bytes for compress, the stream's ratio for uncompress", async () => {
+    const t = { compressible: 1000, incompressible: 100_000 };
+    const codec = await createCodec({ thresholds: { compress: t, uncompress: t } });
+    let x = 2_463_534_242; // xorshift32: bytes with no structure at all
+    const random = Uint8Array.from({ length: 20_000 }, () => {
+      x ^= x << 13;
+      x ^= x >>> 17;
+      x ^= x << 5;
+      return x >>> 24;
+    });
+    const blob = getPayload("blob-sidecar").items[0]!.subarray(0, 20_000);
+    const blockPart = block.subarray(0, 20_000);
+    expect(codec.explain("compress", blockPart)).toEqual({
+      backend: "napi",
+      size: 20_000,
+      kind: "compressible",
+      threshold: 1000,
+    });
+    expect(codec.explain("compress", blob)).toMatchObject({
+      backend: "ts",
+      kind: "incompressible",
+    });
+    expect(codec.explain("compress", random)).toMatchObject({ kind: "incompressible" });
+    expect(codec.explain("compress", new Uint8Array(20_000))).toMatchObject({
+      kind: "compressible",
+    });
+    const wire = (bytes: Uint8Array) => codec.compress(bytes);
+    expect(codec.explain("uncompress", wire(blockPart))).toMatchObject({
+      backend: "napi",
+      size: 20_000,
+      kind: "compressible",
+    });
+    expect(codec.explain("uncompress", wire(blob))).toEqual({
+      backend: "ts",
+      size: 20_000,
+      kind: "incompressible",
+      threshold: 100_000,
+    });
+    expect(codec.describe().kinds.uncompress).toMatch(/4\/5/);
+  });
+
+  it("sends each kind where explain says, for both ops (told apart by snappy@7's errors)", async () => {
+    const t = { compressible: 1000, incompressible: 100_000 };
+    const codec = await createCodec({ thresholds: { uncompress: t } });
+    // 20,000 declared bytes, both bodies corrupt (a copy from offset 0 at the end), so the
+    // error says which backend ran: a 19,980-byte literal (kind incompressible → ts), and a
+    // 4-byte literal repeated by 312 64-byte copies (compressible → napi).
+    const head = [0xa0, 0x9c, 0x01];
+    const bad = [(15 << 2) | 2, 0, 0]; // copy 16 bytes from offset 0
+    const n = 19_980 - 1;
+    const long = Uint8Array.from([
+      ...head,
+      61 << 2,
+      n & 255,
+      n >> 8,
+      ...new Array(19_980).fill(1),
+      ...bad,
+    ]);
+    const copies = new Array(312).fill([(63 << 2) | 2, 4, 0]).flat();
+    const short = Uint8Array.from([...head, 3 << 2, 1, 2, 3, 4, ...copies, ...bad]);
+    expect(codec.explain("uncompress", long)).toMatchObject({ size: 20_000, backend: "ts" });
+    expect(codec.explain("uncompress", short)).toMatchObject({ size: 20_000, backend: "napi" });
+    expect(snappyErrorOf(() => codec.uncompress(long)).message).not.toMatch(/^snappy@7/);
+    expect(snappyErrorOf(() => codec.uncompress(short)).message).toMatch(/^snappy@7/);
   });
 
   it("really sends a call to the backend it names (told apart by their error messages)", async () => {
@@ -95,7 +176,8 @@ describe("@snappykit/auto", () => {
     const about = codec.describe();
     expect(about.native).toBeNull();
     expect(about.reason).toMatch(/native disabled/);
-    expect(about.thresholds).toEqual({ compress: null, uncompress: null });
+    const never = { compressible: null, incompressible: null };
+    expect(about.thresholds).toEqual({ compress: never, uncompress: never });
     expect(codec.backendFor("uncompress", 2 ** 30)).toBe("ts");
     expect(codec.runtime).toBe("js");
     expect(codec.compressAsync).toBeUndefined();

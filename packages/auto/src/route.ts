@@ -10,7 +10,10 @@ import {
 import {
   type AutoCodec,
   type AutoOptions,
+  type Kind,
+  type KindThresholds,
   library,
+  type Op,
   provenance,
   shippedThresholds,
   type Thresholds,
@@ -19,18 +22,99 @@ import {
 /** The native codec if it loaded, or why not. */
 export type NativeResult = { codec: SnappyCodec; raw: RawBackend } | { reason: string };
 
+const OPS = ["compress", "uncompress"] as const;
+const KINDS = ["compressible", "incompressible"] as const;
+const NEVER: Thresholds = {
+  compress: { compressible: null, incompressible: null },
+  uncompress: { compressible: null, incompressible: null },
+};
+
 function resolveThresholds(options: AutoOptions): Thresholds {
-  const merged = { ...shippedThresholds, ...options.thresholds };
-  for (const op of ["compress", "uncompress"] as const) {
-    const value = merged[op];
-    if (value !== null && !(Number.isSafeInteger(value) && value >= 0)) {
-      throw new SnappyError(
-        "INVALID_ARGUMENT",
-        `thresholds.${op} must be a non-negative integer or null, got ${value}`,
-      );
+  const resolved = {} as Record<Op, KindThresholds>;
+  for (const op of OPS) {
+    const given = options.thresholds?.[op];
+    const merged: KindThresholds =
+      given === undefined
+        ? shippedThresholds[op]
+        : given === null || typeof given !== "object"
+          ? { compressible: given, incompressible: given }
+          : { ...shippedThresholds[op], ...given };
+    for (const kind of KINDS) {
+      const value = merged[kind];
+      if (value !== null && !(Number.isSafeInteger(value) && value >= 0)) {
+        throw new SnappyError(
+          "INVALID_ARGUMENT",
+          `thresholds.${op}.${kind} must be a non-negative integer or null, got ${value}`,
+        );
+      }
     }
+    resolved[op] = merged;
   }
-  return merged;
+  return resolved;
+}
+
+/** How each call's kind is judged (describe().kinds; the README explains the numbers). */
+export const KIND_RULES = {
+  compress:
+    "incompressible when at most 16 of 64 bytes sampled evenly over the input repeat a " +
+    "value (random bytes: 4–8, consensus blocks: mostly 20 or more, text: 30 or more); " +
+    "sampled only at sizes where the two kinds' thresholds disagree",
+  uncompress:
+    "incompressible when the stream is at least 4/5 of the length it declares " +
+    "(compression ratio ≤ 1.25)",
+} as const;
+
+// Per byte value, the call that last saw it: no clearing between calls (routing is
+// synchronous, so one table serves every call).
+const seenIn = new Int32Array(256);
+let call = 0;
+
+/**
+ * The compress-side kind test: 64 bytes sampled at an even, odd stride (a power-of-two one
+ * would keep hitting the same byte of every 32-byte field: blob field elements start with a
+ * zero byte); more than 16 repeated values means compressible.
+ */
+function looksIncompressible(input: Uint8Array): boolean {
+  call = (call + 1) | 0;
+  if (call === 0) {
+    seenIn.fill(0);
+    call = 1;
+  }
+  const mark = call;
+  const step = (input.length >>> 6) | 1;
+  const end = Math.min(input.length, step * 64);
+  let repeats = 0;
+  for (let i = 0; i < end; i += step) {
+    const v = input[i]!;
+    if (seenIn[v] === mark) {
+      if (++repeats > 16) return false;
+    } else seenIn[v] = mark;
+  }
+  return true;
+}
+
+/** The uncompress-side kind test: the body is (nearly) as long as what it declares. */
+const literalHeavy = (input: Uint8Array, declared: number) => input.length * 5 >= declared * 4;
+
+const kindTests: Record<Op, (input: Uint8Array, size: number) => boolean> = {
+  compress: looksIncompressible,
+  uncompress: literalHeavy,
+};
+
+/**
+ * `op`'s decision as one function of (input, size): true = native. The kind is judged only
+ * for sizes where the two kinds' thresholds disagree, so gossip messages and large
+ * payloads pay one or two comparisons.
+ */
+function chooser(op: Op, t: KindThresholds): (input: Uint8Array, size: number) => boolean {
+  // Infinity stands for "never".
+  const compressible = t.compressible ?? Number.POSITIVE_INFINITY;
+  const incompressible = t.incompressible ?? Number.POSITIVE_INFINITY;
+  const low = Math.min(compressible, incompressible);
+  const high = Math.max(compressible, incompressible);
+  const test = kindTests[op];
+  return (input, size) =>
+    size >= low && (size >= high || size >= (test(input, size) ? incompressible : compressible));
 }
 
 /**
@@ -57,11 +141,12 @@ export function route(ts: SnappyCodec, native: NativeResult, options: AutoOption
   const nativeCodec = "codec" in native ? native.codec : undefined;
   // Validated even when native is absent, so a bad option fails everywhere alike.
   const requested = resolveThresholds(options);
-  const thresholds: Thresholds = nativeCodec ? requested : { compress: null, uncompress: null };
-  // Infinity stands for "never", so each call is one comparison.
-  const compressFrom = thresholds.compress ?? Number.POSITIVE_INFINITY;
-  const uncompressFrom = thresholds.uncompress ?? Number.POSITIVE_INFINITY;
+  const thresholds: Thresholds = nativeCodec ? requested : NEVER;
+  const compressNative = chooser("compress", thresholds.compress);
+  const uncompressNative = chooser("uncompress", thresholds.uncompress);
   const big = nativeCodec ?? ts;
+  const sizeFor = (op: Op, input: Uint8Array) =>
+    op === "compress" ? input.length : declaredSize(input);
 
   const codec: AutoCodec = {
     contractVersion: 1,
@@ -72,11 +157,11 @@ export function route(ts: SnappyCodec, native: NativeResult, options: AutoOption
     runtime: nativeCodec ? "native" : "js",
     // A non-Uint8Array goes to ts, which rejects it with INVALID_ARGUMENT.
     compress: (input) =>
-      input instanceof Uint8Array && input.length >= compressFrom
+      input instanceof Uint8Array && compressNative(input, input.length)
         ? big.compress(input)
         : ts.compress(input),
     uncompress: (input, options) =>
-      input instanceof Uint8Array && declaredSize(input) >= uncompressFrom
+      input instanceof Uint8Array && uncompressNative(input, declaredSize(input))
         ? big.uncompress(input, options)
         : ts.uncompress(input, options),
     // Pure functions of the format: the same for every codec.
@@ -88,13 +173,27 @@ export function route(ts: SnappyCodec, native: NativeResult, options: AutoOption
       reason:
         "reason" in native
           ? native.reason
-          : `${nativeCodec?.library} loaded; sizes at or over the thresholds go to it`,
+          : `${nativeCodec?.library} loaded; sizes at or over the threshold of their kind go to it`,
       thresholds,
+      kinds: KIND_RULES,
       provenance,
       into: (["compressInto", "uncompressInto"] as const).filter((k) => ts[k] !== undefined),
     }),
-    backendFor: (op, size) =>
-      nativeCodec && size >= (op === "compress" ? compressFrom : uncompressFrom) ? "napi" : "ts",
+    backendFor: (op, size, kind = "compressible") => {
+      const threshold = thresholds[op][kind];
+      return threshold !== null && size >= threshold ? "napi" : "ts";
+    },
+    explain: (op, input) => {
+      const size = sizeFor(op, input);
+      const kind: Kind = kindTests[op](input, size) ? "incompressible" : "compressible";
+      const threshold = thresholds[op][kind];
+      return {
+        backend: threshold !== null && size >= threshold ? "napi" : "ts",
+        size,
+        kind,
+        threshold,
+      };
+    },
   };
   // Caller-owned output only where ts really writes into it (feature-detected, so this
   // works with any @snappykit/ts that has them); napi has no such API. Off-thread work is
@@ -114,14 +213,15 @@ export function route(ts: SnappyCodec, native: NativeResult, options: AutoOption
 export function routeRaw(ts: RawBackend, native: NativeResult, options: AutoOptions): RawBackend {
   if (!("raw" in native))
     return { library: ts.library, compress: ts.compress, uncompress: ts.uncompress };
-  const { compress, uncompress } = resolveThresholds(options);
-  const compressFrom = compress ?? Number.POSITIVE_INFINITY;
-  const uncompressFrom = uncompress ?? Number.POSITIVE_INFINITY;
+  const thresholds = resolveThresholds(options);
+  const compressNative = chooser("compress", thresholds.compress);
+  const uncompressNative = chooser("uncompress", thresholds.uncompress);
   const { raw } = native;
   return {
     library: `${library} (${ts.library} + ${raw.library})`,
-    compress: (input) => (input.length >= compressFrom ? raw.compress(input) : ts.compress(input)),
+    compress: (input) =>
+      compressNative(input, input.length) ? raw.compress(input) : ts.compress(input),
     uncompress: (input) =>
-      declaredSize(input) >= uncompressFrom ? raw.uncompress(input) : ts.uncompress(input),
+      uncompressNative(input, declaredSize(input)) ? raw.uncompress(input) : ts.uncompress(input),
   };
 }
