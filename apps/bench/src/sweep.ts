@@ -221,7 +221,10 @@ export async function runSweep(
 
   // As with the main bench, only a full unfiltered sweep lands in the default folder.
   const written = writeFiles(
-    outputDir(opts.out, !opts.quick && timing.forks > 0 && !opts.codecs && !opts.ops && !opts.sizes),
+    outputDir(
+      opts.out,
+      !opts.quick && timing.forks > 0 && !opts.codecs && !opts.ops && !opts.sizes,
+    ),
     [
       ["sweep.json", `${JSON.stringify(report, null, 2)}\n`] as const,
       ["sweep.md", renderSweepMarkdown(report)] as const,
