@@ -3,7 +3,6 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { compress } from "./compress.js";
 import { uncompress } from "./decompress.js";
-import { useFloat64Moves } from "./output.js";
 import {
   firstDifference,
   oracleCompress,
@@ -34,9 +33,10 @@ function rejects(
 }
 
 describe("uncompress: valid streams", () => {
-  it("copies NaN bit patterns unchanged (the 8-byte float64 moves), also once optimised", () => {
-    // Signalling and quiet NaNs with payloads, in repeated 24-byte records: the copies reach
-    // 24 or more bytes back, so the fast path moves them 8 bytes at a time.
+  it("copies NaN bit patterns unchanged, also once optimised", () => {
+    // Signalling and quiet NaNs with payloads, in repeated 24-byte records, through the fast
+    // path's literals and copies: a decoder that moved them as float64s would see an engine
+    // quiet them (Chromium 156's optimised code did).
     const view = new DataView(new ArrayBuffer(48 * 1024));
     for (let at = 0; at < view.byteLength; at += 24) {
       const k = (at / 24) % 7;
@@ -52,19 +52,6 @@ describe("uncompress: valid streams", () => {
     for (let round = 0; round < 300; round++) {
       const out = uncompress(stream);
       if (firstDifference(out, data) !== -1) expect(firstDifference(out, data)).toBe(-1);
-    }
-  });
-
-  it("decodes the same with 4-byte integer moves only (engines that canonicalise NaNs)", () => {
-    useFloat64Moves(false);
-    try {
-      for (let seed = 0; seed < 40; seed++) {
-        const data = seed % 2 ? structured(20_000 + seed * 997, seed) : randomBytes(5000, seed, 7);
-        const out = uncompress(oracleCompress(data));
-        expect(firstDifference(out, data)).toBe(-1);
-      }
-    } finally {
-      useFloat64Moves(true);
     }
   });
 

@@ -11,7 +11,7 @@ import {
   SnappyError,
   type UncompressOptions,
 } from "@snappykit/core";
-import { float64Moves, moveExact, SEPARATE, viewOf } from "./output.js";
+import { moveExact, SEPARATE, viewOf } from "./output.js";
 
 /** Literals at least this long use `set` (one call); shorter ones 8- or 4-byte moves. */
 const LONG_LITERAL = 256;
@@ -99,10 +99,6 @@ function decodeBody(
   // A local, not the module binding: each module-variable read is a load chain the
   // optimiser repeats at every use.
   const copyTable = COPY_TABLE;
-  const float64 = float64Moves;
-  // Copies reaching at least 8 bytes back may move 8 bytes at a time (every byte an 8-byte
-  // move reads was written before).
-  const float64CopyOffset = float64 ? 8 : 0x7fffffff;
   // Positions below use `(a + b) | 0`: they stay far below 2^31, and the truncation tells the
   // optimiser so, which drops an overflow check (compare and branch) from every add
   // (measured: text-256k uncompressInto −8 %, json-log-256k −9 %, CPU p50).
@@ -161,16 +157,15 @@ function decodeBody(
         const stop = (op + length) | 0;
         op = (op + done) | 0;
         from = (from + done) | 0;
-        // 8 bytes per move where float64 moves are exact (see float64MovesExact in output.ts).
-        if (float64) {
-          do {
-            outView.setFloat64(op, src.getFloat64(from, true), true);
-            op = (op + 8) | 0;
-            from = (from + 8) | 0;
-          } while (op < stop);
-        } else {
-          moveExact(src, srcBytes, from, out, outView, op, stop - op, SEPARATE);
-        }
+        // Two 4-byte moves per step, as in the copies below. Not float64 moves: an engine may
+        // quiet a signalling NaN's bits in optimised code (Chromium 156 did, so decoded
+        // blocks came out wrong where the interpreter had kept them).
+        do {
+          outView.setInt32(op, src.getInt32(from, true), true);
+          outView.setInt32((op + 4) | 0, src.getInt32((from + 4) | 0, true), true);
+          op = (op + 8) | 0;
+          from = (from + 8) | 0;
+        } while (op < stop);
         op = stop;
         continue;
       }
@@ -216,15 +211,6 @@ function decodeBody(
         out[(op + 3) | 0] = out[(from + 3) | 0]!;
         op = (op + 4) | 0;
         from = (op - 6) | 0;
-      }
-      if (offset >= float64CopyOffset) {
-        do {
-          outView.setFloat64(op, outView.getFloat64(from, true), true);
-          op = (op + 8) | 0;
-          from = (from + 8) | 0;
-        } while (op < stop);
-        op = stop;
-        continue;
       }
       // Most copies are ≤ 8 bytes: two moves, then a loop only for longer ones.
       outView.setInt32(op, outView.getInt32(from, true), true);

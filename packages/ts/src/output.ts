@@ -16,49 +16,15 @@ export function viewOf(bytes: Uint8Array): DataView {
   return lastView;
 }
 
-/**
- * Whether a float64 read from a `DataView` and written back keeps its 8 bytes exactly, NaN
- * payloads included. ECMAScript lets an engine write any NaN encoding (JavaScriptCore and
- * SpiderMonkey canonicalise NaNs); V8 moves the bits unchanged. Where this holds, longer
- * literals and copies move 8 bytes per load and store; elsewhere 4 (an integer move is exact
- * everywhere).
- */
-function float64MovesExact(): boolean {
-  const view = new DataView(new ArrayBuffer(16));
-  // Signalling NaNs (quiet bit clear) with small and large payloads, and a negative quiet NaN.
-  const patterns = [
-    [0x7ff00000, 0x00000001],
-    [0x7ff7ffff, 0xffffffff],
-    [0xfff8dead, 0xbeef0001],
-  ];
-  for (const [high, low] of patterns) {
-    view.setUint32(0, low!, true);
-    view.setUint32(4, high!, true);
-    view.setFloat64(8, view.getFloat64(0, true), true);
-    if (view.getUint32(8, true) !== low || view.getUint32(12, true) !== high) return false;
-  }
-  return true;
-}
-
-export let float64Moves = float64MovesExact();
-
-/**
- * Turn the float64 moves off (or back on, where exact) — for tests of the 4-byte moves other
- * engines take. Not exported from the package.
- */
-export function useFloat64Moves(on: boolean): void {
-  float64Moves = on && float64MovesExact();
-}
-
 /** A `distance` for {@link moveExact}: source and destination do not overlap. */
 export const SEPARATE = 0x7fffffff;
 
 /**
  * Move exactly `length` bytes from `fromBytes[from..]` (also read through `fromView`) to
  * `out[op..]`, which starts `distance` bytes after the source in the same array (a copy, §2.2
- * overlap) or is elsewhere ({@link SEPARATE}); returns the new output position. Moves 8 bytes
- * at a time where float64 moves are exact and the distance allows, then 4, then single bytes:
- * every byte a move reads was written before. Nothing is read or written past the `length`
+ * overlap) or is elsewhere ({@link SEPARATE}); returns the new output position. Moves 4 bytes
+ * at a time where the distance allows, then single bytes: every byte a move reads was written
+ * before. Never float64 moves: engines may quiet a signalling NaN's bits. Nothing is read or written past the `length`
  * bytes (the compressor's literals, the decoder's checked path).
  */
 export function moveExact(
@@ -72,13 +38,6 @@ export function moveExact(
   distance: number,
 ): number {
   const stop = (op + length) | 0;
-  if (distance >= 8 && float64Moves) {
-    while (((op + 8) | 0) <= stop) {
-      outView.setFloat64(op, fromView.getFloat64(from, true), true);
-      op = (op + 8) | 0;
-      from = (from + 8) | 0;
-    }
-  }
   if (distance >= 4) {
     while (((op + 4) | 0) <= stop) {
       outView.setInt32(op, fromView.getInt32(from, true), true);
