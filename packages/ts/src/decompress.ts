@@ -114,25 +114,37 @@ function decodeBody(
       const type = tag & 3;
       if (type === 0) {
         let length = (tag >>> 2) + 1;
-        // The most common literals (≤ 4, ≤ 8, ≤ 16 bytes): one, two or four 4-byte moves.
-        outView.setInt32(op, src.getInt32((pos + 1) | 0, true), true);
-        if (length <= 4) {
-          pos = (pos + length + 1) | 0;
-          op = (op + length) | 0;
-          continue;
-        }
-        outView.setInt32((op + 4) | 0, src.getInt32((pos + 5) | 0, true), true);
-        if (length <= 8) {
-          pos = (pos + length + 1) | 0;
-          op = (op + length) | 0;
-          continue;
-        }
-        outView.setInt32((op + 8) | 0, src.getInt32((pos + 9) | 0, true), true);
-        outView.setInt32((op + 12) | 0, src.getInt32((pos + 13) | 0, true), true);
-        if (length <= 16) {
-          pos = (pos + length + 1) | 0;
-          op = (op + length) | 0;
-          continue;
+        if (float64) {
+          // Literals ≤ 16 bytes (most): 16 bytes in two moves whatever the length, so no
+          // branch on it (the fast path leaves 16 input bytes after the tag).
+          outView.setFloat64(op, src.getFloat64((pos + 1) | 0, true), true);
+          outView.setFloat64((op + 8) | 0, src.getFloat64((pos + 9) | 0, true), true);
+          if (length <= 16) {
+            pos = (pos + length + 1) | 0;
+            op = (op + length) | 0;
+            continue;
+          }
+        } else {
+          // The most common literals (≤ 4, ≤ 8, ≤ 16 bytes): one, two or four 4-byte moves.
+          outView.setInt32(op, src.getInt32((pos + 1) | 0, true), true);
+          if (length <= 4) {
+            pos = (pos + length + 1) | 0;
+            op = (op + length) | 0;
+            continue;
+          }
+          outView.setInt32((op + 4) | 0, src.getInt32((pos + 5) | 0, true), true);
+          if (length <= 8) {
+            pos = (pos + length + 1) | 0;
+            op = (op + length) | 0;
+            continue;
+          }
+          outView.setInt32((op + 8) | 0, src.getInt32((pos + 9) | 0, true), true);
+          outView.setInt32((op + 12) | 0, src.getInt32((pos + 13) | 0, true), true);
+          if (length <= 16) {
+            pos = (pos + length + 1) | 0;
+            op = (op + length) | 0;
+            continue;
+          }
         }
         // Longer literals: the bytes start right after the tag, and the first 16 are done.
         let from = pos + 1;
@@ -218,6 +230,15 @@ function decodeBody(
         from = (op - 6) | 0;
       }
       if (offset >= float64CopyOffset) {
+        // 16 bytes whatever the length (most copies are ≤ 16), then the rest 8 at a time.
+        outView.setFloat64(op, outView.getFloat64(from, true), true);
+        outView.setFloat64((op + 8) | 0, outView.getFloat64((from + 8) | 0, true), true);
+        if (length <= 16) {
+          op = stop;
+          continue;
+        }
+        op = (op + 16) | 0;
+        from = (from + 16) | 0;
         do {
           outView.setFloat64(op, outView.getFloat64(from, true), true);
           op = (op + 8) | 0;
