@@ -206,6 +206,25 @@ function decodeBody(
       const length = entry & 0x7f;
       let from = (op - offset) | 0;
       const stop = (op + length) | 0;
+      // Copies from 8 or more bytes back first (most of them: one compare): 16 bytes whatever
+      // the length (most copies are ≤ 16), then the rest 8 at a time.
+      if (offset >= float64CopyOffset) {
+        outView.setFloat64(op, outView.getFloat64(from, true), true);
+        outView.setFloat64((op + 8) | 0, outView.getFloat64((from + 8) | 0, true), true);
+        if (length <= 16) {
+          op = stop;
+          continue;
+        }
+        op = (op + 16) | 0;
+        from = (from + 16) | 0;
+        do {
+          outView.setFloat64(op, outView.getFloat64(from, true), true);
+          op = (op + 8) | 0;
+          from = (from + 8) | 0;
+        } while (op < stop);
+        op = stop;
+        continue;
+      }
       // §2.2 lets a copy overlap its own output (offset < length: the last `offset` bytes
       // repeat). A 4-byte move is exact when the distance is ≥ 4: every byte it reads was
       // written before.
@@ -235,24 +254,6 @@ function decodeBody(
         out[(op + 3) | 0] = out[(from + 3) | 0]!;
         op = (op + 4) | 0;
         from = (op - 6) | 0;
-      }
-      if (offset >= float64CopyOffset) {
-        // 16 bytes whatever the length (most copies are ≤ 16), then the rest 8 at a time.
-        outView.setFloat64(op, outView.getFloat64(from, true), true);
-        outView.setFloat64((op + 8) | 0, outView.getFloat64((from + 8) | 0, true), true);
-        if (length <= 16) {
-          op = stop;
-          continue;
-        }
-        op = (op + 16) | 0;
-        from = (from + 16) | 0;
-        do {
-          outView.setFloat64(op, outView.getFloat64(from, true), true);
-          op = (op + 8) | 0;
-          from = (from + 8) | 0;
-        } while (op < stop);
-        op = stop;
-        continue;
       }
       // Most copies are ≤ 8 bytes: two moves, then a loop only for longer ones.
       outView.setInt32(op, outView.getInt32(from, true), true);
