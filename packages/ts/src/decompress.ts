@@ -110,13 +110,12 @@ function decodeBody(
       const type = tag & 3;
       if (type === 0) {
         let length = (tag >>> 2) + 1;
-        // The most common literals (≤ 4, ≤ 8, ≤ 16 bytes): one, two or four 4-byte moves.
+        // Literals ≤ 8 and ≤ 16 bytes (most): 8 bytes as two 4-byte moves, then 8 more (the
+        // fast path leaves 16 input bytes after the tag). Measured against 16 bytes for every
+        // literal ≤ 16: that costs short literals (html, json-log) 4–7 % more than the saved
+        // branch gains. Integer moves only: engines may quiet a signalling NaN's bits in
+        // float64 moves (Chromium 156's optimised code did).
         outView.setInt32(op, src.getInt32((pos + 1) | 0, true), true);
-        if (length <= 4) {
-          pos = (pos + length + 1) | 0;
-          op = (op + length) | 0;
-          continue;
-        }
         outView.setInt32((op + 4) | 0, src.getInt32((pos + 5) | 0, true), true);
         if (length <= 8) {
           pos = (pos + length + 1) | 0;
@@ -182,6 +181,28 @@ function decodeBody(
       const length = entry & 0x7f;
       let from = (op - offset) | 0;
       const stop = (op + length) | 0;
+      // Copies from 8 or more bytes back first (most of them: one compare): 16 bytes whatever
+      // the length (most copies are ≤ 16), then the rest 8 at a time.
+      if (offset >= 8) {
+        outView.setInt32(op, outView.getInt32(from, true), true);
+        outView.setInt32((op + 4) | 0, outView.getInt32((from + 4) | 0, true), true);
+        outView.setInt32((op + 8) | 0, outView.getInt32((from + 8) | 0, true), true);
+        outView.setInt32((op + 12) | 0, outView.getInt32((from + 12) | 0, true), true);
+        if (length <= 16) {
+          op = stop;
+          continue;
+        }
+        op = (op + 16) | 0;
+        from = (from + 16) | 0;
+        do {
+          outView.setInt32(op, outView.getInt32(from, true), true);
+          outView.setInt32((op + 4) | 0, outView.getInt32((from + 4) | 0, true), true);
+          op = (op + 8) | 0;
+          from = (from + 8) | 0;
+        } while (op < stop);
+        op = stop;
+        continue;
+      }
       // §2.2 lets a copy overlap its own output (offset < length: the last `offset` bytes
       // repeat). A 4-byte move is exact when the distance is ≥ 4: every byte it reads was
       // written before.

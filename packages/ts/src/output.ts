@@ -23,9 +23,13 @@ export const SEPARATE = 0x7fffffff;
  * Move exactly `length` bytes from `fromBytes[from..]` (also read through `fromView`) to
  * `out[op..]`, which starts `distance` bytes after the source in the same array (a copy, §2.2
  * overlap) or is elsewhere ({@link SEPARATE}); returns the new output position. Moves 4 bytes
- * at a time where the distance allows, then single bytes: every byte a move reads was written
- * before. Never float64 moves: engines may quiet a signalling NaN's bits. Nothing is read or written past the `length`
- * bytes (the compressor's literals, the decoder's checked path).
+ * at a time where the distance allows (never float64 moves: engines may quiet a signalling
+ * NaN's bits), and the last move ends exactly at the end: it may overlap the one before,
+ * rewriting those bytes from the same source bytes (the source ends `distance` ≥ 4 before
+ * it, so no move has changed them). Single bytes only below 4 bytes or at a distance below
+ * 4. Every byte a move reads was written before; nothing is read or written past the
+ * `length` bytes (the compressor's literals, the decoder's checked path). No tail loop:
+ * compressInto of gossip messages −13–18 %, of beacon-block −8 % (package README).
  */
 export function moveExact(
   fromView: DataView,
@@ -38,12 +42,16 @@ export function moveExact(
   distance: number,
 ): number {
   const stop = (op + length) | 0;
-  if (distance >= 4) {
-    while (((op + 4) | 0) <= stop) {
+  if (length >= 4 && distance >= 4) {
+    const last = (stop - 4) | 0;
+    const lastFrom = (from + length - 4) | 0;
+    while (op < last) {
       outView.setInt32(op, fromView.getInt32(from, true), true);
       op = (op + 4) | 0;
       from = (from + 4) | 0;
     }
+    outView.setInt32(last, fromView.getInt32(lastFrom, true), true);
+    return stop;
   }
   while (op < stop) out[op++] = fromBytes[from++]!;
   return stop;
