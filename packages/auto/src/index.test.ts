@@ -102,6 +102,31 @@ describe("@snappykit/auto", () => {
     expect(codec.describe().kinds.uncompress).toMatch(/4\/5/);
   });
 
+  it("judges the kind of real payloads, and of message prefixes at sizes in the compress band", async () => {
+    const codec = await createCodec();
+    // Every item, and prefixes of each payload's first item where that is a whole message
+    // (the 32k-chunks payloads are slices; some block slices really are incompressible).
+    const kinds = (names: string[]) =>
+      new Set(
+        names.flatMap((name) =>
+          getPayload(name).items.flatMap((item, i) =>
+            [
+              item.length,
+              ...(i === 0 && !name.endsWith("chunks") ? [5120, 6144, 8192, 12_288] : []),
+            ]
+              .filter((n) => n <= item.length)
+              .map((n) => codec.explain("compress", item.subarray(0, n)).kind),
+          ),
+        ),
+      );
+    expect(kinds(["blob-sidecar", "data-column-sidecar", "columns-32k-chunks"])).toEqual(
+      new Set(["incompressible"]),
+    );
+    expect(kinds(["beacon-block", "blocks-by-range", "blocks-32k-chunks"])).toEqual(
+      new Set(["compressible"]),
+    );
+  });
+
   it("sends each kind where explain says, for both ops (told apart by snappy@7's errors)", async () => {
     const t = { compressible: 1000, incompressible: 100_000 };
     const codec = await createCodec({ thresholds: { uncompress: t } });
