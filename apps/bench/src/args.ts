@@ -59,8 +59,9 @@ fresh child processes (forks), interleaved with the others; every figure carries
 interval over the forks, and each codec is also given relative to a reference codec.
 
   --quick                 the whole matrix, 3 short forks (≤ 90 s on 2 cores; CI)
-  --forks <n>             forks per codec (default 9, quick 3); 0 = time everything in
-                          this process, once, without intervals (debugging)
+  --forks <n>             exactly n forks per codec (default: 9, then up to 12 more for
+                          rows whose ratios are wider than ±5 %, within 5.5 min; quick 3);
+                          0 = time everything in this process, once, no intervals (debugging)
   --codec <ids>           only these codecs (comma-separated or repeated)
   --payload <names>       these payloads instead of the default set ("all" = every payload)
   --op <ids>              only these ops: compress, uncompress, compress-async,
