@@ -14,7 +14,7 @@ import { planCases } from "./plan.js";
 import { prepareInputs } from "./prepare.js";
 import type { Io } from "./progress.js";
 import { formatBytes, formatDuration } from "./report/format.js";
-import type { CaseResult, Environment, ForkFailure } from "./report/schema.js";
+import type { BenchReport, CaseResult } from "./report/schema.js";
 import { renderSweepMarkdown, sweepAnswers } from "./report/sweep-md.js";
 import { renderSweepSvg } from "./report/sweep-svg.js";
 import { outputDir, writeFiles } from "./report/write.js";
@@ -87,15 +87,13 @@ export interface SweepSeries {
   readonly crossover: readonly SweepCrossover[];
 }
 
-/** sweep.json. */
-export interface SweepReport {
+/** sweep.json: the main report's run header, then the sweep's own figures. */
+export interface SweepReport
+  extends Pick<
+    BenchReport,
+    "command" | "mode" | "timing" | "durationMs" | "environment" | "gateReference" | "failures"
+  > {
   readonly schema: number;
-  readonly command: string;
-  readonly mode: "full" | "quick";
-  readonly timing: TimingOptions;
-  readonly durationMs: number;
-  readonly environment: Environment;
-  readonly gateReference: string;
   /** What the messages were cut from. */
   readonly data: string;
   readonly sizes: readonly number[];
@@ -108,7 +106,6 @@ export interface SweepReport {
   readonly crossover: readonly SweepCrossover[];
   /** The same per stream: points are per message of that stream. */
   readonly series: readonly SweepSeries[];
-  readonly failures: readonly ForkFailure[];
 }
 
 /** How the sweep's messages are made, for the report. */

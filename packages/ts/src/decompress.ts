@@ -156,9 +156,7 @@ function decodeBody(
         const stop = (op + length) | 0;
         op = (op + done) | 0;
         from = (from + done) | 0;
-        // Two 4-byte moves per step, as in the copies below. Not float64 moves: an engine may
-        // quiet a signalling NaN's bits in optimised code (Chromium 156 did, so decoded
-        // blocks came out wrong where the interpreter had kept them).
+        // Two 4-byte moves per step, as in the copies below (integer moves only, see above).
         do {
           outView.setInt32(op, src.getInt32(from, true), true);
           outView.setInt32((op + 4) | 0, src.getInt32((from + 4) | 0, true), true);
