@@ -30,7 +30,8 @@ export function collectEnvironment(
     commit: gitCommit(repoRoot),
     libraries,
     exposeGc: typeof (globalThis as { gc?: unknown }).gc === "function",
-    glibcTunables: forkEnv().GLIBC_TUNABLES,
+    // Chromium pages are not processes the bench starts: no tunables reach them.
+    ...(runtime.name !== "browser" && { glibcTunables: forkEnv().GLIBC_TUNABLES }),
     runtime,
   };
 }
