@@ -4,6 +4,7 @@ import {
   checkUncompressedLength,
   maxCompressedLength,
   type RawBackend,
+  readUncompressedLength,
   type SnappyCodec,
   SnappyError,
 } from "@snappykit/core";
@@ -129,21 +130,14 @@ function chooser(op: Op, t: KindThresholds): (input: Uint8Array, size: number) =
 
 /**
  * The uncompressed size a stream declares, for routing only: a malformed preamble reads as
- * 0 (ts then rejects it with the contract's error). Gossip-sized streams declare their
- * length in one or two bytes, so those are read without a loop.
+ * 0 (ts then rejects it with the contract's error).
  */
 function declaredSize(input: Uint8Array): number {
-  const b0 = input[0] ?? 0;
-  if (b0 < 0x80) return b0;
-  const b1 = input[1] ?? 0;
-  if (b1 < 0x80) return (b0 & 0x7f) | (b1 << 7);
-  let size = (b0 & 0x7f) | ((b1 & 0x7f) << 7);
-  for (let i = 2; i < 5 && i < input.length; i++) {
-    const byte = input[i]!;
-    size += (byte & 0x7f) * 2 ** (7 * i);
-    if (byte < 0x80) return size;
+  try {
+    return readUncompressedLength(input).length;
+  } catch {
+    return 0;
   }
-  return 0;
 }
 
 /** Build the routing codec over `ts` and whatever `native` resolved to. */
