@@ -138,7 +138,7 @@ describe("setupWarnings", () => {
   it("names every setting that differs between the runs", () => {
     const w = setupWarnings(
       run([], { mode: "quick", timing: { clock: "cpu", forks: 3 } }),
-      run([], { environment: { node: "v22", cpu: "y", cores: 4 } }),
+      run([], { environment: { node: "v22", cpu: "y", cores: 4, cpuIdle: "poll" } }),
     );
     expect(w.join("\n")).toMatch(/mode differs: baseline quick, this run full/);
     expect(w.join("\n")).toMatch(/clock differs/);
@@ -146,6 +146,7 @@ describe("setupWarnings", () => {
     expect(w.join("\n")).toMatch(/Node version differs/);
     expect(w.join("\n")).toMatch(/CPU differs/);
     expect(w.join("\n")).toMatch(/cores differs/);
+    expect(w.join("\n")).toMatch(/idle CPUs differs: baseline default, this run poll/);
     expect(setupWarnings(run([]), run([]))).toEqual([]);
   });
 });

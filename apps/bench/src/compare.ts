@@ -31,6 +31,7 @@ export interface ComparedRun {
     readonly node?: string;
     readonly cpu?: string;
     readonly cores?: number;
+    readonly cpuIdle?: string;
   };
   readonly cases: readonly CaseResult[];
   readonly relative?: readonly RelativeRow[];
@@ -55,6 +56,12 @@ export function setupWarnings(baseline: ComparedRun, current: ComparedRun): stri
   diff("Node version", baseline.environment.node, current.environment.node);
   diff("CPU", baseline.environment.cpu, current.environment.cpu);
   diff("cores", baseline.environment.cores, current.environment.cores);
+  // Without polling, thread hand-offs (async ops, GC helpers) cost a vCPU wake-up each.
+  diff(
+    "idle CPUs",
+    baseline.environment.cpuIdle ?? "default",
+    current.environment.cpuIdle ?? "default",
+  );
   return w;
 }
 

@@ -181,7 +181,7 @@ async function timeAndReport(
     quick: opts.quick,
     timing,
     durationMs: performance.now() - started,
-    environment,
+    environment: { ...environment, cpuIdle: measured.cpuIdle },
     reference,
     gate,
     payloads,

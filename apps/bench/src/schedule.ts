@@ -12,6 +12,7 @@ import { join } from "node:path";
 import type { Browser } from "playwright-core";
 import { BrowserWorker } from "./browser.js";
 import { ChildWorker, LocalWorker, type RowInputs, type TargetSpec, writeInputs } from "./fork.js";
+import { holdPollingIdle } from "./idle.js";
 import { clearProgress, type Io, progressPrinter } from "./progress.js";
 import type { ForkFailure } from "./report/schema.js";
 import { wideRows } from "./results.js";
@@ -268,11 +269,12 @@ export async function timeCases(
     /** With extra forks allowed: the codec whose ratios decide which rows get them. */
     readonly reference?: string;
   } = {},
-): Promise<Awaited<ReturnType<typeof runForks>>> {
+): Promise<Awaited<ReturnType<typeof runForks>> & { readonly cpuIdle: string }> {
   const forks = Math.max(1, timing.forks);
   const inputsDir =
     timing.forks === 0 ? undefined : mkdtempSync(join(tmpdir(), "snappykit-bench-"));
   let measured: Awaited<ReturnType<typeof runForks>>;
+  const idle = holdPollingIdle();
   try {
     if (inputsDir) writeInputs(inputsDir, rows);
     const { browser, runtime, reference } = where;
@@ -297,11 +299,12 @@ export async function timeCases(
         : undefined,
     );
   } finally {
+    idle.release();
     if (inputsDir) rmSync(inputsDir, { recursive: true, force: true });
   }
   clearProgress(io.stderr);
   for (const f of measured.failures) {
     log(`fork ${f.fork + 1} lost ${f.codec}${f.impl === "raw" ? " (raw)" : ""}: ${f.reason}`);
   }
-  return measured;
+  return { ...measured, cpuIdle: idle.note };
 }

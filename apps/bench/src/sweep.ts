@@ -188,7 +188,7 @@ export async function runSweep(
     mode: opts.quick ? "quick" : "full",
     timing,
     durationMs: performance.now() - started,
-    environment: nodeEnvironment(selected),
+    environment: { ...nodeEnvironment(selected), cpuIdle: measured.cpuIdle },
     gateReference: gate.reference,
     data: SWEEP_DATA,
     sizes,

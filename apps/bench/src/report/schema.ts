@@ -78,6 +78,11 @@ export interface Environment extends Machine {
   readonly exposeGc: boolean;
   /** The GLIBC_TUNABLES the forks ran with (fork.ts); reports before it: glibc defaults. */
   readonly glibcTunables?: string;
+  /**
+   * Idle CPUs while forks were timed (idle.ts): "poll" when the bench held
+   * `/dev/cpu_dma_latency` at 0, else "default (why not)"; reports before it: default.
+   */
+  readonly cpuIdle?: string;
   /** The runtime the forks timed in (`--runtime`); reports before it was recorded: Node. */
   readonly runtime?: { readonly name: string; readonly version: string };
 }
