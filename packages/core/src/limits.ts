@@ -35,12 +35,16 @@ export function maxExpandedLength(bodyLength: number): number {
 
 /** Throw `INVALID_ARGUMENT` unless `input` is a `Uint8Array` (a `Buffer` is one). */
 export function assertBytes(input: unknown, what = "input"): asserts input is Uint8Array {
-  if (!(input instanceof Uint8Array)) {
-    throw new SnappyError(
-      "INVALID_ARGUMENT",
-      `${what} must be a Uint8Array, got ${input === null ? "null" : typeof input}`,
-    );
-  }
+  if (!(input instanceof Uint8Array)) notBytes(input, what);
+}
+
+// The checks below run on every call, often around a sub-µs backend call. Their messages
+// are built in these separate functions so the checks stay small enough for V8 to inline.
+function notBytes(input: unknown, what: string): never {
+  throw new SnappyError(
+    "INVALID_ARGUMENT",
+    `${what} must be a Uint8Array, got ${input === null ? "null" : typeof input}`,
+  );
 }
 
 /** The `maxLength` in force for `options`, validated. */
@@ -66,8 +70,17 @@ export function checkUncompressedLength(
   options?: UncompressOptions,
 ): UncompressedLength {
   assertBytes(input);
-  const maxLength = resolveMaxLength(options);
+  const maxLength = options === undefined ? DEFAULT_MAX_LENGTH : resolveMaxLength(options);
   const header = readUncompressedLength(input);
+  const { length } = header;
+  // Compared as in maxExpandedLength, without its division: length > body · 64/3.
+  if (length > maxLength || length * 3 > (input.length - header.headerSize) * 64) {
+    rejectLength(input, header, maxLength);
+  }
+  return header;
+}
+
+function rejectLength(input: Uint8Array, header: UncompressedLength, maxLength: number): never {
   if (header.length > maxLength) {
     throw new SnappyError(
       "LENGTH_LIMIT",
@@ -75,22 +88,20 @@ export function checkUncompressedLength(
     );
   }
   const body = input.length - header.headerSize;
-  const limit = maxExpandedLength(body);
-  if (header.length > limit) {
-    throw new SnappyError(
-      "CORRUPT_INPUT",
-      `stream declares ${header.length} bytes, but its ${body}-byte body can decode to at most ${limit}`,
-    );
-  }
-  return header;
+  throw new SnappyError(
+    "CORRUPT_INPUT",
+    `stream declares ${header.length} bytes, but its ${body}-byte body can decode to at most ${maxExpandedLength(body)}`,
+  );
 }
 
 /** Throw `CORRUPT_INPUT` unless a backend's `output` has the `expected` (declared) length. */
 export function assertOutputLength(output: Uint8Array, expected: number, backend: string): void {
-  if (output.length !== expected) {
-    throw new SnappyError(
-      "CORRUPT_INPUT",
-      `${backend} produced ${output.length} bytes, but the stream declares ${expected}`,
-    );
-  }
+  if (output.length !== expected) wrongLength(output, expected, backend);
+}
+
+function wrongLength(output: Uint8Array, expected: number, backend: string): never {
+  throw new SnappyError(
+    "CORRUPT_INPUT",
+    `${backend} produced ${output.length} bytes, but the stream declares ${expected}`,
+  );
 }

@@ -34,3 +34,33 @@ describe("validateCompressed", () => {
     rejects([5, 0x0c, 97, 98, 99, 100], /produces 4 bytes, but declares 5/);
   });
 });
+
+describe("validateCompressed on damaged streams", () => {
+  // The fast walk only decides; a second walk names the reason, so every rejection must
+  // come with one (the second walk finds what the first did). Streams: two accepted ones,
+  // each byte replaced by every value, and each prefix. (Whether the accepted ones are
+  // right is the fuzzer's cross-check against an oracle decoder, on every input.)
+  const ok = [17, 0x0c, 97, 98, 99, 100, 0x01, 4, 0x1e, 8, 0, 0x03, 1, 0, 0, 0];
+  const long = [61 + 12, 60 << 2, 60, ...new Uint8Array(61), 0x2e, 16, 0];
+  const damaged: number[][] = [];
+  for (const base of [ok, long]) {
+    for (let i = 0; i < base.length; i++) {
+      damaged.push(base.slice(0, i));
+      for (let v = 0; v < 256; v++) damaged.push(base.map((b, j) => (j === i ? v : b)));
+    }
+  }
+
+  it("gives a reason for every stream it rejects", () => {
+    let rejected = 0;
+    for (const bytes of damaged) {
+      try {
+        validateCompressed(Uint8Array.from(bytes));
+      } catch (error) {
+        rejected++;
+        expect(isSnappyError(error, "CORRUPT_INPUT")).toBe(true);
+        expect((error as Error).message).not.toBe("stream rejected");
+      }
+    }
+    expect(rejected).toBeGreaterThan(2000);
+  });
+});

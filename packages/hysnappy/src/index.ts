@@ -44,6 +44,8 @@ export async function createCodec(): Promise<SnappyCodec> {
     library,
     runtime: "wasm",
     guard: "stream",
+    // Each result is a fresh `slice()` copied out of wasm memory, exactly its length.
+    freshOutput: true,
     compress: backend.compress,
     uncompress(input, length) {
       try {

@@ -23,6 +23,8 @@ export function codecOver(backend: SnappyWasm, library: string): SnappyCodec {
     library,
     runtime: "wasm",
     guard: "length",
+    // Each result is a fresh `slice()` copied out of wasm memory, exactly its length.
+    freshOutput: true,
     compress: (input) => backend.compress_raw(input),
     uncompress: (input) => backend.decompress_raw(input),
   });

@@ -20,9 +20,22 @@ export async function createCodec(): Promise<SnappyCodec> {
     library,
     runtime: "js",
     guard: "stream",
-    compress: (input) => snappyjs.compress(input),
-    uncompress: (input) => snappyjs.uncompress(input),
+    // Given a plain Uint8Array, snappyjs returns a new one of exactly the result's length.
+    freshOutput: true,
+    compress: (input) => snappyjs.compress(plain(input)),
+    uncompress: (input) => snappyjs.uncompress(plain(input)),
   });
+}
+
+/**
+ * `input` as a plain `Uint8Array` over the same memory. Given a `Buffer`, snappyjs answers
+ * with a `Buffer`, and compresses into a view of a larger one (`Buffer#slice` does not
+ * copy), which the codec would then have to copy out.
+ */
+function plain(input: Uint8Array): Uint8Array {
+  return Object.getPrototypeOf(input) === Uint8Array.prototype
+    ? input
+    : new Uint8Array(input.buffer, input.byteOffset, input.length);
 }
 
 /** snappyjs called directly: no validation, no length limit. */
