@@ -106,19 +106,23 @@ function emitLiteral(from: number, length: number, op: number): number {
  * 65536, little-endian. libsnappy never emits §2.2.3 (4-byte offsets): blocks are ≤ 64 KiB.
  */
 function emitCopy(op: number, offset: number, length: number): number {
-  const out = blockOut;
-  while (length >= 12 || offset >= 2048) {
-    const n = length >= 68 ? 64 : length > 64 ? 60 : length;
-    out[op] = 2 | ((n - 1) << 2);
-    blockOutView.setUint16(op + 1, offset, true);
-    op += 3;
-    length -= n;
-    // A 60-byte copy leaves 5..7, which may still fit a copy-1.
-    if (length === 0) return op;
+  const view = blockOutView;
+  while (length > 64) {
+    // 64 while at least 68 remain; 60 from 65..67, which leaves 5..7 (may still be a copy-1).
+    const n = length >= 68 ? 64 : 60;
+    view.setInt32(op, 2 | ((n - 1) << 2) | (offset << 8), true);
+    op = (op + 3) | 0;
+    length = (length - n) | 0;
   }
-  out[op] = 1 | ((length - 4) << 2) | ((offset >>> 3) & 0xe0);
-  out[op + 1] = offset & 0xff;
-  return op + 2;
+  // The last copy (4..64 bytes) without a branch on its kind, which mispredicts on block data
+  // (lengths around 12 are common): both encodings built, one chosen by a mask (-1 for copy-1),
+  // written as one 4-byte store. The byte past a copy-2 (two past a copy-1) is rewritten by
+  // the next element or lies past the block's output, which is copied out at its exact size.
+  const copy1 = -(((length - 12) & (offset - 2048)) >>> 31);
+  const copy2Bytes = 2 | ((length - 1) << 2) | (offset << 8);
+  const copy1Bytes = 1 | ((length - 4) << 2) | ((offset >>> 3) & 0xe0) | ((offset & 0xff) << 8);
+  view.setInt32(op, copy2Bytes ^ ((copy1Bytes ^ copy2Bytes) & copy1), true);
+  return (op + 3 + copy1) | 0;
 }
 
 /**
