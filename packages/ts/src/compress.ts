@@ -26,8 +26,15 @@ const MIN_TABLE_SIZE = 1 << 8;
  */
 const INPUT_MARGIN = 15;
 
-/** Literals up to this long are moved 8 or 4 bytes at a time; longer ones with `set` (one call). */
+/** Literals up to this long are moved 8 bytes at a time; longer ones with `set` (one call). */
 const SHORT_LITERAL = 256;
+
+/**
+ * Literal moves run up to 7 bytes past the literal's end: the block buffer has this much
+ * more room, and the output bytes past the literal are rewritten by the next element or lie
+ * past the block's output, which is copied out at its exact size.
+ */
+const OVERRUN = 8;
 
 /** The multiplicative hash libsnappy uses (`HashBytes`): `(bytes * 0x1e35a7bd) >> shift`. */
 const HASH_MULTIPLIER = 0x1e35a7bd;
@@ -45,7 +52,7 @@ const sharedTable = new Uint16Array(MAX_TABLE_SIZE);
  * copy costs ~2 µs per 64 KiB; making a `DataView` over the caller's buffer costs an
  * allocation per call, which small messages cannot afford.
  */
-const sharedBlock = new Uint8Array(BLOCK_SIZE);
+const sharedBlock = new Uint8Array(BLOCK_SIZE + OVERRUN);
 const sharedBlockView = new DataView(sharedBlock.buffer);
 
 /**
@@ -65,7 +72,7 @@ const SHORT_OUTPUT = 256;
 const SCRATCH_MAX = maxCompressedLength(1 << 20);
 
 /** Reused buffer for inputs of more than one block, grown on demand up to {@link SCRATCH_MAX}. */
-let scratch = new Uint8Array(maxCompressedLength(4 * BLOCK_SIZE));
+let scratch = new Uint8Array(0);
 
 /**
  * Write a literal of `length` (≥ 1) bytes from `block[from..]` at `blockOut[op]`; returns the
@@ -76,24 +83,28 @@ let scratch = new Uint8Array(maxCompressedLength(4 * BLOCK_SIZE));
  * fewest bytes that fit (a block is at most 64 KiB, so at most two).
  */
 function emitLiteral(from: number, length: number, op: number): number {
-  const out = blockOut;
-  const n = length - 1;
-  if (n < 60) {
-    out[op++] = n << 2;
-  } else if (n < 0x100) {
-    out[op++] = 60 << 2;
-    out[op++] = n;
-  } else {
-    out[op++] = 61 << 2;
-    blockOutView.setUint16(op, n, true);
-    op += 2;
-  }
-  // Exact (no over-read: bytes past the block are stale data from earlier calls).
+  const view = blockOutView;
+  const src = sharedBlockView;
+  const n = (length - 1) | 0;
+  // The tag and its length bytes as one store, without branches: 1 (n < 60), 2 (n < 256)
+  // or 3 bytes; `long` is -1 from 60, `wide` 1 from 256.
+  const long = (59 - n) >> 31;
+  const wide = (255 - n) >>> 31;
+  const tag = (n << 2) ^ (((n << 2) ^ ((60 << 2) | (wide << 2) | (n << 8))) & long);
+  view.setInt32(op, tag, true);
+  op = (op + 1 - long + wide) | 0;
+  const end = (op + length) | 0;
   if (length <= SHORT_LITERAL) {
-    return moveExact(sharedBlockView, sharedBlock, from, out, blockOutView, op, length, SEPARATE);
+    do {
+      view.setInt32(op, src.getInt32(from, true), true);
+      view.setInt32((op + 4) | 0, src.getInt32((from + 4) | 0, true), true);
+      op = (op + 8) | 0;
+      from = (from + 8) | 0;
+    } while (op < end);
+    return end;
   }
-  out.set(sharedBlock.subarray(from, from + length), op);
-  return op + length;
+  blockOut.set(sharedBlock.subarray(from, from + length), op);
+  return end;
 }
 
 /**
