@@ -129,7 +129,7 @@ function emitCopy(op: number, offset: number, length: number): number {
   // (lengths around 12 are common): both encodings built, one chosen by a mask (-1 for copy-1),
   // written as one 4-byte store. The byte past a copy-2 (two past a copy-1) is rewritten by
   // the next element or lies past the block's output, which is copied out at its exact size.
-  const copy1 = -(((length - 12) & (offset - 2048)) >>> 31);
+  const copy1 = ((length - 12) & (offset - 2048)) >> 31;
   const copy2Bytes = 2 | ((length - 1) << 2) | (offset << 8);
   const copy1Bytes = 1 | ((length - 4) << 2) | ((offset >>> 3) & 0xe0) | ((offset & 0xff) << 8);
   view.setInt32(op, copy2Bytes ^ ((copy1Bytes ^ copy2Bytes) & copy1), true);
@@ -183,7 +183,7 @@ function compressBlock(length: number, op: number): number {
     } while (bytes !== blockView.getInt32(candidate, true));
 
     // Everything since the last copy is a literal (never empty: ip > nextEmit here).
-    op = emitLiteral(nextEmit, ip - nextEmit, op);
+    op = emitLiteral(nextEmit, (ip - nextEmit) | 0, op);
 
     // Emit copies for as long as the position right after a copy starts another match.
     let current: number;
@@ -208,7 +208,7 @@ function compressBlock(length: number, op: number): number {
         s = (s + 4) | 0;
         c = (c + 4) | 0;
       }
-      op = emitCopy(op, ip - candidate, s - ip);
+      op = emitCopy(op, (ip - candidate) | 0, (s - ip) | 0);
       ip = s;
       nextEmit = ip;
       if (ip >= ipLimit) return emitRemainder(nextEmit, length, op);
