@@ -161,7 +161,7 @@ function compressBlock(length: number, op: number): number {
   let nextBytes = blockView.getInt32(ip, true);
   let nextHash = Math.imul(nextBytes, HASH_MULTIPLIER) >>> shift;
 
-  for (;;) {
+  search: for (;;) {
     // Search for a 4-byte match. After 32 misses the step grows by one byte every 32 probes
     // (skip >> 5), so incompressible data is skipped quickly ("heuristic match skipping").
     let skip = 32;
@@ -175,7 +175,7 @@ function compressBlock(length: number, op: number): number {
       const step = skip >>> 5;
       skip = (skip + step) | 0;
       nextIp = (ip + step) | 0;
-      if (nextIp > ipLimit) return emitRemainder(nextEmit, length, op);
+      if (nextIp > ipLimit) break search;
       nextBytes = blockView.getInt32(nextIp, true);
       nextHash = Math.imul(nextBytes, HASH_MULTIPLIER) >>> shift;
       candidate = table[hash]!;
@@ -211,7 +211,7 @@ function compressBlock(length: number, op: number): number {
       op = emitCopy(op, (ip - candidate) | 0, (s - ip) | 0);
       ip = s;
       nextEmit = ip;
-      if (ip >= ipLimit) return emitRemainder(nextEmit, length, op);
+      if (ip >= ipLimit) break search;
       // Index the byte before and at the new position, as libsnappy does, then try the
       // position itself as the next match.
       const prevHash = Math.imul(blockView.getInt32((ip - 1) | 0, true), HASH_MULTIPLIER) >>> shift;
@@ -226,10 +226,8 @@ function compressBlock(length: number, op: number): number {
     nextBytes = blockView.getInt32(ip, true);
     nextHash = Math.imul(nextBytes, HASH_MULTIPLIER) >>> shift;
   }
-}
-
-function emitRemainder(nextEmit: number, length: number, op: number): number {
-  return nextEmit < length ? emitLiteral(nextEmit, length - nextEmit, op) : op;
+  // The rest of the block (within 15 bytes of its end, or skipped as unmatched) is a literal.
+  return nextEmit < length ? emitLiteral(nextEmit, (length - nextEmit) | 0, op) : op;
 }
 
 /** §1 Preamble: write `n` as a little-endian varint (≤ 5 bytes) at `out[0..)`; returns its length. */
