@@ -56,19 +56,18 @@ const sharedBlock = new Uint8Array(BLOCK_SIZE + OVERRUN);
 const sharedBlockView = new DataView(sharedBlock.buffer);
 
 /**
- * Inputs are compressed a part of up to this many bytes (4 blocks) at a time. With 1 MiB
- * parts (a 1.2 MiB staging buffer), blocks-by-range ran 1.39× slower for a reason not
- * found; 256 KiB parts ran as fast as single blocks.
+ * `compress` stages inputs up to this long whole (block after block in {@link staged}) and
+ * copies the result out of it. With 1 MiB (a 1.2 MiB staging buffer) blocks-by-range ran
+ * 1.39× slower, for a reason not found; with 256 KiB as fast as one block at a time.
  */
 const PART = 1 << 18;
 
 /**
- * Compressed blocks are written into this module constant (after the preamble, for an input
- * of one part) and then copied out: `compress` copies its result out of it anyway, and the
- * optimiser folds a constant's length and data pointer into every store, where a caller's
- * array is re-checked and reloaded around every move. beacon-block `compressInto` with the
- * copy: 0.92× the time of writing to the caller's array. Room for a part's worst case; the
- * pages past what an input writes are never touched.
+ * Compressed blocks are written into this module constant, then copied out. The optimiser
+ * folds a constant's length and data pointer into every store, where a caller's array is
+ * re-checked and reloaded around every move: beacon-block `compressInto` with the copy took
+ * 0.92× the time of writing to the caller's array. Room for the worst case of {@link PART}
+ * input bytes; pages past what an input writes are never touched.
  */
 const staged = new Uint8Array(maxCompressedLength(PART));
 const stagedView = new DataView(staged.buffer);
@@ -76,31 +75,47 @@ const stagedView = new DataView(staged.buffer);
 /** Outputs up to this long are copied out with 4-byte moves; longer ones with `set`. */
 const SHORT_OUTPUT = 256;
 
+/**
+ * The bytes of the block's last literal that the last {@link compressBlock} call with
+ * `leaveRest` did not write (0 when it wrote them all). {@link compressTo} copies them from
+ * the input straight to the output: on incompressible data that is most of the output, and
+ * going through the staging buffer would copy it twice.
+ */
+let restLeft = 0;
+
 /** Largest output kept in {@link scratch}: the worst case of a 1 MiB input. */
 const SCRATCH_MAX = maxCompressedLength(1 << 20);
 
 /** Reused buffer for inputs of more than one part, grown on demand up to {@link SCRATCH_MAX}. */
 let scratch = new Uint8Array(0);
+let scratchView = new DataView(scratch.buffer);
 
 /**
- * Write a literal of `length` (≥ 1) bytes from `block[from..]` at `staged[op]`; returns the
- * new `op`.
+ * Write the tag of a literal of `length` (≥ 1) bytes at `staged[op]`; returns the new `op`.
  *
  * §2.1 Literals (00): the tag's upper six bits hold length-1 when it is below 60; otherwise
  * they hold 60..63, meaning length-1 follows in 1..4 little-endian bytes. libsnappy uses the
  * fewest bytes that fit (a block is at most 64 KiB, so at most two).
  */
-function emitLiteral(from: number, length: number, op: number): number {
-  const view = stagedView;
-  const src = sharedBlockView;
+function emitLiteralTag(length: number, op: number): number {
   const n = (length - 1) | 0;
   // The tag and its length bytes as one store, without branches: 1 (n < 60), 2 (n < 256)
   // or 3 bytes; `long` is -1 from 60, `wide` 1 from 256.
   const long = (59 - n) >> 31;
   const wide = (255 - n) >>> 31;
   const tag = (n << 2) ^ (((n << 2) ^ ((60 << 2) | (wide << 2) | (n << 8))) & long);
-  view.setInt32(op, tag, true);
-  op = (op + 1 - long + wide) | 0;
+  stagedView.setInt32(op, tag, true);
+  return (op + 1 - long + wide) | 0;
+}
+
+/**
+ * Write a literal of `length` (≥ 1) bytes from `block[from..]` at `staged[op]`; returns the
+ * new `op`.
+ */
+function emitLiteral(from: number, length: number, op: number): number {
+  const view = stagedView;
+  const src = sharedBlockView;
+  op = emitLiteralTag(length, op);
   const end = (op + length) | 0;
   if (length <= SHORT_LITERAL) {
     do {
@@ -146,9 +161,11 @@ function emitCopy(op: number, offset: number, length: number): number {
 
 /**
  * Compress `block[0..length)` (one block of 1 byte to 64 KiB) into `staged[op..]`;
- * libsnappy's `CompressFragment`. Returns the new `op`.
+ * libsnappy's `CompressFragment`. Returns the new `op`. With `leaveRest`, the bytes of a
+ * last literal longer than {@link SHORT_LITERAL} are not written: {@link restLeft} says how
+ * many there are, for the caller to copy from the input.
  */
-function compressBlock(length: number, op: number): number {
+function compressBlock(length: number, op: number, leaveRest: boolean): number {
   if (length < INPUT_MARGIN) return emitLiteral(0, length, op);
   // Locals, not the module bindings: each module-variable read is a load chain the
   // optimiser repeats at every use (measured: see the package README).
@@ -235,7 +252,13 @@ function compressBlock(length: number, op: number): number {
     nextHash = Math.imul(nextBytes, HASH_MULTIPLIER) >>> shift;
   }
   // The rest of the block (within 15 bytes of its end, or skipped as unmatched) is a literal.
-  return nextEmit < length ? emitLiteral(nextEmit, (length - nextEmit) | 0, op) : op;
+  const rest = (length - nextEmit) | 0;
+  if (rest === 0) return op;
+  if (leaveRest && rest > SHORT_LITERAL) {
+    restLeft = rest;
+    return emitLiteralTag(rest, op);
+  }
+  return emitLiteral(nextEmit, rest, op);
 }
 
 /** §1 Preamble: write `n` as a little-endian varint (≤ 5 bytes) at `out[0..)`; returns its length. */
@@ -250,32 +273,50 @@ function writePreamble(out: Uint8Array, n: number): number {
 }
 
 /**
- * Compress `input[from..to)` (whole blocks but the last, at most {@link PART} bytes) into
- * `staged[op..)`; returns the new `op`.
+ * Compress an input of at most {@link PART} bytes into `staged[op..)`, block after block;
+ * returns the new `op`.
  */
-function compressPart(input: Uint8Array, from: number, to: number, op: number): number {
-  for (let at = from; at < to; at += BLOCK_SIZE) {
-    const end = Math.min(at + BLOCK_SIZE, to);
+function compressPart(input: Uint8Array, op: number): number {
+  const n = input.length;
+  for (let at = 0; at < n; at += BLOCK_SIZE) {
+    const end = Math.min(at + BLOCK_SIZE, n);
     // A whole input as it is: a subarray is an allocation, which gossip messages notice.
-    sharedBlock.set(end - at === input.length ? input : input.subarray(at, end));
-    op = compressBlock(end - at, op);
+    sharedBlock.set(end - at === n ? input : input.subarray(at, end));
+    op = compressBlock(end - at, op, false);
   }
   return op;
 }
 
 /**
- * Compress an input of more than one part into `out[0..)`, which has room for its worst
- * case; returns the bytes written. Each part is staged, then copied out.
+ * Compress `input` into `out[0..)` (also seen through `outView`), which has room for its
+ * worst case; returns the bytes written. Each block is staged, then copied out; a long last
+ * literal of a block is copied from the input instead (see {@link restLeft}).
  */
-function compressParts(input: Uint8Array, out: Uint8Array): number {
+function compressTo(input: Uint8Array, out: Uint8Array, outView: DataView): number {
   const n = input.length;
   let op = writePreamble(out, n);
-  for (let from = 0; from < n; from += PART) {
-    const size = compressPart(input, from, Math.min(from + PART, n), 0);
-    out.set(staged.subarray(0, size), op);
-    op += size;
+  for (let at = 0; at < n; at += BLOCK_SIZE) {
+    const end = Math.min(at + BLOCK_SIZE, n);
+    sharedBlock.set(end - at === n ? input : input.subarray(at, end));
+    restLeft = 0;
+    const size = compressBlock(end - at, 0, true);
+    // A short output: 4-byte moves cost less than making a subarray for `set`.
+    op =
+      size <= SHORT_OUTPUT
+        ? moveExact(stagedView, staged, 0, out, outView, op, size, SEPARATE)
+        : copyStaged(size, out, op);
+    if (restLeft !== 0) {
+      out.set(input.subarray(end - restLeft, end), op);
+      op += restLeft;
+    }
   }
   return op;
+}
+
+/** Copy `staged[0..size)` to `out[op..)`; returns the new `op`. */
+function copyStaged(size: number, out: Uint8Array, op: number): number {
+  out.set(staged.subarray(0, size), op);
+  return op + size;
 }
 
 /**
@@ -295,16 +336,17 @@ export function compress(input: Uint8Array): Uint8Array {
   // Also rejects an input over the 2^32-1 bytes the preamble can declare.
   const max = maxCompressedLength(n);
   // An empty input is the preamble alone (an empty block would be a zero-length literal).
-  if (n <= PART) return staged.slice(0, compressPart(input, 0, n, writePreamble(staged, n)));
+  if (n <= PART) return staged.slice(0, compressPart(input, writePreamble(staged, n)));
   if (max <= SCRATCH_MAX) {
     // A fresh worst-case buffer costs more in page faults and zeroing than the copy does.
     if (scratch.length < max) {
       scratch = new Uint8Array(Math.max(max, Math.min(2 * scratch.length, SCRATCH_MAX)));
+      scratchView = new DataView(scratch.buffer);
     }
-    return scratch.slice(0, compressParts(input, scratch));
+    return scratch.slice(0, compressTo(input, scratch, scratchView));
   }
   const out = new Uint8Array(max);
-  return out.slice(0, compressParts(input, out));
+  return out.slice(0, compressTo(input, out, new DataView(out.buffer)));
 }
 
 /**
@@ -318,14 +360,6 @@ export function compress(input: Uint8Array): Uint8Array {
  */
 export function compressInto(input: Uint8Array, output: Uint8Array): number {
   assertBytes(input);
-  const n = input.length;
-  assertOutputSpace(input, output, maxCompressedLength(n));
-  if (n > PART) return compressParts(input, output);
-  const size = compressPart(input, 0, n, writePreamble(staged, n));
-  // A short output: 4-byte moves cost less than making a subarray for `set`.
-  if (size <= SHORT_OUTPUT) {
-    return moveExact(stagedView, staged, 0, output, viewOf(output), 0, size, SEPARATE);
-  }
-  output.set(staged.subarray(0, size));
-  return size;
+  assertOutputSpace(input, output, maxCompressedLength(input.length));
+  return compressTo(input, output, viewOf(output));
 }
