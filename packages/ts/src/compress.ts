@@ -141,22 +141,23 @@ function emitLiteral(from: number, length: number, op: number): number {
  */
 function emitCopy(op: number, offset: number, length: number): number {
   const view = stagedView;
-  while (length > 64) {
-    // 64 while at least 68 remain; 60 from 65..67, which leaves 5..7 (may still be a copy-1).
-    const n = length >= 68 ? 64 : 60;
-    view.setInt32(op, 2 | ((n - 1) << 2) | (offset << 8), true);
-    op = (op + 3) | 0;
+  for (;;) {
+    // 64 while at least 68 remain; 60 from 65..67, which leaves 5..7; then the rest.
+    const n = length >= 68 ? 64 : length > 64 ? 60 : length;
+    // The copy's kind without a branch, which mispredicts on block data (lengths around 12
+    // are common): both encodings built, one chosen by a mask (-1 for copy-1, only ever the
+    // last), written as one 4-byte store. The byte past a copy-2 (two past a copy-1) is
+    // rewritten by the next element or lies past the output, which is copied out exactly.
+    const copy1 = ((n - 12) & (offset - 2048)) >> 31;
+    const copy2Bytes = 2 | ((n - 1) << 2) | (offset << 8);
+    const copy1Bytes = 1 | ((n - 4) << 2) | ((offset >>> 3) & 0xe0) | ((offset & 0xff) << 8);
+    view.setInt32(op, copy2Bytes ^ ((copy1Bytes ^ copy2Bytes) & copy1), true);
+    op = (op + 3 + copy1) | 0;
     length = (length - n) | 0;
+    // One loop for every match, long or short: a loop only long matches entered would have
+    // no type feedback after small inputs, and its first use would discard the optimised code.
+    if (length === 0) return op;
   }
-  // The last copy (4..64 bytes) without a branch on its kind, which mispredicts on block data
-  // (lengths around 12 are common): both encodings built, one chosen by a mask (-1 for copy-1),
-  // written as one 4-byte store. The byte past a copy-2 (two past a copy-1) is rewritten by
-  // the next element or lies past the block's output, which is copied out at its exact size.
-  const copy1 = ((length - 12) & (offset - 2048)) >> 31;
-  const copy2Bytes = 2 | ((length - 1) << 2) | (offset << 8);
-  const copy1Bytes = 1 | ((length - 4) << 2) | ((offset >>> 3) & 0xe0) | ((offset & 0xff) << 8);
-  view.setInt32(op, copy2Bytes ^ ((copy1Bytes ^ copy2Bytes) & copy1), true);
-  return (op + 3 + copy1) | 0;
 }
 
 /**
@@ -174,8 +175,12 @@ function compressBlock(length: number, op: number, leaveRest: boolean): number {
   const blockView = sharedBlockView;
 
   // Table size: smallest power of two ≥ the block, clamped to 256..16384 (GetHashTable).
-  let tableSize = MIN_TABLE_SIZE;
-  while (tableSize < MAX_TABLE_SIZE && tableSize < length) tableSize <<= 1;
+  // Computed, not looped up to: a loop that small inputs never enter has no type feedback,
+  // and the optimised code would be thrown away at the first larger input.
+  const tableSize = Math.min(
+    MAX_TABLE_SIZE,
+    Math.max(MIN_TABLE_SIZE, 1 << (32 - Math.clz32(length - 1))),
+  );
   // shift = 32 - log2(tableSize), so the hash is the product's top log2(tableSize) bits.
   const shift = Math.clz32(tableSize) + 1;
   table.fill(0, 0, tableSize);
