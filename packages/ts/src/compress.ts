@@ -31,8 +31,9 @@ const SHORT_LITERAL = 256;
 
 /**
  * Literal moves run up to 7 bytes past the literal's end: the block buffer has this much
- * more room, and the output bytes past the literal are rewritten by the next element or lie
- * past the block's output, which is copied out at its exact size.
+ * more room (the bytes read there are an earlier input's and are never counted), and the
+ * staged bytes past the literal are rewritten by the next element or block, or lie past the
+ * output, which is copied out at its exact size.
  */
 const OVERRUN = 8;
 
