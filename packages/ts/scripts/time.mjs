@@ -3,7 +3,7 @@
 // project bench (apps/bench); a quick same-process A/B loop for optimising this codec.
 //
 // Usage: node scripts/time.mjs [payload ...] [--codecs=ts,napi] [--batches=25] [--cpu]
-//          [--before=<dir with dist/ and package.json>] [--per=napi]
+//          [--before=<dir with dist/ and package.json>] [--per=napi] [--ops=compress,uncompress]
 // Codecs: ts, napi, ts-into (compressInto/uncompressInto into one reused array), before and
 // before-into (the build in --before), snappyjs, stablelib, hysnappy.
 //
@@ -131,7 +131,7 @@ for (const p of payloads) {
   const items = p.items;
   const reference = items.map((b) => napi.compressSync(b));
   const refU8 = reference.map((b) => new Uint8Array(b));
-  for (const op of ["compress", "uncompress"]) {
+  for (const op of opt("ops", "compress,uncompress").split(",")) {
     const fns = {};
     for (const name of selected) {
       const c = codecs[name];

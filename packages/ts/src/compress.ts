@@ -26,8 +26,16 @@ const MIN_TABLE_SIZE = 1 << 8;
  */
 const INPUT_MARGIN = 15;
 
-/** Literals up to this long are moved 8 or 4 bytes at a time; longer ones with `set` (one call). */
+/** Literals up to this long are moved 8 bytes at a time; longer ones with `set` (one call). */
 const SHORT_LITERAL = 256;
+
+/**
+ * Literal moves run up to 7 bytes past the literal's end: the block buffer has this much
+ * more room (the bytes read there are an earlier input's and are never counted), and the
+ * staged bytes past the literal are rewritten by the next element or block, or lie past the
+ * output, which is copied out at its exact size.
+ */
+const OVERRUN = 8;
 
 /** The multiplicative hash libsnappy uses (`HashBytes`): `(bytes * 0x1e35a7bd) >> shift`. */
 const HASH_MULTIPLIER = 0x1e35a7bd;
@@ -45,47 +53,82 @@ const sharedTable = new Uint16Array(MAX_TABLE_SIZE);
  * copy costs ~2 µs per 64 KiB; making a `DataView` over the caller's buffer costs an
  * allocation per call, which small messages cannot afford.
  */
-const sharedBlock = new Uint8Array(BLOCK_SIZE);
+const sharedBlock = new Uint8Array(BLOCK_SIZE + OVERRUN);
 const sharedBlockView = new DataView(sharedBlock.buffer);
 
-/** Largest output staged in {@link scratch}: the worst case of a 1 MiB input. */
+/**
+ * `compress` stages inputs up to this long whole (block after block in {@link staged}) and
+ * copies the result out of it. With 1 MiB (a 1.2 MiB staging buffer) blocks-by-range ran
+ * 1.39× slower, for a reason not found; with 256 KiB as fast as one block at a time.
+ */
+const PART = 1 << 18;
+
+/**
+ * Compressed blocks are written into this module constant, then copied out. The optimiser
+ * folds a constant's length and data pointer into every store, where a caller's array is
+ * re-checked and reloaded around every move: beacon-block `compressInto` with the copy took
+ * 0.92× the time of writing to the caller's array. Room for the worst case of {@link PART}
+ * input bytes; pages past what an input writes are never touched.
+ */
+const staged = new Uint8Array(maxCompressedLength(PART));
+const stagedView = new DataView(staged.buffer);
+
+/** Outputs up to this long are copied out with 4-byte moves; longer ones with `set`. */
+const SHORT_OUTPUT = 256;
+
+/**
+ * The bytes of the block's last literal that the last {@link compressBlock} call with
+ * `leaveRest` did not write (0 when it wrote them all). {@link compressTo} copies them from
+ * the input straight to the output: on incompressible data that is most of the output, and
+ * going through the staging buffer would copy it twice.
+ */
+let restLeft = 0;
+
+/** Largest output kept in {@link scratch}: the worst case of a 1 MiB input. */
 const SCRATCH_MAX = maxCompressedLength(1 << 20);
 
-/** Reused output buffer, grown on demand up to {@link SCRATCH_MAX}. */
-let scratch = new Uint8Array(maxCompressedLength(4096));
+/** Reused buffer for inputs of more than one part, grown on demand up to {@link SCRATCH_MAX}. */
+let scratch = new Uint8Array(0);
 let scratchView = new DataView(scratch.buffer);
 
 /**
- * Write a literal of `length` (≥ 1) bytes from `block[from..]` at `out[op]`; returns the new `op`.
+ * Write the tag of a literal of `length` (≥ 1) bytes at `staged[op]`; returns the new `op`.
  *
  * §2.1 Literals (00): the tag's upper six bits hold length-1 when it is below 60; otherwise
  * they hold 60..63, meaning length-1 follows in 1..4 little-endian bytes. libsnappy uses the
  * fewest bytes that fit (a block is at most 64 KiB, so at most two).
  */
-function emitLiteral(
-  from: number,
-  length: number,
-  out: Uint8Array,
-  outView: DataView,
-  op: number,
-): number {
-  const n = length - 1;
-  if (n < 60) {
-    out[op++] = n << 2;
-  } else if (n < 0x100) {
-    out[op++] = 60 << 2;
-    out[op++] = n;
-  } else {
-    out[op++] = 61 << 2;
-    outView.setUint16(op, n, true);
-    op += 2;
-  }
-  // Exact (no over-read: bytes past the block are stale data from earlier calls).
+function emitLiteralTag(length: number, op: number): number {
+  const n = (length - 1) | 0;
+  // The tag and its length bytes as one store, without branches: 1 (n < 60), 2 (n < 256)
+  // or 3 bytes; `long` is -1 from 60, `wide` 1 from 256.
+  const long = (59 - n) >> 31;
+  const wide = (255 - n) >>> 31;
+  const tag = (n << 2) ^ (((n << 2) ^ ((60 << 2) | (wide << 2) | (n << 8))) & long);
+  stagedView.setInt32(op, tag, true);
+  return (op + 1 - long + wide) | 0;
+}
+
+/**
+ * Write a literal of `length` (≥ 1) bytes from `block[from..]` at `staged[op]`; returns the
+ * new `op`.
+ */
+function emitLiteral(from: number, length: number, op: number): number {
+  const view = stagedView;
+  const src = sharedBlockView;
+  op = emitLiteralTag(length, op);
+  const end = (op + length) | 0;
   if (length <= SHORT_LITERAL) {
-    return moveExact(sharedBlockView, sharedBlock, from, out, outView, op, length, SEPARATE);
+    do {
+      view.setInt32(op, src.getInt32(from, true), true);
+      view.setInt32((op + 4) | 0, src.getInt32((from + 4) | 0, true), true);
+      op = (op + 8) | 0;
+      from = (from + 8) | 0;
+    } while (op < end);
+    return end;
   }
-  out.set(sharedBlock.subarray(from, from + length), op);
-  return op + length;
+  staged.set(sharedBlock.subarray(from, from + length), op);
+  return end;
 }
 
 /**
@@ -97,33 +140,35 @@ function emitLiteral(
  * three bits in the tag. §2.2.2 Copy with 2-byte offset (10): lengths 1..64, offsets below
  * 65536, little-endian. libsnappy never emits §2.2.3 (4-byte offsets): blocks are ≤ 64 KiB.
  */
-function emitCopy(
-  out: Uint8Array,
-  outView: DataView,
-  op: number,
-  offset: number,
-  length: number,
-): number {
-  while (length >= 12 || offset >= 2048) {
+function emitCopy(op: number, offset: number, length: number): number {
+  const view = stagedView;
+  for (;;) {
+    // 64 while at least 68 remain; 60 from 65..67, which leaves 5..7; then the rest.
     const n = length >= 68 ? 64 : length > 64 ? 60 : length;
-    out[op] = 2 | ((n - 1) << 2);
-    outView.setUint16(op + 1, offset, true);
-    op += 3;
-    length -= n;
-    // A 60-byte copy leaves 5..7, which may still fit a copy-1.
+    // The copy's kind without a branch, which mispredicts on block data (lengths around 12
+    // are common): both encodings built, one chosen by a mask (-1 for copy-1, only ever the
+    // last), written as one 4-byte store. The byte past a copy-2 (two past a copy-1) is
+    // rewritten by the next element or lies past the output, which is copied out exactly.
+    const copy1 = ((n - 12) & (offset - 2048)) >> 31;
+    const copy2Bytes = 2 | ((n - 1) << 2) | (offset << 8);
+    const copy1Bytes = 1 | ((n - 4) << 2) | ((offset >>> 3) & 0xe0) | ((offset & 0xff) << 8);
+    view.setInt32(op, copy2Bytes ^ ((copy1Bytes ^ copy2Bytes) & copy1), true);
+    op = (op + 3 + copy1) | 0;
+    length = (length - n) | 0;
+    // One loop for every match, long or short: a loop only long matches entered would have
+    // no type feedback after small inputs, and its first use would discard the optimised code.
     if (length === 0) return op;
   }
-  out[op] = 1 | ((length - 4) << 2) | ((offset >>> 3) & 0xe0);
-  out[op + 1] = offset & 0xff;
-  return op + 2;
 }
 
 /**
- * Compress `block[0..length)` (one block of at most 64 KiB) into `out[op..]`; libsnappy's
- * `CompressFragment`. Returns the new `op`.
+ * Compress `block[0..length)` (one block of 1 byte to 64 KiB) into `staged[op..]`;
+ * libsnappy's `CompressFragment`. Returns the new `op`. With `leaveRest`, the bytes of a
+ * last literal longer than {@link SHORT_LITERAL} are not written: {@link restLeft} says how
+ * many there are, for the caller to copy from the input.
  */
-function compressBlock(length: number, out: Uint8Array, outView: DataView, op: number): number {
-  if (length < INPUT_MARGIN) return emitLiteral(0, length, out, outView, op);
+function compressBlock(length: number, op: number, leaveRest: boolean): number {
+  if (length < INPUT_MARGIN) return emitLiteral(0, length, op);
   // Locals, not the module bindings: each module-variable read is a load chain the
   // optimiser repeats at every use (measured: see the package README).
   const table = sharedTable;
@@ -131,8 +176,12 @@ function compressBlock(length: number, out: Uint8Array, outView: DataView, op: n
   const blockView = sharedBlockView;
 
   // Table size: smallest power of two ≥ the block, clamped to 256..16384 (GetHashTable).
-  let tableSize = MIN_TABLE_SIZE;
-  while (tableSize < MAX_TABLE_SIZE && tableSize < length) tableSize <<= 1;
+  // Computed, not looped up to: a loop that small inputs never enter has no type feedback,
+  // and the optimised code would be thrown away at the first larger input.
+  const tableSize = Math.min(
+    MAX_TABLE_SIZE,
+    Math.max(MIN_TABLE_SIZE, 1 << (32 - Math.clz32(length - 1))),
+  );
   // shift = 32 - log2(tableSize), so the hash is the product's top log2(tableSize) bits.
   const shift = Math.clz32(tableSize) + 1;
   table.fill(0, 0, tableSize);
@@ -143,7 +192,7 @@ function compressBlock(length: number, out: Uint8Array, outView: DataView, op: n
   let nextBytes = blockView.getInt32(ip, true);
   let nextHash = Math.imul(nextBytes, HASH_MULTIPLIER) >>> shift;
 
-  for (;;) {
+  search: for (;;) {
     // Search for a 4-byte match. After 32 misses the step grows by one byte every 32 probes
     // (skip >> 5), so incompressible data is skipped quickly ("heuristic match skipping").
     let skip = 32;
@@ -157,7 +206,7 @@ function compressBlock(length: number, out: Uint8Array, outView: DataView, op: n
       const step = skip >>> 5;
       skip = (skip + step) | 0;
       nextIp = (ip + step) | 0;
-      if (nextIp > ipLimit) return emitRemainder(nextEmit, length, out, outView, op);
+      if (nextIp > ipLimit) break search;
       nextBytes = blockView.getInt32(nextIp, true);
       nextHash = Math.imul(nextBytes, HASH_MULTIPLIER) >>> shift;
       candidate = table[hash]!;
@@ -165,7 +214,7 @@ function compressBlock(length: number, out: Uint8Array, outView: DataView, op: n
     } while (bytes !== blockView.getInt32(candidate, true));
 
     // Everything since the last copy is a literal (never empty: ip > nextEmit here).
-    op = emitLiteral(nextEmit, ip - nextEmit, out, outView, op);
+    op = emitLiteral(nextEmit, (ip - nextEmit) | 0, op);
 
     // Emit copies for as long as the position right after a copy starts another match.
     let current: number;
@@ -190,10 +239,10 @@ function compressBlock(length: number, out: Uint8Array, outView: DataView, op: n
         s = (s + 4) | 0;
         c = (c + 4) | 0;
       }
-      op = emitCopy(out, outView, op, ip - candidate, s - ip);
+      op = emitCopy(op, (ip - candidate) | 0, (s - ip) | 0);
       ip = s;
       nextEmit = ip;
-      if (ip >= ipLimit) return emitRemainder(nextEmit, length, out, outView, op);
+      if (ip >= ipLimit) break search;
       // Index the byte before and at the new position, as libsnappy does, then try the
       // position itself as the next match.
       const prevHash = Math.imul(blockView.getInt32((ip - 1) | 0, true), HASH_MULTIPLIER) >>> shift;
@@ -208,45 +257,72 @@ function compressBlock(length: number, out: Uint8Array, outView: DataView, op: n
     nextBytes = blockView.getInt32(ip, true);
     nextHash = Math.imul(nextBytes, HASH_MULTIPLIER) >>> shift;
   }
+  // The rest of the block (within 15 bytes of its end, or skipped as unmatched) is a literal.
+  const rest = (length - nextEmit) | 0;
+  if (rest === 0) return op;
+  if (leaveRest && rest > SHORT_LITERAL) {
+    restLeft = rest;
+    return emitLiteralTag(rest, op);
+  }
+  return emitLiteral(nextEmit, rest, op);
 }
 
-function emitRemainder(
-  nextEmit: number,
-  length: number,
-  out: Uint8Array,
-  outView: DataView,
-  op: number,
-): number {
-  return nextEmit < length ? emitLiteral(nextEmit, length - nextEmit, out, outView, op) : op;
+/** §1 Preamble: write `n` as a little-endian varint (≤ 5 bytes) at `out[0..)`; returns its length. */
+function writePreamble(out: Uint8Array, n: number): number {
+  let op = 0;
+  while (n >= 0x80) {
+    out[op++] = (n & 0x7f) | 0x80;
+    n = Math.floor(n / 0x80);
+  }
+  out[op++] = n;
+  return op;
 }
 
 /**
- * Compress `input` into `out[0..)`, which has room for its worst case
- * (`maxCompressedLength(input.length)`); returns the bytes written. Writes nothing past them.
+ * Compress an input of at most {@link PART} bytes into `staged[op..)`, block after block;
+ * returns the new `op`.
+ */
+function compressPart(input: Uint8Array, op: number): number {
+  const n = input.length;
+  for (let at = 0; at < n; at += BLOCK_SIZE) {
+    const end = Math.min(at + BLOCK_SIZE, n);
+    // A whole input as it is: a subarray is an allocation, which gossip messages notice.
+    sharedBlock.set(end - at === n ? input : input.subarray(at, end));
+    op = compressBlock(end - at, op, false);
+  }
+  return op;
+}
+
+/**
+ * Compress `input` into `out[0..)` (also seen through `outView`), which has room for its
+ * worst case; returns the bytes written. Each block is staged, then copied out; a long last
+ * literal of a block is copied from the input instead (see {@link restLeft}).
  */
 function compressTo(input: Uint8Array, out: Uint8Array, outView: DataView): number {
   const n = input.length;
-  // §1 Preamble: the uncompressed length as a little-endian varint (≤ 5 bytes).
-  let op = 0;
-  let v = n;
-  while (v >= 0x80) {
-    out[op++] = (v & 0x7f) | 0x80;
-    v = Math.floor(v / 0x80);
-  }
-  out[op++] = v;
-  if (n === 0) {
-    // The preamble alone: an empty block would be emitted as a zero-length literal.
-  } else if (n <= BLOCK_SIZE) {
-    sharedBlock.set(input);
-    op = compressBlock(n, out, outView, op);
-  } else {
-    for (let from = 0; from < n; from += BLOCK_SIZE) {
-      const to = Math.min(from + BLOCK_SIZE, n);
-      sharedBlock.set(input.subarray(from, to));
-      op = compressBlock(to - from, out, outView, op);
+  let op = writePreamble(out, n);
+  for (let at = 0; at < n; at += BLOCK_SIZE) {
+    const end = Math.min(at + BLOCK_SIZE, n);
+    sharedBlock.set(end - at === n ? input : input.subarray(at, end));
+    restLeft = 0;
+    const size = compressBlock(end - at, 0, true);
+    // A short output: 4-byte moves cost less than making a subarray for `set`.
+    op =
+      size <= SHORT_OUTPUT
+        ? moveExact(stagedView, staged, 0, out, outView, op, size, SEPARATE)
+        : copyStaged(size, out, op);
+    if (restLeft !== 0) {
+      out.set(input.subarray(end - restLeft, end), op);
+      op += restLeft;
     }
   }
   return op;
+}
+
+/** Copy `staged[0..size)` to `out[op..)`; returns the new `op`. */
+function copyStaged(size: number, out: Uint8Array, op: number): number {
+  out.set(staged.subarray(0, size), op);
+  return op + size;
 }
 
 /**
@@ -254,17 +330,19 @@ function compressTo(input: Uint8Array, out: Uint8Array, outView: DataView): numb
  * and snappy@7 (Rust `snap`).
  *
  * The result owns its memory: a `Uint8Array` of exactly the compressed length at
- * `byteOffset` 0 of a buffer of its own. Inputs up to 1 MiB are compressed into a reused
- * buffer and copied out; larger ones into a worst-case-size buffer that is then copied out
- * at the exact size.
+ * `byteOffset` 0 of a buffer of its own, copied out of the staging buffer (for inputs over
+ * 256 KiB, out of a reused buffer; over 1 MiB, out of a worst-case-size buffer).
  *
  * @throws SnappyError `INVALID_ARGUMENT` when `input` is not a `Uint8Array` or is longer than
  * the 2^32-1 bytes the format can declare.
  */
 export function compress(input: Uint8Array): Uint8Array {
   assertBytes(input);
+  const n = input.length;
   // Also rejects an input over the 2^32-1 bytes the preamble can declare.
-  const max = maxCompressedLength(input.length);
+  const max = maxCompressedLength(n);
+  // An empty input is the preamble alone (an empty block would be a zero-length literal).
+  if (n <= PART) return staged.slice(0, compressPart(input, writePreamble(staged, n)));
   if (max <= SCRATCH_MAX) {
     // A fresh worst-case buffer costs more in page faults and zeroing than the copy does.
     if (scratch.length < max) {

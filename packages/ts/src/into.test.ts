@@ -24,6 +24,8 @@ const inputs = [
   repetitive(5000, 4, 3, 10),
   structured(70_000, 5),
   repetitive(200_000, 6, 1000, 50),
+  randomBytes(70_000, 9), // a long last literal, copied from the input
+  structured(600_000, 8), // more than one 256 KiB part
 ];
 
 describe("compressInto", () => {
