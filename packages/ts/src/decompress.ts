@@ -134,12 +134,12 @@ function decodeBody(input: Uint8Array, pos: number, dest: Uint8Array | null, out
   const sparse = n > outEnd - (outEnd >>> 3);
   const fill = sparse ? SPARSE_IN : IN_SIZE;
   let inBase = 0;
-  let end = n < fill ? n : fill;
+  let end = Math.min(n, fill);
   srcBytes.set(n === end ? input : input.subarray(0, end));
   let outBase = 0;
   let op = 0;
   let flushed = 0;
-  let outLimit = outEnd < OUT_SIZE ? outEnd : OUT_SIZE;
+  let outLimit = Math.min(outEnd, OUT_SIZE);
   // libsnappy's fast path: while a tag with 16 input bytes after it and 72 output bytes
   // remain, a literal of up to 60 bytes or any copy (≤ 64 bytes, plus 7 of over-copy) fits
   // without a length check, so the common elements run with only the checks the data needs
