@@ -195,20 +195,7 @@ describe("uncompress: through the windows", () => {
   });
 
   it("agrees with snappy@7's decoder on mutated streams that move them", () => {
-    const sources = windowStreams();
-    fc.assert(
-      fc.property(
-        fc.nat(sources.length - 1),
-        fc.array(fc.tuple(fc.nat(), fc.nat(255)), { minLength: 1, maxLength: 4 }),
-        fc.option(fc.nat(), { nil: undefined }),
-        (which, edits, cut) => {
-          const stream = sources[which]!.slice();
-          for (const [at, value] of edits) stream[at % stream.length] = value;
-          agreesWithOracle(cut === undefined ? stream : stream.subarray(0, cut % stream.length));
-        },
-      ),
-      { numRuns: 300 },
-    );
+    agreesOnMutations(windowStreams(), 300);
   });
 });
 
@@ -346,6 +333,23 @@ function agreesWithOracle(input: Uint8Array): void {
   }
 }
 
+/** {@link agreesWithOracle} on `runs` copies of `sources` with 1–4 bytes overwritten, some cut. */
+function agreesOnMutations(sources: Uint8Array[], runs: number): void {
+  fc.assert(
+    fc.property(
+      fc.nat(sources.length - 1),
+      fc.array(fc.tuple(fc.nat(), fc.nat(255)), { minLength: 1, maxLength: 4 }),
+      fc.option(fc.nat(), { nil: undefined }),
+      (which, edits, cut) => {
+        const stream = sources[which]!.slice();
+        for (const [at, value] of edits) stream[at % stream.length] = value;
+        agreesWithOracle(cut === undefined ? stream : stream.subarray(0, cut % stream.length));
+      },
+    ),
+    { numRuns: runs },
+  );
+}
+
 describe("uncompress: fuzzing against snappy@7's decoder", () => {
   it("random bytes", () => {
     fc.assert(fc.property(fc.uint8Array({ maxLength: 128 }), agreesWithOracle), { numRuns: 5000 });
@@ -355,18 +359,6 @@ describe("uncompress: fuzzing against snappy@7's decoder", () => {
     const sources = [structured(3000, 1), randomBytes(500, 2), randomBytes(2000, 3, 0x03)].map(
       compress,
     );
-    fc.assert(
-      fc.property(
-        fc.nat(sources.length - 1),
-        fc.array(fc.tuple(fc.nat(), fc.nat(255)), { minLength: 1, maxLength: 4 }),
-        fc.option(fc.nat(), { nil: undefined }),
-        (which, edits, cut) => {
-          const stream = sources[which]!.slice();
-          for (const [at, value] of edits) stream[at % stream.length] = value;
-          agreesWithOracle(cut === undefined ? stream : stream.subarray(0, cut % stream.length));
-        },
-      ),
-      { numRuns: 5000 },
-    );
+    agreesOnMutations(sources, 5000);
   });
 });
