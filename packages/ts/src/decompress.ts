@@ -140,14 +140,9 @@ function flush(dest: Uint8Array, outBase: number, from: number, to: number): voi
  * not folded in (text, json-log and blocks-by-range 1.3–1.9× slower in about four processes
  * of five). This function has no branch the load-time warm-up below does not take.
  */
-function fastPath(
-  pos: number,
-  op: number,
-  end: number,
-  fastEnd: number,
-  outLimit: number,
-  fastOutEnd: number,
-): number {
+function fastPath(pos: number, op: number, fastEnd: number, fastOutEnd: number): number {
+  const end = (fastEnd + 17) | 0;
+  const outLimit = (fastOutEnd + 72) | 0;
   // Module constants through locals: each module-variable read in the loop is a load chain
   // the optimiser repeats at every use (measured: 45 % slower); read once here they are folded in.
   const src = IN_VIEW;
@@ -343,7 +338,7 @@ function decodeBody(input: Uint8Array, pos: number, dest: Uint8Array | null, out
   let fastOutEnd = outLimit - 72;
   for (;;) {
     if (pos <= fastEnd && op <= fastOutEnd) {
-      pos = fastPath(pos, op, end, fastEnd, outLimit, fastOutEnd);
+      pos = fastPath(pos, op, fastEnd, fastOutEnd);
       op = fastOp;
     }
     // The windows move on here only. The input window when fewer than 17 bytes are left in
