@@ -569,7 +569,8 @@ export function uncompressInto(
 function warmUp(): void {
   const element: number[] = [];
   const literal = (n: number) => {
-    element.push(...(n <= 60 ? [(n - 1) << 2] : [61 << 2, (n - 1) & 0xff, (n - 1) >>> 8]));
+    const m = n - 1;
+    element.push(...(n <= 60 ? [m << 2] : n <= 256 ? [60 << 2, m] : [61 << 2, m & 0xff, m >>> 8]));
     for (let i = 0; i < n; i++) element.push((i * 37 + n) & 0xff);
     return n;
   };
