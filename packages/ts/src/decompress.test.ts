@@ -2,7 +2,7 @@ import { encodeUncompressedLength, isSnappyError, type SnappyErrorCode } from "@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { compress } from "./compress.js";
-import { uncompress } from "./decompress.js";
+import { uncompress, uncompressInto } from "./decompress.js";
 import {
   firstDifference,
   oracleCompress,
@@ -93,6 +93,109 @@ describe("uncompress: valid streams", () => {
     const input = structured(200_000, 9);
     const out = uncompress(oracleCompress(input), { maxLength: 200_000 });
     expect(firstDifference(out, input)).toBe(-1);
+  });
+});
+
+// Streams built element by element, for the decoder's windows (32 KiB of input, 4 KiB for a
+// mostly incompressible stream; 256 KiB of output, moved on keeping 64 KiB; literals of
+// ≥ 4 KiB straight to the destination in incompressible streams).
+function literal(data: Uint8Array): number[] {
+  const n = data.length - 1;
+  const head =
+    n < 60
+      ? [n << 2]
+      : n < 0x100
+        ? [60 << 2, n]
+        : n < 0x10000
+          ? [61 << 2, n & 0xff, n >>> 8]
+          : [62 << 2, n & 0xff, (n >>> 8) & 0xff, n >>> 16];
+  return [...head, ...data];
+}
+const copy2 = (length: number, offset: number) => [
+  ((length - 1) << 2) | 2,
+  offset & 0xff,
+  offset >>> 8,
+];
+const copy4 = (length: number, offset: number) => [
+  ((length - 1) << 2) | 3,
+  ...[0, 8, 16, 24].map((shift) => (offset >>> shift) & 0xff),
+];
+/** A stream of `elements`, each [bytes, output length]. */
+function stream(elements: [number[], number][]): Uint8Array {
+  const total = elements.reduce((sum, [, n]) => sum + n, 0);
+  return bytes(varint(total), ...elements.map(([element]) => element));
+}
+
+/** Streams that move both windows every way they move; each decodes as snappy@7 decodes it. */
+function windowStreams(): Uint8Array[] {
+  const big = randomBytes(70_000, 11);
+  // Compressible, over 256 KiB: a 70,000-byte literal (through the window), copies at
+  // offsets up to 65,535 and, with copy-4, 70,000 (in the window) and past 64 KiB after the
+  // window moved on (from the destination), overlapping ones, and a literal across the end
+  // of an input window.
+  const slid: [number[], number][] = [[literal(big), big.length]];
+  let produced = big.length;
+  const push = (element: number[], n: number) => {
+    slid.push([element, n]);
+    produced += n;
+  };
+  for (let k = 0; k < 4000; k++) {
+    push(k % 3 === 0 ? copy4(64, 70_000) : copy2(64, 65_535 - (k % 7)), 64);
+    if (k % 500 === 499 && produced > 300_000) push(copy4(50, produced - 1000 - k), 50);
+    if (k % 500 === 499) push(copy4(40, 3), 40);
+    if (k % 1000 === 999) push(literal(randomBytes(300, k)), 300);
+  }
+  // Incompressible: literals of ≥ 4 KiB straight to the destination, copies into them (the
+  // window takes them back), a short literal between, literals across input windows.
+  const sparse: [number[], number][] = [];
+  for (let k = 0; k < 12; k++) {
+    const data = randomBytes(4096 + k * 997, 20 + k);
+    sparse.push([literal(data), data.length], [copy2(64, data.length - 3), 64]);
+    sparse.push([copy2(20, 10), 20], [literal(randomBytes(2315, k)), 2315], [copy2(9, 2499), 9]);
+  }
+  sparse.push([copy4(64, 60_000), 64], [copy4(33, 5), 33]);
+  // Many short literals: a long input read through several windows, literals straddling
+  // each window's end.
+  const literals: [number[], number][] = [];
+  for (let k = 0; k < 700; k++) {
+    literals.push([literal(randomBytes(90 + (k % 13), 100 + k)), 90 + (k % 13)]);
+    literals.push([copy2(64, 80), 64], [copy2(64, 64), 64], [copy2(30, 1), 30]);
+  }
+  return [stream(slid), stream(sparse), stream(literals)];
+}
+
+describe("uncompress: through the windows", () => {
+  it("decodes streams that move them, as snappy@7 does, also into a caller's array", () => {
+    for (const input of windowStreams()) {
+      const expected = oracleUncompress(input);
+      expect(expected.length).toBeGreaterThan(40_000);
+      expect(firstDifference(uncompress(input), expected)).toBe(-1);
+      const backing = new Uint8Array(expected.length + 9).fill(0xa5);
+      const output = backing.subarray(4, 4 + expected.length);
+      expect(uncompressInto(input, output)).toBe(expected.length);
+      expect(firstDifference(output, expected)).toBe(-1);
+      expect(backing.subarray(0, 4).every((b) => b === 0xa5)).toBe(true);
+      expect(backing.subarray(4 + expected.length).every((b) => b === 0xa5)).toBe(true);
+    }
+  });
+
+  it("names stream and output positions, not window positions", () => {
+    const data = randomBytes(40_000, 5);
+    // A copy-2 cut short after 40,003 input bytes (the tag at byte 40,006).
+    rejects(
+      bytes(varint(80_001), literal(data), copy2(64, 40_000).slice(0, 2)),
+      "CORRUPT_INPUT",
+      /copy-2 tag is missing offset bytes \(tag at byte 40006\)/,
+    );
+    // After the output window moved on: an offset past everything produced so far.
+    const long: [number[], number][] = [[literal(data), data.length]];
+    for (let k = 0; k < 5000; k++) long.push([copy2(64, 40_000), 64]);
+    long.push([copy4(4, 400_001), 4]);
+    rejects(stream(long), "CORRUPT_INPUT", /copy offset 400001 reaches before the 360000 bytes/);
+  });
+
+  it("agrees with snappy@7's decoder on mutated streams that move them", () => {
+    agreesOnMutations(windowStreams(), 300);
   });
 });
 
@@ -230,6 +333,23 @@ function agreesWithOracle(input: Uint8Array): void {
   }
 }
 
+/** {@link agreesWithOracle} on `runs` copies of `sources` with 1–4 bytes overwritten, some cut. */
+function agreesOnMutations(sources: Uint8Array[], runs: number): void {
+  fc.assert(
+    fc.property(
+      fc.nat(sources.length - 1),
+      fc.array(fc.tuple(fc.nat(), fc.nat(255)), { minLength: 1, maxLength: 4 }),
+      fc.option(fc.nat(), { nil: undefined }),
+      (which, edits, cut) => {
+        const stream = sources[which]!.slice();
+        for (const [at, value] of edits) stream[at % stream.length] = value;
+        agreesWithOracle(cut === undefined ? stream : stream.subarray(0, cut % stream.length));
+      },
+    ),
+    { numRuns: runs },
+  );
+}
+
 describe("uncompress: fuzzing against snappy@7's decoder", () => {
   it("random bytes", () => {
     fc.assert(fc.property(fc.uint8Array({ maxLength: 128 }), agreesWithOracle), { numRuns: 5000 });
@@ -239,18 +359,6 @@ describe("uncompress: fuzzing against snappy@7's decoder", () => {
     const sources = [structured(3000, 1), randomBytes(500, 2), randomBytes(2000, 3, 0x03)].map(
       compress,
     );
-    fc.assert(
-      fc.property(
-        fc.nat(sources.length - 1),
-        fc.array(fc.tuple(fc.nat(), fc.nat(255)), { minLength: 1, maxLength: 4 }),
-        fc.option(fc.nat(), { nil: undefined }),
-        (which, edits, cut) => {
-          const stream = sources[which]!.slice();
-          for (const [at, value] of edits) stream[at % stream.length] = value;
-          agreesWithOracle(cut === undefined ? stream : stream.subarray(0, cut % stream.length));
-        },
-      ),
-      { numRuns: 5000 },
-    );
+    agreesOnMutations(sources, 5000);
   });
 });
