@@ -39,15 +39,16 @@ function wroteInto(result: Uint8Array, output: Uint8Array): number {
 
 // compress(src) allocates a worst-case array per call and returns a view of its start: a
 // result whose buffer is up to 17% larger than its bytes. Compressing into one reused
-// scratch array and copying the bytes out (the core does, via ownedBytes) costs a copy of
-// the output but saves allocating the worst case (see the README for both timings).
+// scratch array and copying the bytes out costs a copy of the output but saves allocating
+// the worst case (see the README for both timings). The copy is a fresh array of exactly
+// the result's length, as `freshOutput` declares.
 const SCRATCH_MAX = stablelibBound(1 << 20);
 let scratch = new Uint8Array(0);
 function compressOwned(input: Uint8Array): Uint8Array {
   const need = stablelibBound(input.length);
-  if (need > SCRATCH_MAX) return compress(input);
+  if (need > SCRATCH_MAX) return compress(input).slice();
   if (scratch.length < need) scratch = new Uint8Array(Math.max(need, 4096));
-  return compress(input, scratch);
+  return compress(input, scratch).slice();
 }
 
 /**
@@ -70,6 +71,8 @@ export async function createCodec(): Promise<SnappyCodec> {
     library,
     runtime: "js",
     guard: "length",
+    // compressOwned copies its result out; decompress allocates exactly the declared length.
+    freshOutput: true,
     compress: compressOwned,
     uncompress: (input) => decompress(input),
     maxCompressedLength: stablelibBound,
