@@ -127,6 +127,10 @@ export class ChildWorker implements CaseWorker {
       }
       this.waiting.shift()?.(JSON.parse(line.slice(MARK.length)) as Reply);
     });
+    // A request written to a child that has just died fails with EPIPE on stdin; the exit
+    // handler below rejects every waiting call with the reason, so the write error adds
+    // nothing (and unhandled, it would crash the bench).
+    child.stdin!.on("error", () => {});
     child.on("exit", (code, signal) => {
       this.exited = signal ? `killed by ${signal}` : `exited with code ${code}`;
       for (const w of this.waiting.splice(0)) w(new ForkError(`child ${this.exited}`));
