@@ -1,5 +1,5 @@
 // While forks are timed, idle CPUs poll instead of halting. On a VM an idle vCPU halts into
-// the hypervisor (this machine's guest: `haltpoll` with no poll window), and waking it takes
+// the hypervisor (on the VM the READMEs' numbers come from: `haltpoll`, no poll window), and waking it takes
 // tens of µs. Every hand-off between threads pays that wake-up: napi's thread pool, V8's
 // parallel GC helpers. How often the other CPU happens to be idle depends on which codecs
 // share the run, so a codec timed alone measured a different machine (napi's thread-pool
@@ -12,7 +12,7 @@ const QOS_FILE = "/dev/cpu_dma_latency";
 
 /** The request while it is held; `note` says what the report records. */
 export interface IdleHold {
-  /** "poll" when held, else why not (e.g. "halt (EACCES)"). */
+  /** "poll" when held, else why not (e.g. "default (/dev/cpu_dma_latency: EACCES)"). */
   readonly note: string;
   release(): void;
 }
