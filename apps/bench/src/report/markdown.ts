@@ -92,7 +92,10 @@ export function renderMarkdown(report: BenchReport, extras: MarkdownExtras = {})
         "conversions it cannot work without) against the same library through the " +
         "adapter, each in its own processes, paired fork by fork. The difference is what " +
         'input checks, error mapping and copies cost; "within noise" when its 95 % ' +
-        "interval includes zero. **Bold** = an overhead the interval supports.",
+        "interval includes zero. **Bold** = an overhead the interval supports. A negative " +
+        "overhead is an adapter calling its library with settings that beat the " +
+        "library's defaults, which the direct call keeps (each adapter's README says " +
+        "which).",
       "",
       markdownTable(overheadTable(report)),
     );
