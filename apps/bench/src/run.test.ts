@@ -199,29 +199,42 @@ describe("runForks", () => {
     ]);
   });
 
-  it("adds forks only for the rows still named wide, until none is or the extras run out", async () => {
+  it("adds forks for the targets of rows still named wide, each replaying all its rows", async () => {
     const small = rowOf("synthetic-small", "compress");
     const large = rowOf("synthetic-small", "uncompress");
     const counted: TimingOptions = { ...TINY, sliceMs: 0, timeMs: 0, minSamples: 2 };
-    const started: number[] = [];
+    const started: string[] = [];
     const asked: number[] = [];
+    const order: string[] = [];
+    // "napi" runs only the small row; "napi-again" both, and its large row stays wide until
+    // it has 4 forks.
     const { measurements } = await runForks(
       [
         { spec: spec(), row: small },
-        { spec: spec(), row: large },
+        { spec: spec({ codec: "napi-again" }), row: small },
+        { spec: spec({ codec: "napi-again" }), row: large },
       ],
       rows.map((r) => ({ label: `{codec}/${r.payload}/${r.op}` })),
       counted,
       2,
       async (s, fork) => {
-        started.push(fork);
-        return LocalWorker.start(s, rows, counted);
+        started.push(`${s.codec}#${fork}`);
+        const w = await LocalWorker.start({ ...s, codec: "napi" }, rows, counted);
+        return {
+          spec: s,
+          warm: (r) => {
+            if (fork >= 2) order.push(`${s.codec}#${fork}/${r === small ? "small" : "large"}`);
+            return w.warm(r);
+          },
+          sample: (r) => w.sample(r),
+          allocation: (r) => w.allocation(r),
+          close: () => w.close(),
+        };
       },
       undefined,
       {
         extraForks: 5,
         deadline: Number.POSITIVE_INFINITY,
-        // "large" stays wide until it has 4 forks; "small" never is.
         wideRows: (ms) => {
           const m = ms.find((x) => x.row === large)!;
           asked.push(m.forkMedians.filter(Number.isFinite).length);
@@ -229,12 +242,22 @@ describe("runForks", () => {
         },
       },
     );
-    const finite = (row: number) =>
-      measurements.find((m) => m.row === row)!.forkMedians.filter(Number.isFinite).length;
-    expect(finite(small)).toBe(2);
-    expect(finite(large)).toBe(4);
+    const finite = (codec: string, row: number) =>
+      measurements
+        .find((m) => m.spec.codec === codec && m.row === row)!
+        .forkMedians.filter(Number.isFinite).length;
+    expect(finite("napi", small)).toBe(2);
+    expect(finite("napi-again", small)).toBe(4);
+    expect(finite("napi-again", large)).toBe(4);
     expect(asked).toEqual([2, 3, 4]);
-    expect(started).toEqual([0, 1, 2, 3]);
+    expect(started.filter((s) => s.startsWith("napi#"))).toEqual(["napi#0", "napi#1"]);
+    // The extra forks replay the target's rows in the base forks' order.
+    expect(order).toEqual([
+      "napi-again#2/small",
+      "napi-again#2/large",
+      "napi-again#3/small",
+      "napi-again#3/large",
+    ]);
     // Fork indices stay aligned across cases: one slot per fork run.
     expect(measurements.every((m) => m.forkMedians.length === 4)).toBe(true);
   });
