@@ -138,7 +138,8 @@ function flush(dest: Uint8Array, outBase: number, from: number, to: number): voi
  * branches, first taken with the decoder already optimised, deoptimise it; a process then
  * often kept running the loop's on-stack-replacement code, in which the window constants are
  * not folded in (text, json-log and blocks-by-range 1.3–1.9× slower in about four processes
- * of five). This function has no branch the load-time warm-up below does not take.
+ * of five). This function has no branch the load-time warm-up below does not take: a branch
+ * added here needs an element in `warmUp`'s stream that takes it.
  */
 function fastPath(pos: number, op: number, fastEnd: number, fastOutEnd: number): number {
   const end = (fastEnd + 17) | 0;
