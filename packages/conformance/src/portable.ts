@@ -20,6 +20,7 @@ export {
 export {
   builtinCorpus,
   type CorpusItem,
+  literal,
   literalStream,
   mutate,
   prng,

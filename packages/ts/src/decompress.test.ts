@@ -1,3 +1,4 @@
+import { literal } from "@snappykit/conformance";
 import { encodeUncompressedLength, isSnappyError, type SnappyErrorCode } from "@snappykit/core";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
@@ -99,18 +100,6 @@ describe("uncompress: valid streams", () => {
 // Streams built element by element, for the decoder's windows (32 KiB of input, 4 KiB for a
 // mostly incompressible stream; 256 KiB of output, moved on keeping 64 KiB; literals of
 // ≥ 4 KiB straight to the destination in incompressible streams).
-function literal(data: Uint8Array): number[] {
-  const n = data.length - 1;
-  const head =
-    n < 60
-      ? [n << 2]
-      : n < 0x100
-        ? [60 << 2, n]
-        : n < 0x10000
-          ? [61 << 2, n & 0xff, n >>> 8]
-          : [62 << 2, n & 0xff, (n >>> 8) & 0xff, n >>> 16];
-  return [...head, ...data];
-}
 const copy2 = (length: number, offset: number) => [
   ((length - 1) << 2) | 2,
   offset & 0xff,
