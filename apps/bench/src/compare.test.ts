@@ -134,6 +134,42 @@ describe("compareCases", () => {
   });
 });
 
+describe("compareCases on cases with two speeds", () => {
+  // snappy@7's raw blob compress, same commit twice: ~10 µs or ~400 µs per fork, 3 of 13
+  // forks slow in one run and 11 of 13 in the next (ns per op).
+  const fast = [9300, 9900, 8300, 9800, 8000, 12800, 10700, 8600, 11100, 10700];
+  const r4 = [...fast, 388500, 394700, 384500];
+  const r5 = [10500, 402200, 305000, 397400, 465500, 302000, 451900, 472500, 14600, 460800];
+  const r5b = [...r5, 388300, 387900, 386800];
+  const compare = (a: number[], b: number[]) =>
+    compareCases(run([result("napi", a)]), run([result("napi", b)]), 10, "base.json").entries[0]!;
+
+  it("tests the fast forks and counts the slow ones when the share of slow forks moves", () => {
+    expect(compare(r4, r5b)).toMatchObject({
+      significant: false,
+      verdict: "no significant change",
+      twoSpeeds: { baseSlow: 3, baseForks: 13, slow: 11, forks: 13 },
+    });
+  });
+
+  it("still finds the fast forks slowing down", () => {
+    const slower = r4.map((x) => (x < 100_000 ? x * 1.3 : x));
+    expect(compare(r4, slower)).toMatchObject({ significant: true, verdict: "slower" });
+  });
+
+  it("tests every fork when one run keeps fewer than two fast ones", () => {
+    // Every fork now at the slow speed: the speed itself changed.
+    const allSlow = r4.map((x) => (x < 100_000 ? x * 40 : x));
+    const e = compare(r4, allSlow);
+    expect(e.twoSpeeds).toBeUndefined();
+    expect(e).toMatchObject({ significant: true, verdict: "slower" });
+  });
+
+  it("takes one outlying fork for noise, not a second speed", () => {
+    expect(compare(noisy, shuffled).twoSpeeds).toBeUndefined();
+  });
+});
+
 describe("setupWarnings", () => {
   it("names every setting that differs between the runs", () => {
     const w = setupWarnings(

@@ -1,5 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { benjaminiHochberg, mannWhitney, medianEstimate, pairedRatio, uCounts } from "./stats.js";
+import {
+  benjaminiHochberg,
+  mannWhitney,
+  medianEstimate,
+  pairedRatio,
+  twoSpeedCut,
+  uCounts,
+} from "./stats.js";
 
 describe("medianEstimate", () => {
   it("gives the median and the widest order-statistic interval reaching 95 %", () => {
@@ -78,6 +85,19 @@ describe("mannWhitney", () => {
     const t = mannWhitney([1, 2, 3], [4, 5, 6])!;
     expect(t.minP).toBeCloseTo(0.1);
     expect(t.ci).toBeUndefined();
+  });
+});
+
+describe("twoSpeedCut", () => {
+  it("cuts in the largest step of at least 1.5x with two forks on each side", () => {
+    expect(twoSpeedCut([5, 5.2, 8.1, 8.3, 5.1, 8.0])).toBeCloseTo(Math.sqrt(5.2 * 8.0), 9);
+    expect(twoSpeedCut([10, 11, 400, 12, 390])).toBeCloseTo(Math.sqrt(12 * 390), 9);
+  });
+
+  it("sees no second speed in a spread, one outlier, or failed forks", () => {
+    expect(twoSpeedCut([100, 104, 97, 101, 99, 350, 102, 98, 103])).toBeUndefined();
+    expect(twoSpeedCut([100, 120, 140, 160, 180])).toBeUndefined();
+    expect(twoSpeedCut([100, Number.NaN, 101, Number.NaN])).toBeUndefined();
   });
 });
 

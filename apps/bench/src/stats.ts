@@ -175,6 +175,25 @@ export function mannWhitney(
 }
 
 /**
+ * Where fork medians split into two speeds: in sorted order, the largest step between
+ * neighbours of at least `jump`× with at least `minSide` forks on each side (its geometric
+ * middle); undefined when there is none. One outlying fork is not a second speed: the median
+ * already ignores it.
+ */
+export function twoSpeedCut(xs: readonly number[], jump = 1.5, minSide = 2): number | undefined {
+  const v = xs.filter((x) => x > 0 && Number.isFinite(x)).sort((a, b) => a - b);
+  let at = -1;
+  let step = jump;
+  for (let i = minSide; i <= v.length - minSide; i++) {
+    if (v[i]! / v[i - 1]! >= step) {
+      step = v[i]! / v[i - 1]!;
+      at = i;
+    }
+  }
+  return at < 0 ? undefined : Math.sqrt(v[at]! * v[at - 1]!);
+}
+
+/**
  * The Benjamini–Hochberg cut-off for `pValues` at false-discovery rate `q`: the largest
  * p(k) with p(k) ≤ k/m · q (−1 when none qualifies). Tests with p ≤ the cut-off are the
  * discoveries; among them, the expected share of false ones is at most q.

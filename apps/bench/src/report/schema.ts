@@ -193,6 +193,18 @@ export interface ComparisonEntry {
    * threshold").
    */
   readonly verdict: "slower" | "faster" | "within noise" | "no significant change";
+  /**
+   * Present when a run's forks ran at one of two speeds (see compare.ts): the test and
+   * `change` then cover only the forks faster than `cut` (ns per op) in each run, and the
+   * slow ones are counted here, not tested.
+   */
+  readonly twoSpeeds?: {
+    readonly cut: number;
+    readonly baseSlow: number;
+    readonly baseForks: number;
+    readonly slow: number;
+    readonly forks: number;
+  };
 }
 
 /** How the comparison was made, and what it could not compare. */

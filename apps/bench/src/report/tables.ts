@@ -310,7 +310,12 @@ export function comparisonTable(report: BenchReport): Table | undefined {
           : formatPercent(r.change),
         r.significant,
       ),
-      c(r.verdict, r.verdict === "slower"),
+      c(
+        r.twoSpeeds
+          ? `${r.verdict}, fast forks (slow: ${r.twoSpeeds.baseSlow}/${r.twoSpeeds.baseForks} → ${r.twoSpeeds.slow}/${r.twoSpeeds.forks})`
+          : r.verdict,
+        r.verdict === "slower",
+      ),
     ]),
   };
 }

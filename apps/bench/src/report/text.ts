@@ -46,6 +46,12 @@ export function comparisonSummary(report: BenchReport): string[] {
       `Ratio to the reference on block-sized payloads moved ≤ 10 % in ${d.within10Percent} of ${d.cases} cases (median ${d.medianPercent.toFixed(1)} %).`,
     );
   }
+  const twoSpeeds = entries.filter((e) => e.twoSpeeds).length;
+  if (twoSpeeds > 0) {
+    lines.push(
+      `${twoSpeeds} cases ran at one of two speeds per fork in a run: they were tested on their fast forks, and the table counts the slow ones, which are not tested (their share moves between runs of one commit).`,
+    );
+  }
   for (const w of info.warnings) lines.push(`Warning: ${w}.`);
   const skipped = new Map<string, string[]>();
   for (const s of info.skipped) skipped.set(s.reason, [...(skipped.get(s.reason) ?? []), s.key]);
