@@ -122,6 +122,18 @@ describe("compareCases", () => {
     expect(r.entries.filter((e) => e.significant)).toEqual([]);
   });
 
+  it("gives the median change over all cases: the machine's shift when most moved alike", () => {
+    const cases = Array.from({ length: 9 }, (_, i) => result(`c${i}`, noisy));
+    const later = cases.map((c, i) =>
+      result(
+        c.codec,
+        noisy.map((x) => x * (i === 0 ? 1.5 : 1.03)),
+      ),
+    );
+    const r = compareCases(run(cases), run(later), 10, "base.json");
+    expect(r.info.medianChangePercent).toBeCloseTo(3, 0);
+  });
+
   it("never calls a difference significant with too few forks to test", () => {
     const r = compareCases(
       run([result("a", [100, 100, 100])]),

@@ -25,6 +25,7 @@ import {
   ALPHA,
   benjaminiHochberg,
   mannWhitney,
+  medianOf,
   percentInterval,
   ratioToPercent,
   twoSpeedCut,
@@ -166,6 +167,7 @@ export function compareCases(
       warnings: setupWarnings(baseline, current),
       skipped,
       ...relativeDrift(baseline, current),
+      ...(entries.length > 0 && { medianChangePercent: medianOf(entries.map((e) => e.change)) }),
     },
   };
 }

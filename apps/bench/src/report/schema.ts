@@ -225,6 +225,12 @@ export interface ComparisonInfo {
     readonly within10Percent: number;
     readonly medianPercent: number;
   };
+  /**
+   * The median `change` over every compared case: when most cases moved together, this is
+   * the machine running faster or slower in one run's minutes (on this VM, up to ~3 %
+   * overall and ~10 % on the thread-pool rows), not the code.
+   */
+  readonly medianChangePercent?: number;
 }
 
 /** A fork that lost a target: crashed, hung, or failed a request. */

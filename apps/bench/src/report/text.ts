@@ -1,6 +1,6 @@
 // Sentences about a report that every renderer shares: the headline, the fork count, what a
 // comparison found.
-import { formatDuration, formatRuntime } from "./format.js";
+import { formatDuration, formatPercent, formatRuntime } from "./format.js";
 import type { BenchReport } from "./schema.js";
 
 /** The one-line summary of where and how a report was made. */
@@ -44,6 +44,11 @@ export function comparisonSummary(report: BenchReport): string[] {
   if (d) {
     lines.push(
       `Ratio to the reference on block-sized payloads moved ≤ 10 % in ${d.within10Percent} of ${d.cases} cases (median ${d.medianPercent.toFixed(1)} %).`,
+    );
+  }
+  if (info.medianChangePercent !== undefined) {
+    lines.push(
+      `The median case moved ${formatPercent(info.medianChangePercent)}: when most cases moved together, that is the machine between the two runs, not the code (the ratios to the reference cancel it).`,
     );
   }
   const twoSpeeds = entries.filter((e) => e.twoSpeeds).length;
