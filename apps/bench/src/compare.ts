@@ -28,6 +28,7 @@ import {
   medianOf,
   percentInterval,
   ratioToPercent,
+  timedValues,
   twoSpeedCut,
 } from "./stats.js";
 
@@ -188,8 +189,7 @@ function fastForks(
   const cuts = [twoSpeedCut(baseline), twoSpeedCut(current)].filter((x) => x !== undefined);
   if (cuts.length === 0) return { baseline, current };
   const cut = Math.min(...cuts);
-  const timed = (xs: readonly number[]) => xs.filter((x) => x > 0 && Number.isFinite(x));
-  const [a, b] = [timed(baseline), timed(current)];
+  const [a, b] = [timedValues(baseline), timedValues(current)];
   const [fastA, fastB] = [a.filter((x) => x < cut), b.filter((x) => x < cut)];
   if (fastA.length < 2 || fastB.length < 2) return { baseline, current };
   return {

@@ -128,6 +128,9 @@ export interface ShiftTest {
   readonly ci?: Interval;
 }
 
+/** The fork medians that hold a time (failed forks are NaN). */
+export const timedValues = (xs: readonly number[]) => xs.filter((x) => x > 0 && Number.isFinite(x));
+
 /**
  * Compare two independent samples of positive values (fork medians of two runs). Rank
  * based, so one fork's outlier moves it by one rank, not by its size.
@@ -137,8 +140,8 @@ export function mannWhitney(
   current: readonly number[],
   alpha = ALPHA,
 ): ShiftTest | undefined {
-  const a = baseline.filter((x) => x > 0 && Number.isFinite(x)).map(Math.log);
-  const b = current.filter((x) => x > 0 && Number.isFinite(x)).map(Math.log);
+  const a = timedValues(baseline).map(Math.log);
+  const b = timedValues(current).map(Math.log);
   const m = a.length;
   const n = b.length;
   if (m === 0 || n === 0) return undefined;
@@ -181,7 +184,7 @@ export function mannWhitney(
  * already ignores it.
  */
 export function twoSpeedCut(xs: readonly number[], jump = 1.5, minSide = 2): number | undefined {
-  const v = xs.filter((x) => x > 0 && Number.isFinite(x)).sort((a, b) => a - b);
+  const v = timedValues(xs).sort((a, b) => a - b);
   let at = -1;
   let step = jump;
   for (let i = minSide; i <= v.length - minSide; i++) {
