@@ -3,7 +3,14 @@ import { encodeUncompressedLength, isSnappyError, type SnappyErrorCode } from "@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { compress } from "./compress.js";
-import { uncompress, uncompressInto } from "./decompress.js";
+import {
+  DIRECT,
+  LONG_LITERAL,
+  SMALL_OUTPUT,
+  SPARSE_IN,
+  uncompress,
+  uncompressInto,
+} from "./decompress.js";
 import {
   firstDifference,
   oracleCompress,
@@ -88,6 +95,29 @@ describe("uncompress: valid streams", () => {
     padded.set(stream, 7);
     expect(firstDifference(uncompress(padded.subarray(7, 7 + stream.length)), input)).toBe(-1);
     expect(firstDifference(uncompress(Buffer.from(stream)), input)).toBe(-1);
+  });
+
+  it("decodes one literal as long as the whole output around the window sizes, ±1", () => {
+    // A 4096-byte output held in one literal (what ts and snappy@7 write for 4096
+    // incompressible bytes) once threw a TypeError: outputs up to SMALL_OUTPUT had no
+    // destination array, and a literal of DIRECT bytes went straight to it.
+    for (const size of [SMALL_OUTPUT, DIRECT, SPARSE_IN, LONG_LITERAL].flatMap((n) => [
+      n - 1,
+      n,
+      n + 1,
+    ])) {
+      const data = randomBytes(size, size);
+      const stream = Uint8Array.from([...varint(size), ...literal(data)]);
+      expect(firstDifference(uncompress(stream), data), `${size} B`).toBe(-1);
+      expect(firstDifference(uncompress(compress(data)), data), `${size} B`).toBe(-1);
+      const out = new Uint8Array(size);
+      expect(uncompressInto(stream, out)).toBe(size);
+      expect(firstDifference(out, data), `${size} B into`).toBe(-1);
+      // The same literal, then one byte more than declared: rejected as corrupt, not a crash.
+      rejects(Uint8Array.from([...stream, 0]), "CORRUPT_INPUT", /tag at byte/);
+      const short = Uint8Array.from([...varint(size + 1), ...literal(data), 0x00]);
+      rejects(short, "CORRUPT_INPUT", /runs past the end of the input/);
+    }
   });
 
   it("decodes snappy@7's output and honours a sufficient maxLength", () => {

@@ -15,7 +15,7 @@ import {
 import { moveExact, SEPARATE } from "./output.js";
 
 /** Literals at least this long use `set` (one call); shorter ones 8- or 4-byte moves. */
-const LONG_LITERAL = 256;
+export const LONG_LITERAL = 256;
 
 // The decoder reads and writes only through two module constants, an input window `IN` and
 // an output window `OUT`, each with a `DataView` made once. The optimiser folds a constant
@@ -38,7 +38,7 @@ const IN_SIZE = 32 * 1024;
  * length): its literals are read from the input itself, so a smaller window copies less of
  * them in vain.
  */
-const SPARSE_IN = 4096;
+export const SPARSE_IN = 4096;
 const IN = new Uint8Array(IN_SIZE);
 const IN_VIEW = new DataView(IN.buffer);
 
@@ -65,13 +65,13 @@ const KEEP = 64 * 1024;
  * from them are likely, so they go through the window (unless longer than its room). With
  * `OUT_SIZE >= KEEP + DIRECT` a full window always holds `KEEP` bytes to keep.
  */
-const DIRECT = 4096;
+export const DIRECT = 4096;
 
 /**
  * Results up to this size are decoded without a destination array (no literal goes direct,
  * the window never moves) and copied out of `OUT` with one `slice`.
  */
-const SMALL_OUTPUT = 4096;
+export const SMALL_OUTPUT = 4096;
 
 /**
  * Node's `Buffer.allocUnsafeSlow`, where there is one: a buffer of its own that is not
@@ -409,9 +409,9 @@ function decodeBody(input: Uint8Array, pos: number, dest: Uint8Array | null, out
           tagAt,
         );
       }
-      if (length >= DIRECT && (sparse || length > outLimit - op)) {
-        // Straight to the destination (never null here: outEnd > DIRECT > SMALL_OUTPUT); the
-        // window restarts empty after it.
+      if (dest !== null && length >= DIRECT && (sparse || length > outLimit - op)) {
+        // Straight to the destination; the window restarts empty after it. Without one (a
+        // small output, which may itself be one DIRECT-byte literal) it stays in the window.
         flush(dest!, outBase, flushed, op);
         dest!.set(input.subarray(from, from + length), at);
         outBase = at + length;
