@@ -4,14 +4,20 @@
 // the `*Into` functions reuse one output array, so the view of the last one is kept (and with
 // it a reference to that array until another comes).
 let lastBytes: Uint8Array | undefined;
+let lastLength = 0;
 let lastView: DataView = new DataView(new ArrayBuffer(0));
 
 /** A `DataView` of exactly `bytes` (`view.getInt32(0)` reads `bytes[0..4)`). */
 export function viewOf(bytes: Uint8Array): DataView {
-  // Same array, same extent: a view made for it still fits (its buffer was not resized).
-  if (bytes !== lastBytes || lastView.byteLength !== bytes.byteLength) {
-    lastView = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  // Same array, same length as when the view was made: the view still covers it. The length
+  // is the array's, not the view's: on a resizable buffer that shrank, reading the view's
+  // `byteLength` throws, while the array (length-tracking, or a fixed view now out of
+  // bounds) reports its new length.
+  const length = bytes.byteLength;
+  if (bytes !== lastBytes || length !== lastLength) {
+    lastView = new DataView(bytes.buffer, bytes.byteOffset, length);
     lastBytes = bytes;
+    lastLength = length;
   }
   return lastView;
 }
