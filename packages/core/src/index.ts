@@ -10,6 +10,7 @@ export { type BackendSpec, guardedCodec } from "./guarded.js";
 export {
   assertBytes,
   assertOutputLength,
+  checkOptions,
   checkUncompressedLength,
   DEFAULT_MAX_LENGTH,
   MAX_EXPANSION_RATIO,

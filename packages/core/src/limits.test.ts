@@ -3,6 +3,7 @@ import { SnappyError } from "./errors.js";
 import {
   assertBytes,
   assertOutputLength,
+  checkOptions,
   checkUncompressedLength,
   DEFAULT_MAX_LENGTH,
   maxCompressedLength,
@@ -83,5 +84,49 @@ describe("assertOutputLength", () => {
   it("throws CORRUPT_INPUT naming the backend when lengths differ", () => {
     expect(() => assertOutputLength(new Uint8Array(3), 4, "lib")).toThrow(/lib produced 3 bytes/);
     expect(() => assertOutputLength(new Uint8Array(4), 4, "lib")).not.toThrow();
+  });
+});
+
+describe("arguments that only look right", () => {
+  it("assertBytes rejects a Proxy of a Uint8Array and an object inheriting from one", () => {
+    // Both pass `instanceof Uint8Array`, and every typed-array method throws a TypeError on them.
+    const fakes = [new Proxy(new Uint8Array(8), {}), Object.create(Uint8Array.prototype)];
+    for (const fake of fakes) {
+      expect(codeOf(() => assertBytes(fake))).toBe("INVALID_ARGUMENT");
+      expect(() => assertBytes(fake)).toThrow(/not a real Uint8Array/);
+      expect(codeOf(() => checkUncompressedLength(fake))).toBe("INVALID_ARGUMENT");
+    }
+    expect(codeOf(() => assertBytes(Buffer.from([1])))).toBe("no error");
+    expect(codeOf(() => assertBytes(new Uint8Array(new SharedArrayBuffer(4))))).toBe("no error");
+  });
+
+  it("uncompress options: a value where the object goes, or an unknown key, is refused", () => {
+    const ok = stream(10, 3);
+    // snappyjs takes maxLength positionally; a migrating caller's limit must not vanish.
+    for (const bad of [10, "10", null, true, [10]]) {
+      expect(
+        codeOf(() => checkUncompressedLength(ok, bad as never)),
+        String(bad),
+      ).toBe("INVALID_ARGUMENT");
+    }
+    expect(() => checkUncompressedLength(ok, { maxlength: 10 } as never)).toThrow(
+      /unknown key "maxlength" \(did you mean "maxLength"\?\)/,
+    );
+    const inherited = Object.create({ limit: 5 }) as { maxLength?: number };
+    expect(codeOf(() => checkUncompressedLength(ok, inherited))).toBe("INVALID_ARGUMENT");
+    for (const fine of [undefined, {}, { maxLength: undefined }, { maxLength: 10 }]) {
+      expect(codeOf(() => checkUncompressedLength(ok, fine))).toBe("no error");
+    }
+  });
+
+  it("checkOptions names the options and the keys it knows", () => {
+    expect(() => checkOptions(3, ["a", "b"], "bounds")).toThrow(
+      /bounds must be an object with a, b, got number 3/,
+    );
+    expect(() => checkOptions({ a: 1, c: 2 }, ["a", "b"], "bounds")).toThrow(
+      /bounds has an unknown key "c"; known: a, b/,
+    );
+    expect(codeOf(() => checkOptions({ a: 1 }, ["a", "b"]))).toBe("no error");
+    expect(codeOf(() => checkOptions(undefined, ["a"]))).toBe("no error");
   });
 });

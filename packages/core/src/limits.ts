@@ -33,9 +33,13 @@ export function maxExpandedLength(bodyLength: number): number {
   return Math.floor((bodyLength * 64) / 3);
 }
 
-/** Throw `INVALID_ARGUMENT` unless `input` is a `Uint8Array` (a `Buffer` is one). */
+/**
+ * Throw `INVALID_ARGUMENT` unless `input` is a `Uint8Array` (a `Buffer` is one). A Proxy of
+ * one, or an object with `Uint8Array.prototype` in its chain, passes `instanceof` but is no
+ * typed array (every method throws a `TypeError` on it): `ArrayBuffer.isView` tells.
+ */
 export function assertBytes(input: unknown, what = "input"): asserts input is Uint8Array {
-  if (!(input instanceof Uint8Array)) notBytes(input, what);
+  if (!(input instanceof Uint8Array && ArrayBuffer.isView(input))) notBytes(input, what);
 }
 
 // The checks below run on every call, often around a sub-µs backend call. Their messages
@@ -43,12 +47,56 @@ export function assertBytes(input: unknown, what = "input"): asserts input is Ui
 function notBytes(input: unknown, what: string): never {
   throw new SnappyError(
     "INVALID_ARGUMENT",
-    `${what} must be a Uint8Array, got ${input === null ? "null" : typeof input}`,
+    input instanceof Uint8Array
+      ? `${what} is not a real Uint8Array (a Proxy, or an object that inherits from one)`
+      : `${what} must be a Uint8Array, got ${describeValue(input)}`,
   );
 }
 
-/** The `maxLength` in force for `options`, validated. */
+/** `null`, `number 10`, `string`, `array`…: what a caller passed, for a message. */
+function describeValue(value: unknown): string {
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "an array";
+  if (typeof value === "number" || typeof value === "boolean") return `${typeof value} ${value}`;
+  return typeof value;
+}
+
+/**
+ * Throw `INVALID_ARGUMENT` unless `options` is `undefined` or an object whose own and
+ * inherited enumerable keys are all in `known`: a misspelt option (`maxlength`) or a value
+ * where the options object goes (`uncompress(input, 10)`, as snappyjs takes it) would
+ * otherwise be ignored, and the caller believe a limit is in force that is not.
+ */
+export function checkOptions(options: unknown, known: readonly string[], what = "options"): void {
+  if (options === undefined) return;
+  if (typeof options !== "object" || options === null || Array.isArray(options)) {
+    throw new SnappyError(
+      "INVALID_ARGUMENT",
+      `${what} must be an object with ${known.join(", ")}, got ${describeValue(options)}`,
+    );
+  }
+  for (const key in options) if (!known.includes(key)) unknownOption(key, known, what);
+}
+
+function unknownOption(key: string, known: readonly string[], what = "options"): never {
+  const meant = known.find((k) => k.toLowerCase() === key.toLowerCase());
+  throw new SnappyError(
+    "INVALID_ARGUMENT",
+    `${what} has an unknown key "${key}"${meant ? ` (did you mean "${meant}"?)` : ""}; known: ${known.join(", ")}`,
+  );
+}
+
+const UNCOMPRESS_OPTIONS = ["maxLength"] as const;
+
+/** The `maxLength` in force for `options`, validated (and `options` with it). */
 export function resolveMaxLength(options?: UncompressOptions): number {
+  if (typeof options !== "object" || options === null) {
+    checkOptions(options, UNCOMPRESS_OPTIONS);
+  } else {
+    // checkOptions' loop, with the one known key inlined: a gossip-sized call passes
+    // `{ maxLength }` every time (~4 ns less than the general loop).
+    for (const key in options) if (key !== "maxLength") unknownOption(key, UNCOMPRESS_OPTIONS);
+  }
   const maxLength = options?.maxLength ?? DEFAULT_MAX_LENGTH;
   if (!Number.isSafeInteger(maxLength) || maxLength < 0) {
     throw new SnappyError(
