@@ -229,6 +229,33 @@ describe("@snappykit/auto", () => {
     }
   });
 
+  it("rejects options it does not know and arguments that are not what they say", async () => {
+    for (const create of [createCodec, browser.createCodec]) {
+      for (const bad of [
+        { threshold: { compress: 10 } },
+        { thresholds: { compres: 10 } },
+        { thresholds: { compress: { compressable: 10 } } },
+        10,
+      ]) {
+        const error = await create(bad as never).catch((e) => e);
+        expect(error, JSON.stringify(bad)).toMatchObject({ code: "INVALID_ARGUMENT" });
+      }
+    }
+    const codec = await createCodec();
+    const bytes = new Uint8Array(100);
+    for (const call of [
+      () => codec.explain("compress", null as never),
+      () => codec.explain("uncompress", "abc" as never),
+      () => codec.explain("decompress" as never, bytes),
+      () => codec.backendFor("compres" as never, 10),
+      () => codec.backendFor("compress", 10, "random" as never),
+      () => codec.uncompress(codec.compress(bytes), 10 as never),
+      () => codec.uncompress(codec.compress(bytes), { maxlength: 10 } as never),
+    ]) {
+      expect(call).toThrow(expect.objectContaining({ code: "INVALID_ARGUMENT" }));
+    }
+  });
+
   it("createRaw routes the unguarded backends the same way", async () => {
     const raw = await createRaw({ thresholds: { compress: 0, uncompress: 0 } });
     expect(raw.library).toMatch(/snappy@7/);

@@ -1,6 +1,8 @@
 // The router, independent of how the native codec is found: index.ts loads @snappykit/napi,
 // browser.ts never tries.
 import {
+  assertBytes,
+  checkOptions,
   checkUncompressedLength,
   maxCompressedLength,
   type RawBackend,
@@ -31,9 +33,12 @@ const NEVER: Thresholds = {
 };
 
 function resolveThresholds(options: AutoOptions): Thresholds {
+  checkOptions(options, ["thresholds", "native"]);
+  checkOptions(options.thresholds, OPS, "thresholds");
   const resolved = {} as Record<Op, KindThresholds>;
   for (const op of OPS) {
     const given = options.thresholds?.[op];
+    if (given !== null && typeof given === "object") checkOptions(given, KINDS, `thresholds.${op}`);
     const merged: KindThresholds =
       given === undefined
         ? shippedThresholds[op]
@@ -128,6 +133,23 @@ function chooser(op: Op, t: KindThresholds): (input: Uint8Array, size: number) =
     size >= low && (size >= high || size >= (test(input, size) ? incompressible : compressible));
 }
 
+function checkOp(op: Op): Op {
+  if (!OPS.includes(op)) {
+    throw new SnappyError("INVALID_ARGUMENT", `op must be "compress" or "uncompress", got ${op}`);
+  }
+  return op;
+}
+
+function checkKind(kind: Kind): Kind {
+  if (!KINDS.includes(kind)) {
+    throw new SnappyError(
+      "INVALID_ARGUMENT",
+      `kind must be "compressible" or "incompressible", got ${kind}`,
+    );
+  }
+  return kind;
+}
+
 /**
  * The uncompressed size a stream declares, for routing only: a malformed preamble reads as
  * 0 (ts then rejects it with the contract's error).
@@ -184,10 +206,12 @@ export function route(ts: SnappyCodec, native: NativeResult, options: AutoOption
       into: (["compressInto", "uncompressInto"] as const).filter((k) => ts[k] !== undefined),
     }),
     backendFor: (op, size, kind = "compressible") => {
-      const threshold = thresholds[op][kind];
+      const threshold = thresholds[checkOp(op)][checkKind(kind)];
       return threshold !== null && size >= threshold ? "napi" : "ts";
     },
     explain: (op, input) => {
+      checkOp(op);
+      assertBytes(input);
       const size = sizeFor(op, input);
       const kind: Kind = kindTests[op](input, size) ? "incompressible" : "compressible";
       const threshold = thresholds[op][kind];
