@@ -51,3 +51,17 @@ describe("@snappykit/stablelib", () => {
     for (const stream of cases) backendRejection(codec, stream);
   });
 });
+
+describe("maxCompressedLength", () => {
+  it("is the library's own bound where it has one, and defined up to 2^32-1 past it", async () => {
+    const { maxCompressedLength: libraryBound } = await import("@stablelib/snappy");
+    const LIBRARY_MAX = 1_840_700_241; // the library returns 0 above this
+    for (const n of [0, 1, 5, 6, 7, 65_536, 1_000_001, LIBRARY_MAX - 1, LIBRARY_MAX]) {
+      expect(codec.maxCompressedLength!(n), `${n}`).toBe(libraryBound(n));
+    }
+    for (const n of [LIBRARY_MAX + 1, 2 ** 31, 2 ** 32 - 1]) {
+      expect(libraryBound(n)).toBe(0);
+      expect(codec.maxCompressedLength!(n), `${n}`).toBe(Math.ceil(32 + n + n / 6));
+    }
+  });
+});
