@@ -7,12 +7,28 @@
 
 import { assertBytes, assertOutputSpace, maxCompressedLength } from "@snappykit/core";
 import { moveExact, SEPARATE, viewOf } from "./output.js";
+import {
+  BLOCK_SIZE,
+  COPY_MAX_LENGTH,
+  COPY1_MAX_LENGTH,
+  COPY1_MIN_LENGTH,
+  COPY1_OFFSET_LIMIT,
+  LITERAL_LENGTH_IN_TAG,
+  TAG_COPY1,
+  TAG_COPY2,
+} from "./tags.js";
 
-/**
- * libsnappy compresses its input in independent 64 KiB fragments (kBlockSize): the hash
- * table only holds 16-bit positions, so no copy ever reaches into an earlier block.
- */
-const BLOCK_SIZE = 1 << 16;
+// libsnappy compresses its input in independent BLOCK_SIZE (64 KiB) fragments: the hash
+// table only holds 16-bit positions, so no copy ever reaches into an earlier block.
+
+/** tags.ts's numbers, as constants of this module (see tags.ts). */
+const COPY1 = TAG_COPY1;
+const COPY2 = TAG_COPY2;
+const COPY1_MIN = COPY1_MIN_LENGTH;
+const COPY1_MAX = COPY1_MAX_LENGTH;
+const COPY1_OFFSETS = COPY1_OFFSET_LIMIT;
+const LENGTH_IN_TAG = LITERAL_LENGTH_IN_TAG;
+const MAX = COPY_MAX_LENGTH;
 
 /** libsnappy 1.1.7 kMaxHashTableSize; later versions use 1 << 15 and write other bytes. */
 const MAX_TABLE_SIZE = 1 << 14;
@@ -85,7 +101,7 @@ const SHORT_OUTPUT = 256;
 let restLeft = 0;
 
 /** Largest output kept in {@link scratch}: the worst case of a 1 MiB input. */
-const SCRATCH_MAX = maxCompressedLength(1 << 20);
+export const SCRATCH_MAX = maxCompressedLength(1 << 20);
 
 /** Reused buffer for inputs of more than one part, grown on demand up to {@link SCRATCH_MAX}. */
 let scratch = new Uint8Array(0);
@@ -102,9 +118,9 @@ function emitLiteralTag(length: number, op: number): number {
   const n = (length - 1) | 0;
   // The tag and its length bytes as one store, without branches: 1 (n < 60), 2 (n < 256)
   // or 3 bytes; `long` is -1 from 60, `wide` 1 from 256.
-  const long = (59 - n) >> 31;
+  const long = (LENGTH_IN_TAG - 1 - n) >> 31;
   const wide = (255 - n) >>> 31;
-  const tag = (n << 2) ^ (((n << 2) ^ ((60 << 2) | (wide << 2) | (n << 8))) & long);
+  const tag = (n << 2) ^ (((n << 2) ^ ((LENGTH_IN_TAG << 2) | (wide << 2) | (n << 8))) & long);
   stagedView.setInt32(op, tag, true);
   return (op + 1 - long + wide) | 0;
 }
@@ -144,14 +160,15 @@ function emitCopy(op: number, offset: number, length: number): number {
   const view = stagedView;
   for (;;) {
     // 64 while at least 68 remain; 60 from 65..67, which leaves 5..7; then the rest.
-    const n = length >= 68 ? 64 : length > 64 ? 60 : length;
+    const n = length >= MAX + COPY1_MIN ? MAX : length > MAX ? MAX - COPY1_MIN : length;
     // The copy's kind without a branch, which mispredicts on block data (lengths around 12
     // are common): both encodings built, one chosen by a mask (-1 for copy-1, only ever the
     // last), written as one 4-byte store. The byte past a copy-2 (two past a copy-1) is
     // rewritten by the next element or lies past the output, which is copied out exactly.
-    const copy1 = ((n - 12) & (offset - 2048)) >> 31;
-    const copy2Bytes = 2 | ((n - 1) << 2) | (offset << 8);
-    const copy1Bytes = 1 | ((n - 4) << 2) | ((offset >>> 3) & 0xe0) | ((offset & 0xff) << 8);
+    const copy1 = ((n - COPY1_MAX - 1) & (offset - COPY1_OFFSETS)) >> 31;
+    const copy2Bytes = COPY2 | ((n - 1) << 2) | (offset << 8);
+    const copy1Bytes =
+      COPY1 | ((n - COPY1_MIN) << 2) | ((offset >>> 3) & 0xe0) | ((offset & 0xff) << 8);
     view.setInt32(op, copy2Bytes ^ ((copy1Bytes ^ copy2Bytes) & copy1), true);
     op = (op + 3 + copy1) | 0;
     length = (length - n) | 0;

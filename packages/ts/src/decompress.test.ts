@@ -3,14 +3,11 @@ import { encodeUncompressedLength, isSnappyError, type SnappyErrorCode } from "@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { compress } from "./compress.js";
-import {
-  DIRECT,
-  LONG_LITERAL,
-  SMALL_OUTPUT,
-  SPARSE_IN,
-  uncompress,
-  uncompressInto,
-} from "./decompress.js";
+import { uncompress, uncompressInto } from "./decompress.js";
+import { windows } from "./windows.js";
+
+const { DIRECT, LONG_LITERAL, SMALL_OUTPUT, SPARSE_IN } = windows();
+
 import {
   firstDifference,
   oracleCompress,
