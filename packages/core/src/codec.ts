@@ -40,12 +40,15 @@ export interface SnappyCodec {
   uncompress(input: Uint8Array, options?: UncompressOptions): Uint8Array;
   /**
    * Present only when the backend can compress off the main thread (a thread pool);
-   * same bytes as {@link SnappyCodec.compress}.
+   * same bytes as {@link SnappyCodec.compress}. The result is computed from `input`'s bytes
+   * as they are when the call is made: once it returns (before the promise settles) the
+   * caller may overwrite, reuse or transfer `input`'s buffer.
    */
   readonly compressAsync?: (input: Uint8Array) => Promise<Uint8Array>;
   /**
    * Present only when the backend can decompress off the main thread; same checks and
-   * result as {@link SnappyCodec.uncompress}.
+   * result as {@link SnappyCodec.uncompress}, computed from `input` as it is at call time
+   * (see {@link SnappyCodec.compressAsync}).
    */
   readonly uncompressAsync?: (
     input: Uint8Array,

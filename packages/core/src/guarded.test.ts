@@ -94,6 +94,27 @@ describe("guardedCodec", () => {
     expect(await codec.compressAsync!(abcd)).toBe(abcd);
   });
 
+  it("hands a backend that borrows its async input a copy taken at call time", async () => {
+    // A thread pool that reads the input only later: what it reads is what it returns.
+    const later = (input: Uint8Array) =>
+      new Promise<Uint8Array>((resolve) => setTimeout(() => resolve(new Uint8Array(input))));
+    const run = async (asyncBorrowsInput: boolean) => {
+      const codec = guardedCodec(
+        backend({
+          asyncBorrowsInput,
+          compressAsync: later,
+          uncompressAsync: (input) => later(input).then(() => Uint8Array.of(97, 98, 99, 100)),
+        }),
+      );
+      const input = Uint8Array.of(1, 2, 3);
+      const pending = codec.compressAsync!(input);
+      input.fill(9); // the caller reuses its buffer before the promise settles
+      return Array.from(await pending);
+    };
+    expect(await run(true)).toEqual([1, 2, 3]);
+    expect(await run(false)).toEqual([9, 9, 9]); // what the copy prevents
+  });
+
   it("returns plain Uint8Arrays that own their memory", () => {
     const pooled = new Uint8Array(64).fill(7);
     const codec = guardedCodec(

@@ -37,6 +37,14 @@ export interface BackendSpec {
   compress(input: Uint8Array): Uint8Array;
   /** Decode a stream that passed the guard; `length` is the length it declares. */
   uncompress(input: Uint8Array, length: number): Uint8Array;
+  /**
+   * The backend's async calls read `input` on another thread after they have returned (a
+   * thread pool handed a pointer to the caller's memory): a caller that reuses or transfers
+   * its buffer meanwhile gets wrong bytes, an error, or a crash. Declared, the codec hands
+   * them a copy taken at call time, as the contract promises. The conformance async
+   * lifetime checks prove each declaration.
+   */
+  readonly asyncBorrowsInput?: boolean;
   /** Present when the backend can compress off the main thread. */
   compressAsync?(input: Uint8Array): Promise<Uint8Array>;
   /** Present when the backend can decompress off the main thread. */
@@ -60,6 +68,9 @@ export interface BackendSpec {
   uncompressInto?(input: Uint8Array, output: Uint8Array): number;
 }
 
+/** A copy of `input` on a buffer of its own, which nothing else can reuse or transfer. */
+const snapshot = (input: Uint8Array): Uint8Array => new Uint8Array(input);
+
 /**
  * Wrap a {@link BackendSpec} in the contract: arguments checked, the backend's guard run
  * before it sees compressed input, its output length checked against the preamble, its
@@ -80,6 +91,7 @@ export function guardedCodec(backend: BackendSpec): SnappyCodec {
       : (input: Uint8Array, options?: UncompressOptions) =>
           checkUncompressedLength(input, options).length;
   const own = backend.freshOutput ? retypedBytes : ownedBytes;
+  const forLater = backend.asyncBorrowsInput ? snapshot : (input: Uint8Array) => input;
 
   const compress = (input: Uint8Array): Uint8Array => {
     assertBytes(input);
@@ -122,7 +134,7 @@ export function guardedCodec(backend: BackendSpec): SnappyCodec {
       async compressAsync(input: Uint8Array) {
         assertBytes(input);
         try {
-          return own(await compressAsync(input));
+          return own(await compressAsync(forLater(input)));
         } catch (error) {
           throw toSnappyError(error, compressFailed, "BACKEND_ERROR");
         }
@@ -133,7 +145,7 @@ export function guardedCodec(backend: BackendSpec): SnappyCodec {
         const length = guard(input, options);
         let output: Uint8Array;
         try {
-          output = await uncompressAsync(input, length);
+          output = await uncompressAsync(forLater(input), length);
         } catch (error) {
           throw toSnappyError(error, rejected);
         }

@@ -44,6 +44,8 @@ export async function createCodec(): Promise<SnappyCodec> {
     guard: "length",
     // Each call's output is a Buffer of its own, exactly its length.
     freshOutput: true,
+    // uncompress() reads the input on the thread pool after it returns (see @snappykit/napi).
+    asyncBorrowsInput: true,
     compress: (input) => binding.compressSync(input),
     uncompress: (input) => binding.uncompressSync(asBuffer(input)),
     uncompressAsync: (input) => binding.uncompress(asBuffer(input)),

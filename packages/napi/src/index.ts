@@ -47,6 +47,9 @@ export async function createCodec(options: NapiCodecOptions = {}): Promise<Snapp
     guard: "length",
     // Each call's output is a Buffer of its own, exactly its length.
     freshOutput: true,
+    // The thread pool reads the input after compress()/uncompress() return: a caller reusing
+    // its buffer got a mix of old and new bytes, one transferring it a crash (SIGSEGV).
+    asyncBorrowsInput: true,
     compress: (input) => snappy.compressSync(input, encode),
     uncompress: (input, length) => snappy.uncompressSync(input, decode(length)) as Buffer,
     compressAsync: (input) => snappy.compress(input, encode),
