@@ -13,9 +13,10 @@ import {
 } from "@snappykit/core";
 import { describe, expect, it } from "vitest";
 import { codecsOf, loadModule, moduleChecks, onEveryCodec } from "./adapter.js";
-import { conformanceChecks } from "./checks.js";
+import { type ConformanceInputs, conformanceChecks } from "./checks.js";
 import { literalStream } from "./corpus.js";
 import { oracleUncompress } from "./oracle.js";
+import { boundarySizes } from "./sizes.js";
 import { runConformance } from "./suite.js";
 
 function oracleOrCorrupt(input: Uint8Array): Uint8Array {
@@ -62,9 +63,9 @@ const reference: SnappyCodec = {
   },
 };
 
-async function failures(codec: SnappyCodec): Promise<string[]> {
+async function failures(codec: SnappyCodec, inputs?: ConformanceInputs): Promise<string[]> {
   const failed: string[] = [];
-  for (const check of conformanceChecks()) {
+  for (const check of conformanceChecks(inputs)) {
     try {
       await check.run(codec);
     } catch {
@@ -158,14 +159,114 @@ describe("the conformance checks", () => {
       uncompressAsync: async (input) => oracleUncompress(input),
     };
     const asyncCheck = "contract: async API (where offered) gives the sync API's bytes and errors";
-    expect(await failures(wrongBytes)).toEqual([asyncCheck]);
-    expect(await failures(unguarded)).toEqual([asyncCheck]);
+    expect(await failures(wrongBytes)).toEqual([
+      asyncCheck,
+      "calling patterns: async: the input overwritten right after the call does not change the result",
+      "calling patterns: async: the input's buffer transferred and collected right after the call",
+      "calling patterns: every kind of array, as input and as output, in every operation",
+    ]);
+    expect(await failures(unguarded)).toEqual([
+      asyncCheck,
+      "calling patterns: async: valid and hostile calls in flight together each get their own answer",
+    ]);
     const guarded: SnappyCodec = {
       ...reference,
       compressAsync: async (input) => reference.compress(input),
       uncompressAsync: async (input, options) => reference.uncompress(input, options),
     };
     expect(await failures(guarded)).toEqual([]);
+  });
+
+  it("fail an async API that reads its input after the call has returned", async () => {
+    // A thread pool handed a pointer: it reads the caller's memory when it gets to it.
+    const later = <T>(work: () => T) =>
+      new Promise<T>((resolve, reject) =>
+        setTimeout(() => {
+          try {
+            resolve(work());
+          } catch (error) {
+            reject(error);
+          }
+        }),
+      );
+    const borrowing: SnappyCodec = {
+      ...reference,
+      compressAsync: (input) => later(() => reference.compress(input)),
+      uncompressAsync: (input, options) => later(() => reference.uncompress(input, options)),
+    };
+    expect(await failures(borrowing)).toEqual([
+      "calling patterns: async: the input overwritten right after the call does not change the result",
+      "calling patterns: async: the input's buffer transferred and collected right after the call",
+    ]);
+    const snapshot: SnappyCodec = {
+      ...reference,
+      compressAsync: (input) => {
+        assertBytes(input);
+        const mine = new Uint8Array(input);
+        return later(() => reference.compress(mine));
+      },
+      uncompressAsync: (input, options) => {
+        assertBytes(input);
+        const mine = new Uint8Array(input);
+        return later(() => reference.uncompress(mine, options));
+      },
+    };
+    expect(await failures(snapshot)).toEqual([]);
+  });
+
+  it("fail a codec that refuses memory it should take: shared, resizable, pooled", async () => {
+    const picky = (input: Uint8Array) => {
+      assertBytes(input);
+      if (input.buffer instanceof SharedArrayBuffer || input.buffer.resizable) {
+        throw new SnappyError("INVALID_ARGUMENT", "plain ArrayBuffers only");
+      }
+      return input;
+    };
+    const fussy: SnappyCodec = {
+      ...reference,
+      compress: (input) => reference.compress(picky(input)),
+      uncompress: (input, options) => reference.uncompress(picky(input), options),
+    };
+    expect(await failures(fussy)).toEqual([
+      "calling patterns: every kind of array, as input and as output, in every operation",
+    ]);
+  });
+
+  it("fail a codec broken at one size the boundary checks are given", async () => {
+    // What ts once did: a 4096-byte output held in one literal threw a TypeError.
+    const broken: SnappyCodec = {
+      ...reference,
+      uncompress: (input, options) => {
+        const out = reference.uncompress(input, options);
+        if (out.length === 4096 && input.length > 4096) throw new TypeError("null.set");
+        return out;
+      },
+    };
+    const boundaries = boundarySizes([{ name: "SMALL_OUTPUT", value: 4096 }], {
+      maxPowerOfTwo: 1024,
+    });
+    expect(boundaries.sizes.map((s) => s.size)).toContain(4096);
+    expect(await failures(broken, { boundaries })).toEqual([
+      "boundary sizes: 4096 B (SMALL_OUTPUT (4096))",
+    ]);
+    expect(await failures(reference, { boundaries })).toEqual([]);
+  });
+
+  it("fail a compress bound undefined at a large size the code names", async () => {
+    // stablelib's own bound is 0 above 1,840,700,241 bytes; the contract's goes to 2^32-1.
+    const limited: SnappyCodec = {
+      ...reference,
+      maxCompressedLength: (n) => {
+        if (n > 1_840_700_241) throw new SnappyError("INVALID_ARGUMENT", "too large");
+        return maxCompressedLength(n);
+      },
+    };
+    const boundaries = boundarySizes([{ name: "LIBRARY_MAX", value: 1_840_700_241 }], {
+      maxPowerOfTwo: 1,
+    });
+    expect(await failures(limited, { boundaries })).toEqual([
+      "boundary sizes: over the round-trip sizes: LIBRARY_MAX (1840700241)",
+    ]);
   });
 
   it("fail a codec that reads a view's whole buffer instead of the view", async () => {

@@ -7,12 +7,15 @@ import {
   type SnappyCodec,
   type UncompressOptions,
 } from "@snappykit/core";
+import { boundaryChecks } from "./boundaries.js";
 import { capabilityChecks } from "./capabilities.js";
 import { hostileCases, validStreams } from "./cases.js";
 import { builtinCorpus, type CorpusItem, mutations, prng, randomBytes } from "./corpus.js";
 import { expectSnappyError, fail, sameBytes } from "./expect.js";
+import { lifetimeChecks } from "./lifetime.js";
 import { oracleUncompress } from "./oracle.js";
 import { ownershipChecks } from "./ownership.js";
+import type { BoundaryPlan } from "./sizes.js";
 
 /** One named check; `run` throws (or rejects) when the codec fails it. */
 export interface Check {
@@ -35,6 +38,11 @@ export interface ConformanceInputs {
   readonly corpus?: readonly CorpusItem[];
   /** Real payloads, e.g. every `@snappykit/fixtures` payload with its libsnappy golden vectors. */
   readonly payloads?: readonly PayloadSet[];
+  /**
+   * Sizes for the boundary checks ({@link boundarySizes} of the code's constants, as
+   * `runConformance` reads them); none without.
+   */
+  readonly boundaries?: BoundaryPlan;
 }
 
 function expectRejection(
@@ -259,6 +267,8 @@ export function conformanceChecks(inputs: ConformanceInputs = {}): Check[] {
 
   ownershipChecks(add);
   capabilityChecks(add, inputs.payloads ?? []);
+  lifetimeChecks(add);
+  if (inputs.boundaries) boundaryChecks(add, inputs.boundaries);
 
   return checks;
 }

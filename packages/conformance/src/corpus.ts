@@ -77,26 +77,44 @@ export function varint(n: number): number[] {
   return out;
 }
 
-/** A literal element for `data` (format_description.txt §2.1), any length up to 2^32. */
-export function literal(data: ArrayLike<number>): number[] {
-  const n = data.length - 1;
-  const head: number[] = [];
-  if (n < 60) head.push(n << 2);
-  else {
-    const bytes: number[] = [];
-    for (let v = n; v > 0; v = Math.floor(v / 256)) bytes.push(v % 256);
-    head.push((59 + bytes.length) << 2, ...bytes);
-  }
-  return [...head, ...Array.from(data)];
+/** The tag and length bytes of a literal of `n` ≥ 1 bytes (format_description.txt §2.1). */
+export function literalHeader(n: number): number[] {
+  const m = n - 1;
+  if (m < 60) return [m << 2];
+  const bytes: number[] = [];
+  for (let v = m; v > 0; v = Math.floor(v / 256)) bytes.push(v % 256);
+  return [(59 + bytes.length) << 2, ...bytes];
 }
 
-/** A valid stream that stores `data` as literals only: what any decoder must read. */
-export function literalStream(data: Uint8Array): Uint8Array {
-  const parts = [...varint(data.length)];
-  for (let at = 0; at < data.length; at += 65536) {
-    parts.push(...literal(data.subarray(at, at + 65536)));
+/** A literal element for `data` (format_description.txt §2.1), any length up to 2^32. */
+export function literal(data: ArrayLike<number>): number[] {
+  return [...literalHeader(data.length), ...Array.from(data)];
+}
+
+/**
+ * A valid stream that stores `data` as literals of at most `piece` bytes only: what any
+ * decoder must read. One piece for the whole output is the form libsnappy writes for
+ * incompressible input.
+ */
+export function literalStream(data: Uint8Array, piece = 65536): Uint8Array {
+  const heads: number[][] = [];
+  for (let at = 0; at < data.length; at += piece) {
+    heads.push(literalHeader(Math.min(piece, data.length - at)));
   }
-  return Uint8Array.from(parts);
+  const preamble = varint(data.length);
+  const out = new Uint8Array(
+    preamble.length + heads.reduce((sum, head) => sum + head.length, 0) + data.length,
+  );
+  out.set(preamble);
+  let pos = preamble.length;
+  heads.forEach((head, i) => {
+    out.set(head, pos);
+    pos += head.length;
+    const chunk = data.subarray(i * piece, (i + 1) * piece);
+    out.set(chunk, pos);
+    pos += chunk.length;
+  });
+  return out;
 }
 
 /** Share of mutated inputs that are also truncated. */

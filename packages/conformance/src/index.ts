@@ -1,4 +1,5 @@
 // Everything on the vitest-free entry, plus the vitest suite itself.
+export { readSizeConstants } from "./constants.js";
 export * from "./portable.js";
 export {
   type CodecConformanceOptions,

@@ -21,6 +21,7 @@ export {
   builtinCorpus,
   type CorpusItem,
   literal,
+  literalHeader,
   literalStream,
   mutate,
   prng,
@@ -30,3 +31,10 @@ export {
 export { backendRejection, snappyErrorOf, thrown } from "./errors.js";
 export { firstDifference, sameBytes } from "./expect.js";
 export { oracleUncompress } from "./oracle.js";
+export {
+  type BoundaryLimits,
+  type BoundaryPlan,
+  type BoundarySize,
+  boundarySizes,
+  type SizeConstant,
+} from "./sizes.js";

@@ -1,4 +1,5 @@
 import { existsSync } from "node:fs";
+import { createRequire } from "node:module";
 import { basename, dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import type { AdapterModule, SnappyCodec } from "@snappykit/core";
@@ -7,6 +8,8 @@ import { getGolden, loadPayloads } from "@snappykit/fixtures";
 import { afterAll, beforeAll, describe, it } from "vitest";
 import { codecsOf, type LoadedModule, loadModule, moduleChecks, onEveryCodec } from "./adapter.js";
 import { type ConformanceInputs, conformanceChecks, type PayloadSet } from "./checks.js";
+import { dependencyDirs, readSizeConstants } from "./constants.js";
+import { boundarySizes } from "./sizes.js";
 
 interface SuiteInputs extends ConformanceInputs {
   /**
@@ -31,6 +34,11 @@ export interface ModuleConformanceOptions extends SuiteInputs {
 
 /** One codec built some other way (other options than the module's defaults). */
 export interface CodecConformanceOptions extends SuiteInputs {
+  /**
+   * `import.meta.url` of the test file: the boundary checks read the size constants of its
+   * package and of the `@snappykit/*` packages it depends on (without it, only core's).
+   */
+  url?: string | URL;
   /** Create the codec under test (called once, before the checks). */
   setup(): Promise<SnappyCodec> | SnappyCodec;
   /** Release whatever `setup` created. */
@@ -69,7 +77,8 @@ function packageDir(url: string | URL): string {
  * instead of `module` checks one codec built another way.
  */
 export function runConformance(options: ConformanceOptions): void {
-  describe("snappykit conformance", () => {
+  // Async: the boundary sizes come from the code's constants, read before the checks exist.
+  describe("snappykit conformance", async () => {
     let codecs: SnappyCodec[] | undefined;
     let module: LoadedModule | undefined;
     beforeAll(async () => {
@@ -99,7 +108,8 @@ export function runConformance(options: ConformanceOptions): void {
         tests.push({ ...check, run: () => check.run(loaded(module)) });
       }
     }
-    for (const check of conformanceChecks({ ...options, payloads })) {
+    const boundaries = boundarySizes(await sizeConstants(options.url));
+    for (const check of conformanceChecks({ ...options, payloads, boundaries })) {
       tests.push({ ...check, run: () => onEveryCodec(check, loaded(codecs)) });
     }
     const groups = new Map<string, typeof tests>();
@@ -110,6 +120,17 @@ export function runConformance(options: ConformanceOptions): void {
       });
     }
   });
+}
+
+/**
+ * The size constants of the package holding `url` and of every `@snappykit/*` package it
+ * depends on (core's when there is no `url`).
+ */
+async function sizeConstants(url: string | URL | undefined) {
+  const dirs = url
+    ? [packageDir(url), ...dependencyDirs(packageDir(url))]
+    : [dirname(createRequire(import.meta.url).resolve("@snappykit/core/package.json"))];
+  return (await Promise.all(dirs.map(readSizeConstants))).flat();
 }
 
 function loaded<T>(value: T | undefined): T {

@@ -38,12 +38,15 @@ function wroteInto(result: Uint8Array, output: Uint8Array): number {
   return result.length;
 }
 
-// compress(src) allocates a worst-case array per call and returns a view of its start: a
-// result whose buffer is up to 17% larger than its bytes. Compressing into one reused
-// scratch array and copying the bytes out costs a copy of the output but saves allocating
-// the worst case (see the README for both timings). The copy is a fresh array of exactly
-// the result's length, as `freshOutput` declares.
-const SCRATCH_MAX = stablelibBound(1 << 20);
+/**
+ * Largest compress output kept in a reused scratch array: the bound of a 1 MiB input.
+ * compress(src) allocates a worst-case array per call and returns a view of its start: a
+ * result whose buffer is up to 17% larger than its bytes. Compressing into one reused
+ * scratch array and copying the bytes out costs a copy of the output but saves allocating
+ * the worst case (see the README for both timings). The copy is a fresh array of exactly
+ * the result's length, as `freshOutput` declares.
+ */
+export const SCRATCH_MAX = stablelibBound(1 << 20);
 let scratch = new Uint8Array(0);
 function compressOwned(input: Uint8Array): Uint8Array {
   const need = stablelibBound(input.length);
