@@ -1,5 +1,6 @@
 import {
   assertBytes,
+  checkOptions,
   concatBytes,
   DEFAULT_MAX_LENGTH,
   type SnappyCodec,
@@ -38,11 +39,14 @@ export interface DecodeFramedOptions {
   crc32c?: Crc32cFunction;
 }
 
+const DECODE_OPTIONS = ["maxLength", "verifyChecksums", "crc32c"];
+
 /** @internal */
 export function resolveDecodeContext(
   codec: SnappyCodec,
   options: DecodeFramedOptions | undefined,
 ): ChunkDecodeContext {
+  checkOptions(options, DECODE_OPTIONS);
   const verifyChecksums = options?.verifyChecksums ?? true;
   const crc32c = options?.crc32c ?? defaultCrc32c;
   if (typeof crc32c !== "function") {
@@ -90,6 +94,8 @@ export function decodeFramed(
   const ctx = resolveDecodeContext(codec, options);
   const maxLength = resolveLimit(options?.maxLength, DEFAULT_MAX_LENGTH);
   const outputs: Uint8Array[] = [];
+  // An uncompressed chunk's data is a view of `bytes` (see decodeChunkBody).
+  let viewed = false;
   let produced = 0;
   let pos = 0;
   const n = bytes.length;
@@ -122,16 +128,13 @@ export function decodeFramed(
       if (out !== undefined && out.length > 0) {
         outputs.push(out);
         produced += out.length;
+        viewed ||= kind === "uncompressed";
       }
     }
     pos = end;
   }
-  if (outputs.length === 1) {
-    const only = outputs[0]!;
-    // An uncompressed chunk is a view into the caller's bytes: hand back our own copy.
-    return only.buffer === bytes.buffer ? only.slice() : only;
-  }
-  return concatBytes(outputs);
+  // One compressed chunk's output is the codec's, owned; every other way is a new array.
+  return outputs.length === 1 && !viewed ? outputs[0]! : concatBytes(outputs);
 }
 
 /**
@@ -242,8 +245,9 @@ export class FrameDecoder {
         );
         if (out !== undefined && out.length > 0) {
           this.#produced += out.length;
-          // Uncompressed chunk data is a view into the input or our reused buffer: copy it.
-          yield kind === "uncompressed" ? out.slice() : out;
+          // Uncompressed chunk data is a view into the input or our reused buffer: copy it
+          // (`new Uint8Array(view)`, not `slice()`: a Buffer's slice is another view).
+          yield kind === "uncompressed" ? new Uint8Array(out) : out;
         }
       }
     } finally {

@@ -1,4 +1,10 @@
-import { assertBytes, concatBytes, type SnappyCodec, SnappyError } from "@snappykit/core";
+import {
+  assertBytes,
+  checkOptions,
+  concatBytes,
+  type SnappyCodec,
+  SnappyError,
+} from "@snappykit/core";
 import { type Crc32cFunction, crc32c as defaultCrc32c, maskChecksum } from "./crc32c.js";
 import {
   CHECKSUM_SIZE,
@@ -30,8 +36,14 @@ export interface EncoderSettings {
   readonly crc32c: Crc32cFunction;
 }
 
+const ENCODE_OPTIONS = ["chunkSize", "crc32c"];
+
 /** @internal */
-export function resolveEncodeOptions(options?: EncodeFramedOptions): EncoderSettings {
+export function resolveEncodeOptions(
+  options?: EncodeFramedOptions,
+  known: readonly string[] = ENCODE_OPTIONS,
+): EncoderSettings {
+  checkOptions(options, known);
   const chunkSize = options?.chunkSize ?? MAX_CHUNK_DATA;
   if (!Number.isInteger(chunkSize) || chunkSize < 1 || chunkSize > MAX_CHUNK_DATA) {
     throw new SnappyError(

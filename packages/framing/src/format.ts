@@ -127,7 +127,8 @@ const readU32LE = (b: Uint8Array, i: number) =>
 
 /**
  * Decode the body of a data chunk, or check an identifier chunk. Returns the chunk's
- * uncompressed bytes (for an uncompressed chunk, a view into `body`), or `undefined` for an
+ * uncompressed bytes (for an uncompressed chunk, a view into `body`: the caller copies it
+ * before it leaves the library), or `undefined` for an
  * identifier. `budget` is how many more bytes the caller accepts; `overBudget` builds the error
  * thrown, before decompressing, when the chunk would exceed it.
  */

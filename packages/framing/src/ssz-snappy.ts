@@ -2,6 +2,7 @@
 // "Encoding strategies"): <unsigned protobuf varint of the SSZ length> <Snappy framed stream>.
 import {
   assertBytes,
+  checkOptions,
   concatBytes,
   encodeVarint,
   maxCompressedLength,
@@ -51,6 +52,9 @@ export interface EncodeSszSnappyOptions extends EncodeFramedOptions {
   maxPayloadSize?: number;
 }
 
+const ENCODE_OPTIONS = ["chunkSize", "crc32c", "maxPayloadSize"];
+const BOUNDS = ["minSize", "maxSize", "maxPayloadSize", "verifyChecksums", "crc32c"];
+
 const isSize = (n: unknown): n is number => Number.isSafeInteger(n) && (n as number) >= 0;
 
 /**
@@ -70,7 +74,8 @@ export function encodeSszSnappy(
       `ssz payload of ${ssz.length} bytes exceeds MAX_PAYLOAD_SIZE (${limit})`,
     );
   }
-  return encodeFramedAfter(codec, ssz, resolveEncodeOptions(options), encodeVarint(ssz.length));
+  const settings = resolveEncodeOptions(options, ENCODE_OPTIONS);
+  return encodeFramedAfter(codec, ssz, settings, encodeVarint(ssz.length));
 }
 
 /**
@@ -99,6 +104,7 @@ function resolveBounds(codec: SnappyCodec, bounds: SszSnappyBounds): Limits {
       "bounds.minSize and bounds.maxSize must be non-negative integers",
     );
   }
+  checkOptions(bounds, BOUNDS, "bounds");
   const payloadLimit = bounds.maxPayloadSize ?? MAX_PAYLOAD_SIZE;
   if (!isSize(payloadLimit)) {
     throw new SnappyError(
@@ -358,8 +364,10 @@ export function decodeSszSnappy(
     if (end !== source.length) throw trailing(source.length - end);
     return ssz;
   }
+  // Bad arguments throw here, as for a Uint8Array; only reading the source is asynchronous.
+  resolveBounds(codec, bounds);
+  const reader = new Reader(source);
   return (async () => {
-    const reader = new Reader(source);
     const ssz = await readSszSnappy(codec, reader, bounds);
     if (!(await reader.atEnd())) throw trailing(undefined);
     return ssz;

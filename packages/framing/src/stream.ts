@@ -12,8 +12,25 @@ function isReadableStream(source: unknown): source is ReadableStream<Uint8Array>
   return typeof (source as ReadableStream | null)?.getReader === "function";
 }
 
+/** Throw `INVALID_ARGUMENT` unless `source` is a {@link ByteSource}. */
+export function assertByteSource(source: unknown): asserts source is ByteSource {
+  if (
+    !isReadableStream(source) &&
+    !(
+      source != null &&
+      (Symbol.asyncIterator in Object(source) || Symbol.iterator in Object(source))
+    )
+  ) {
+    throw new SnappyError(
+      "INVALID_ARGUMENT",
+      "source must be an iterable, an async iterable or a ReadableStream of Uint8Array",
+    );
+  }
+}
+
 // Read a ReadableStream through its reader: not every runtime makes it async-iterable.
 async function* iterate(source: ByteSource): AsyncGenerator<Uint8Array, void, undefined> {
+  assertByteSource(source);
   if (isReadableStream(source)) {
     const reader = source.getReader();
     try {
@@ -25,16 +42,8 @@ async function* iterate(source: ByteSource): AsyncGenerator<Uint8Array, void, un
     } finally {
       reader.releaseLock();
     }
-  } else if (
-    source != null &&
-    (Symbol.asyncIterator in Object(source) || Symbol.iterator in Object(source))
-  ) {
-    yield* source;
   } else {
-    throw new SnappyError(
-      "INVALID_ARGUMENT",
-      "source must be an iterable, an async iterable or a ReadableStream of Uint8Array",
-    );
+    yield* source;
   }
 }
 
@@ -129,6 +138,7 @@ export class ByteReader {
   #position = 0;
 
   constructor(source: ByteSource) {
+    assertByteSource(source);
     this.#iterator = iterate(source);
   }
 
