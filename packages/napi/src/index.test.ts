@@ -29,4 +29,10 @@ describe("@snappykit/napi", () => {
     // A copy reaching before the output: passes the length guard, so snap itself rejects it.
     backendRejection(await createCodec(), Uint8Array.of(8, 0x0c, 97, 98, 99, 100, 0x01, 9));
   });
+
+  it("refuses options it does not know", async () => {
+    await expect(createCodec({ copyOutput: false } as never)).rejects.toMatchObject({
+      code: "INVALID_ARGUMENT",
+    });
+  });
 });

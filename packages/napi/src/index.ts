@@ -1,4 +1,4 @@
-import { guardedCodec, type RawBackend, type SnappyCodec } from "@snappykit/core";
+import { checkOptions, guardedCodec, type RawBackend, type SnappyCodec } from "@snappykit/core";
 import { loadBackend } from "@snappykit/core/node";
 
 type SnappyModule = typeof import("snappy");
@@ -31,9 +31,11 @@ const COPY_UNCOMPRESS_UP_TO = 256 * 1024;
  * thread-pool `compress`/`uncompress` as `compressAsync`/`uncompressAsync`. snap rejects
  * every bad stream itself but allocates the declared length first, so the codec runs the
  * length guard before it.
- * @throws SnappyError `UNSUPPORTED` when the native binding cannot be loaded.
+ * @throws SnappyError `UNSUPPORTED` when the native binding cannot be loaded,
+ *   `INVALID_ARGUMENT` for an option it does not know.
  */
 export async function createCodec(options: NapiCodecOptions = {}): Promise<SnappyCodec> {
+  checkOptions(options, ["copyCompressOutput", "copyUncompressOutput"]);
   const { module: snappy, library } = loadBackend<SnappyModule>("snappy", import.meta.url);
   const encode = { copyOutputData: options.copyCompressOutput ?? true };
   const copied = { asBuffer: true, copyOutputData: true } as const;
