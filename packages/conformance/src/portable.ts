@@ -23,6 +23,7 @@ export {
   literal,
   literalHeader,
   literalStream,
+  mixed,
   mutate,
   prng,
   randomBytes,
