@@ -117,6 +117,12 @@ export interface RawBackend {
   readonly library: string;
   compress(input: Uint8Array): Uint8Array;
   uncompress(input: Uint8Array): Uint8Array;
+  /**
+   * The library's own off-thread calls, where it has them: no guard and no copy of the
+   * input, so the bench shows what the codec's async contract costs.
+   */
+  compressAsync?(input: Uint8Array): Promise<Uint8Array>;
+  uncompressAsync?(input: Uint8Array): Promise<Uint8Array>;
 }
 
 /** The shape of an adapter package's module: what the bench and the fuzzer import. */

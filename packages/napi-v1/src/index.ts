@@ -63,5 +63,6 @@ export async function createRaw(): Promise<RawBackend> {
     library,
     compress: (input) => binding.compressSync(input),
     uncompress: (input) => binding.uncompressSync(asBuffer(input)),
+    uncompressAsync: (input) => binding.uncompress(asBuffer(input)),
   };
 }
