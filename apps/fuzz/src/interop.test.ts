@@ -7,6 +7,7 @@ import { createRequire } from "node:module";
 import { dirname } from "node:path";
 import {
   boundarySizes,
+  conformanceChecks,
   mixed,
   randomBytes,
   readSizeConstants,
@@ -59,6 +60,25 @@ function distinct(encode: (c: SnappyCodec) => Uint8Array): { by: string; bytes: 
   }
   return out;
 }
+
+// Each adapter's own conformance run reads its own and its dependencies' constants; here every
+// adapter also meets the sizes of ts, auto and framing (which an adapter need not depend on).
+// (The powers of two are in every adapter's own run already.)
+const shared = boundarySizes(
+  constants.filter((c) => /^(?:ts|auto|framing|core)\//.test(c.name)),
+  { maxPowerOfTwo: 1 },
+);
+const boundaryChecks = conformanceChecks({ boundaries: shared }).filter(
+  (check) => check.group === "boundary sizes",
+);
+
+describe("every adapter at the size constants of ts, auto and framing", () => {
+  for (const codec of codecs) {
+    it(codec.name, async () => {
+      for (const check of boundaryChecks) await check.run(codec);
+    });
+  }
+});
 
 describe("every adapter reads every adapter's streams at the boundary sizes", () => {
   it("loads every adapter", () => {
