@@ -117,6 +117,9 @@ function checkManifest(p) {
       report(name, `"exports" must map "./package.json" to "./package.json"`);
     }
     checkConditions(name, pkg.exports, "");
+    // `npm view` and the registry's page show the top-level field, not the exports map.
+    const types = pkg.exports["."]?.types;
+    if (pkg.types !== types) report(name, `"types" must be "${types}", exports["."]'s types`);
   }
   if (!Array.isArray(pkg.files) || pkg.files.length === 0)
     report(name, `"files" must list what ships`);
