@@ -1,16 +1,16 @@
 #!/usr/bin/env node
-// `pnpm test:release`: a release through a real registry, then installs the way users get it.
+// `npm run test:release`: a release through a real registry, then installs the way users get it.
 //
 //   1. Starts Verdaccio on 127.0.0.1 (scripts/lib/registry.mjs), storage in a temp folder,
 //      proxying third-party packages from the registry this machine's npm uses.
 //   2. Clones HEAD into the temp folder and installs it (`npm run setup`). There, with the
-//      root scripts the release workflow runs (`pnpm version-packages`, `pnpm release`):
+//      root scripts the release workflow runs (`npm run version-packages`, `npm run release`):
 //      - first release: a changeset for every publishable package; all are published, each
 //        `latest` is the version changesets wrote, and a git tag names it;
 //      - second release: a change to one adapter that others depend on, bumped past their
 //        ranges: only it and its dependents get new versions, and the dependents' published
 //        ranges take the new one;
-//      - a snapshot (`pnpm release:canary`): published under the `canary` dist-tag, `latest`
+//      - a snapshot (`npm run release:canary`): published under the `canary` dist-tag, `latest`
 //        unmoved.
 //      Every published package: what `npm view` shows (description, license,
 //      repository.directory, engines, exports, types) matches the workspace, the tarball
@@ -275,14 +275,16 @@ async function main() {
     npm_config_userconfig: npmrc,
     TURBO_TELEMETRY_DISABLED: "1",
   };
-  const inRepo = (args, timeout) => run("pnpm", args, { cwd: repo, env: releaseEnv, timeout });
+  // Through npm, as the release workflow runs them: npm puts the clone's pinned pnpm on PATH.
+  const inRepo = (args, timeout) =>
+    run("npm", ["run", ...args], { cwd: repo, env: releaseEnv, timeout });
 
   const packages = workspacePackages(repo).filter((p) => p.publishable);
   const names = packages.map((p) => p.name);
   const adapters = discoverAdapters(repo);
 
   // ---- 1. first release: everything ----
-  const first = await step("first release: pnpm version-packages, pnpm release", async () => {
+  const first = await step("first release: npm run version-packages, npm run release", async () => {
     writeChangeset(
       "release-test-first.md",
       Object.fromEntries(names.map((n) => [n, "patch"])),
@@ -353,7 +355,7 @@ async function main() {
   });
 
   // ---- 3. a snapshot under its own dist-tag ----
-  await step(`snapshot: pnpm release:canary (${changed.packageName})`, async () => {
+  await step(`snapshot: npm run release:canary (${changed.packageName})`, async () => {
     writeChangeset(
       "release-test-canary.md",
       { [changed.packageName]: "patch" },
