@@ -7,9 +7,9 @@ import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { type Bundle, bundleForBrowser, openPage } from "@snappykit/workspace/chromium";
 import type { Browser, Page } from "playwright-core";
 import type { BenchFork } from "./browser-fork.js";
-import { type Bundle, bundleForBrowser, openPage } from "./chromium.js";
 import { type CaseWorker, ForkError, type RowInputs, type TargetSpec } from "./fork.js";
 import type { Allocation, TimingOptions } from "./run.js";
 

@@ -1,6 +1,7 @@
 // One target's cases timed in the current process, and how a fork builds its target: the
 // part of forking that needs no Node APIs, so a browser page can run it too (browser.ts).
 import type { AdapterModule } from "@snappykit/core";
+import { openTarget } from "@snappykit/workspace/targets";
 import { adapterTarget, getOp, rawTarget, type Target, type TargetImpl } from "./cases.js";
 import { type Allocation, CaseTimer, type TimedCase, type TimingOptions } from "./run.js";
 
@@ -37,16 +38,18 @@ export async function loadTarget(spec: TargetSpec): Promise<Target> {
 
 /** Build the target a spec describes from its adapter module, however that was imported. */
 export async function targetOf(mod: AdapterModule, spec: TargetSpec): Promise<Target> {
-  let target: Target;
-  if (spec.impl === "raw") {
-    target = rawTarget(spec.codec, await mod.createRaw());
-  } else if (spec.variant) {
-    const variant = (await mod.createVariants?.())?.find((v) => v.name === spec.codec);
-    if (!variant) throw new Error(`${spec.entry} has no variant "${spec.codec}"`);
-    target = adapterTarget(spec.codec, variant, true);
-  } else {
-    target = adapterTarget(spec.codec, await mod.createCodec());
-  }
+  const target =
+    spec.impl === "raw"
+      ? rawTarget(spec.codec, await openTarget(mod, { impl: "raw" }, spec.entry))
+      : adapterTarget(
+          spec.codec,
+          await openTarget(
+            mod,
+            { impl: "adapter", ...(spec.variant && { variant: spec.codec }) },
+            spec.entry,
+          ),
+          spec.variant === true,
+        );
   return spec.slowdown ? slowedDown(target, spec.slowdown) : target;
 }
 

@@ -4,6 +4,7 @@
 // the renderers in report/.
 import { resolve } from "node:path";
 import { discoverAdapters, loadAdapters, repoRoot } from "@snappykit/workspace";
+import { launchChromium } from "@snappykit/workspace/chromium";
 import type { Browser } from "playwright-core";
 import { type CliOptions, HELP, parseCliArgs, UsageError } from "./args.js";
 import {
@@ -13,7 +14,6 @@ import {
   rawTarget,
   type Target,
 } from "./cases.js";
-import { launchChromium } from "./chromium.js";
 import { compareCases, regressions } from "./compare.js";
 import { collectEnvironment } from "./env.js";
 import { loadPayloadSource } from "./payloads.js";

@@ -7,6 +7,7 @@ import {
   type LoadedAdapter,
   loadAdapters,
 } from "@snappykit/workspace";
+import { adapterTargets } from "@snappykit/workspace/targets";
 import { type CliOptions, selectNames, UsageError } from "./args.js";
 import { adapterTarget, OPS, type OpSpec, type Target } from "./cases.js";
 import type { BenchPayload, PayloadSource } from "./payloads.js";
@@ -31,16 +32,19 @@ export interface AvailableCodec {
  * plus its variants (non-default settings) under their own names.
  */
 export function availableCodecs(loaded: readonly LoadedAdapter[]): AvailableCodec[] {
-  return loaded.flatMap((l) => [
-    { id: l.id, packageName: l.packageName, codec: l.codec, variantOf: undefined, entry: l.entry },
-    ...l.variants.map((v) => ({
-      id: v.name,
-      packageName: l.packageName,
-      codec: v,
-      variantOf: l.id,
-      entry: l.entry,
-    })),
-  ]);
+  return adapterTargets(loaded, { raw: false }).flatMap((t) =>
+    t.impl === "adapter"
+      ? [
+          {
+            id: t.id,
+            packageName: t.packageName,
+            codec: t.codec,
+            variantOf: t.variant === undefined ? undefined : t.adapter,
+            entry: t.entry,
+          },
+        ]
+      : [],
+  );
 }
 
 /** What the main bench run times. */

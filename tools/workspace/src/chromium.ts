@@ -1,6 +1,6 @@
-// Headless Chromium for `--runtime browser` and apps/runtimes: find (or apt-install) Debian's
-// Chromium, bundle code for the browser with esbuild (no Node polyfills, no top-level await)
-// and open it in a page of its own.
+// Headless Chromium for the apps (the bench's `--runtime browser`, apps/runtimes): find (or
+// apt-install) Debian's Chromium, bundle code for the browser with esbuild (no Node polyfills,
+// no top-level await) and open it in a page of its own.
 import { execFileSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
