@@ -1,7 +1,12 @@
+import { mkdtempSync, readdirSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { Writable } from "node:stream";
 import { describe, expect, it } from "vitest";
 import { main } from "./main.js";
-import type { Io } from "./progress.js";
+import type { Io } from "./measure/progress.js";
+import type { Reports } from "./model/outcome.js";
+import { FORMATS, type Format } from "./render/formats.js";
 
 function capture(): { io: Io; out: () => string; err: () => string } {
   const sink = () => {
@@ -75,5 +80,94 @@ describe("main", () => {
     const c = capture();
     expect(await main(["--list"], c.io)).toBe(0);
     expect(c.out()).toMatch(/codecs:[\s\S]*payloads \(\* = default set\):[\s\S]*\* beacon-block/);
+  });
+});
+
+// A format added the way CONTRIBUTING says: its renderers, one entry in the table. Each
+// renderer writes what it can only know from the report it is given.
+const dummy: Format = {
+  extension: "txt",
+  render: {
+    bench: (r: Reports["bench"]) => `bench ${r.cases.length} cases of ${r.reference}`,
+    sweep: (r: Reports["sweep"]) => `sweep ${r.points.length} points at ${r.sizes.join(",")}`,
+    soak: (r: Reports["soak"]) => `soak ${r.rows.map((x) => `${x.codec}/${x.scenario}`).join(" ")}`,
+  },
+};
+const formats = { ...FORMATS, dummy };
+
+/** Run `argv` with the dummy format only; the files written and what the terminal got. */
+async function runWithDummy(argv: string[]) {
+  const out = mkdtempSync(join(tmpdir(), "bench-dummy-"));
+  const c = capture();
+  const code = await main([...argv, "--format", "dummy", "--out", out], c.io, formats);
+  return {
+    code,
+    files: readdirSync(out).sort(),
+    read: (f: string) => readFileSync(join(out, f), "utf8"),
+    ...c,
+  };
+}
+
+describe("the pipeline renders every mode through one formats table", () => {
+  it("writes a new format for a payload run", async () => {
+    const run = await runWithDummy([
+      ...["--codec", "ts", "--payload", "single-attestation", "--op", "compress", "--forks", "0"],
+    ]);
+    expect(run.err()).not.toMatch(/error/);
+    expect(run.code).toBe(0);
+    expect(run.files).toEqual(["bench.txt"]);
+    // ts and the reference napi, each through its adapter and its library called directly.
+    expect(run.read("bench.txt")).toBe("bench 4 cases of napi");
+    // The terminal's format printed the tables as always.
+    expect(run.out()).toContain("Time per op");
+  });
+
+  it("writes it for a sweep", async () => {
+    const run = await runWithDummy([
+      ...[
+        "--sweep",
+        "--codec",
+        "ts,napi",
+        "--op",
+        "compress",
+        "--sizes",
+        "64,4096",
+        "--forks",
+        "0",
+      ],
+    ]);
+    expect(run.code).toBe(0);
+    expect(run.files).toEqual(["sweep.txt"]);
+    expect(run.read("sweep.txt")).toBe("sweep 4 points at 64,4096");
+    expect(run.out()).toMatch(/^compress, ts vs napi: /);
+  });
+
+  it("writes it for a soak", async () => {
+    const run = await runWithDummy([
+      ...["--soak", "--codec", "ts", "--soak-seconds", "1", "--soak-rounds", "1"],
+    ]);
+    expect(run.code).toBe(0);
+    expect(run.files).toEqual(["soak.txt"]);
+    expect(run.read("soak.txt")).toBe("soak ts/gossip ts/big-blob");
+    expect(run.out()).toMatch(/^codec +scenario/);
+  });
+
+  it("leaves out a format with no renderer for the run's kind", async () => {
+    const benchOnly = {
+      ...FORMATS,
+      dummy: { extension: "txt", render: { bench: dummy.render.bench! } },
+    };
+    const out = mkdtempSync(join(tmpdir(), "bench-dummy-"));
+    const c = capture();
+    const argv = ["--sweep", "--codec", "ts", "--op", "compress", "--sizes", "64", "--forks", "0"];
+    expect(await main([...argv, "--format", "dummy,md", "--out", out], c.io, benchOnly)).toBe(0);
+    expect(readdirSync(out)).toEqual(["sweep.md"]);
+  });
+
+  it("rejects a format the table lacks before loading anything, listing the valid ones", async () => {
+    const c = capture();
+    expect(await main(["--format", "html"], c.io, formats)).toBe(2);
+    expect(c.err()).toMatch(/unknown --format "html"; valid: json, md, svg, dummy/);
+    expect(c.err()).not.toContain("unavailable");
   });
 });

@@ -6,8 +6,8 @@
 import { execFileSync } from "node:child_process";
 import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { launchChromium } from "@snappykit/bench/chromium";
 import { discoverAdapters } from "@snappykit/workspace";
+import { launchChromium } from "@snappykit/workspace/chromium";
 import { runInPage } from "./browser.js";
 import { fixturePayloads } from "./payloads.js";
 import { type AdapterResult, FRAMING, type Target } from "./portable.js";

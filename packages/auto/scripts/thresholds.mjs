@@ -3,14 +3,15 @@
 //
 //   pnpm --filter @snappykit/auto run thresholds [path/to/sweep.json]
 //
-// The sweep is the bench's (`pnpm bench --sweep` writes apps/bench/results/sweep.json):
-// { environment, series: [{ name, ratio, points: [{ codec, op, size, p50, ... }],
-// crossover: [{ op, codecs: [a, b], size, ci }] }] }. Per op and series, the crossover
-// between "ts" and "napi" becomes the smallest size of that kind sent to native: the block
-// stream's for compressible data, the sidecar stream's for incompressible data.
-import { readFileSync, writeFileSync } from "node:fs";
+// The sweep is the bench's (`pnpm bench --sweep` writes apps/bench/results/sweep.json), read
+// as the type both share (`SweepReport`, tools/workspace/src/sweep.ts): per series, points
+// and the crossovers. Per op and series, the crossover between "ts" and "napi" becomes the
+// smallest size of that kind sent to native: the block stream's for compressible data, the
+// sidecar stream's for incompressible data.
+import { writeFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { readSweepReport } from "@snappykit/workspace/sweep";
 
 const packageDir = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const repoRoot = resolve(packageDir, "../..");
@@ -42,7 +43,11 @@ function noCrossing(points, op) {
   return nativeWins > tsWins ? 0 : null;
 }
 
-/** The thresholds file for `sweep`, read from `source` by `generatedBy`. */
+/**
+ * The thresholds file for `sweep`, made by `generatedBy`.
+ * @param {import("@snappykit/workspace/sweep").SweepReport} sweep
+ * @param {string} generatedBy
+ */
 export function thresholdsFromSweep(sweep, generatedBy) {
   const result = {};
   const crossover = {};
@@ -98,7 +103,7 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
   const inside = relative(repoRoot, source);
   const shown = inside && !inside.startsWith("..") ? inside : source;
   const data = thresholdsFromSweep(
-    JSON.parse(readFileSync(source, "utf8")),
+    readSweepReport(source),
     `pnpm --filter @snappykit/auto run thresholds ${shown}`,
   );
   writeFileSync(join(packageDir, "thresholds.json"), `${JSON.stringify(data, null, 2)}\n`);
