@@ -10,27 +10,13 @@ import {
 import { boundaryChecks } from "./boundaries.js";
 import { capabilityChecks } from "./capabilities.js";
 import { hostileCases, validStreams } from "./cases.js";
+import type { AddCheck, Check, PayloadSet } from "./check.js";
 import { builtinCorpus, type CorpusItem, mutations, prng, randomBytes } from "./corpus.js";
 import { expectSnappyError, fail, sameBytes } from "./expect.js";
 import { lifetimeChecks } from "./lifetime.js";
 import { oracleUncompress } from "./oracle.js";
 import { ownershipChecks } from "./ownership.js";
 import type { BoundaryPlan } from "./sizes.js";
-
-/** One named check; `run` throws (or rejects) when the codec fails it. */
-export interface Check {
-  readonly group: string;
-  readonly name: string;
-  run(codec: SnappyCodec): void | Promise<void>;
-}
-
-/** A set of real payloads: every item round-trips, and every golden stream decodes to it. */
-export interface PayloadSet {
-  readonly name: string;
-  readonly items: readonly Uint8Array[];
-  /** The items as a reference encoder (Google's libsnappy) compressed them, in order. */
-  readonly golden?: readonly Uint8Array[];
-}
 
 /** Extra inputs for the round-trip and golden checks. */
 export interface ConformanceInputs {
@@ -101,8 +87,7 @@ const hex = (bytes: Uint8Array) =>
 /** Every check the suite runs, in order. */
 export function conformanceChecks(inputs: ConformanceInputs = {}): Check[] {
   const checks: Check[] = [];
-  const add = (group: string, name: string, run: (codec: SnappyCodec) => void | Promise<void>) =>
-    checks.push({ group, name, run });
+  const add: AddCheck = (group, name, run) => checks.push({ group, name, run });
 
   add("contract", "declares contractVersion 1, a name, its library@version and runtime", (c) => {
     if (c.contractVersion !== 1) fail(`contractVersion is ${String(c.contractVersion)}`);

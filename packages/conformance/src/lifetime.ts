@@ -5,10 +5,9 @@
 // copy of the same bytes.
 import { isSnappyError, maxCompressedLength, type SnappyCodec } from "@snappykit/core";
 import { hostileCases } from "./cases.js";
+import type { AddCheck } from "./check.js";
 import { mixed, randomBytes } from "./corpus.js";
 import { fail, sameBytes } from "./expect.js";
-
-type Add = (group: string, name: string, run: (codec: SnappyCodec) => void | Promise<void>) => void;
 
 const GROUP = "calling patterns";
 
@@ -89,7 +88,7 @@ function outputLike(kind: string, length: number): Uint8Array {
 }
 
 /** Register the calling-pattern checks. */
-export function lifetimeChecks(add: Add): void {
+export function lifetimeChecks(add: AddCheck): void {
   add(GROUP, "async: the input overwritten right after the call does not change the result", (c) =>
     afterEachCall(c, [4096, 65_537, 1 << 20], 4, (input) => input.fill(0xa5), "input overwritten"),
   );

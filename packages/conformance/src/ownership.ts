@@ -2,10 +2,9 @@
 // result that views a shared pool breaks callers that transfer buffers to workers: after
 // `postMessage(a, [a.buffer])` every other view of that pool reads as empty.
 import type { SnappyCodec } from "@snappykit/core";
+import type { AddCheck } from "./check.js";
 import { randomBytes, repeating } from "./corpus.js";
 import { fail, sameBytes } from "./expect.js";
-
-type Add = (group: string, name: string, run: (codec: SnappyCodec) => void | Promise<void>) => void;
 
 const GROUP = "output ownership";
 
@@ -57,7 +56,7 @@ const inputs = () =>
   });
 
 /** Register the ownership checks. */
-export function ownershipChecks(add: Add): void {
+export function ownershipChecks(add: AddCheck): void {
   add(GROUP, "results are plain Uint8Arrays (not Buffers or other subclasses)", async (c) => {
     for (const data of inputs()) {
       for (const { what, bytes } of await results(c, data)) {
