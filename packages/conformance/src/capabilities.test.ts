@@ -18,6 +18,7 @@ describe("the caller-owned output checks", () => {
       uncompressedLength: (input) => readUncompressedLength(input).length,
     };
     expect(await failures(trusting)).toEqual([
+      "rejects bad input with SnappyError: options it does not know, and non-objects",
       "caller-owned output: uncompressedLength reads the declared length and validates it",
     ]);
   });

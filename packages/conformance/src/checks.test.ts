@@ -1,6 +1,6 @@
 // Self-tests of the contract, round-trip, hostile-input and ownership checks, against codecs
 // known to be right or wrong: a check that a broken codec passes is a check that cannot fail.
-import { readUncompressedLength, type SnappyCodec } from "@snappykit/core";
+import { readUncompressedLength, type SnappyCodec, SnappyError } from "@snappykit/core";
 import { describe, expect, it } from "vitest";
 import { literalStream } from "./corpus.js";
 import { oracleUncompress } from "./oracle.js";
@@ -48,6 +48,7 @@ describe("the conformance checks", () => {
       "rejects bad input with SnappyError: valid 1,000-byte stream over maxLength 999",
       "rejects bad input with SnappyError: valid empty-ish stream over maxLength 0",
       "rejects bad input with SnappyError: maxLength: a limit exactly at the length passes",
+      "rejects bad input with SnappyError: options it does not know, and non-objects",
     ]);
   });
 
@@ -184,6 +185,31 @@ describe("the conformance checks", () => {
     expect(await failures(buffers)).toEqual([
       "output ownership: results are plain Uint8Arrays (not Buffers or other subclasses)",
       "output ownership: each result's buffer holds exactly its bytes (offset 0, no slab)",
+    ]);
+  });
+
+  it("fail a codec that takes what only looks like a Uint8Array, or options it ignores", async () => {
+    // An instanceof check lets a Proxy through, and then the first typed-array method throws.
+    const looseInput: SnappyCodec = {
+      ...reference,
+      compress: (input) => {
+        if (!(input instanceof Uint8Array)) throw new SnappyError("INVALID_ARGUMENT", "bytes");
+        return literalStream(input);
+      },
+    };
+    expect(await failures(looseInput)).toEqual([
+      "rejects bad input with SnappyError: non-Uint8Array arguments",
+    ]);
+    // Reads `maxLength` off whatever it is given: `uncompress(wire, 10)` means no limit.
+    const looseOptions: SnappyCodec = {
+      ...reference,
+      uncompress: (input, options) =>
+        reference.uncompress(input, { maxLength: (options as { maxLength?: number })?.maxLength }),
+      uncompressedLength: (input, options) =>
+        reference.uncompressedLength!(input, { maxLength: options?.maxLength }),
+    };
+    expect(await failures(looseOptions)).toEqual([
+      "rejects bad input with SnappyError: options it does not know, and non-objects",
     ]);
   });
 

@@ -1,6 +1,12 @@
 // Self-tests of the calling-pattern checks: async calls that read their input after
 // returning, codecs that refuse memory a caller may pass.
-import { assertBytes, type SnappyCodec, SnappyError } from "@snappykit/core";
+import {
+  assertBytes,
+  assertOutputSpace,
+  maxCompressedLength,
+  type SnappyCodec,
+  SnappyError,
+} from "@snappykit/core";
 import { describe, expect, it } from "vitest";
 import { failures, reference } from "./test/reference.js";
 
@@ -57,6 +63,28 @@ describe("the calling-pattern checks", () => {
     };
     expect(await failures(fussy)).toEqual([
       "calling patterns: every kind of array, as input and as output, in every operation",
+    ]);
+  });
+
+  it("fail a *Into that keeps a view of the last output its buffer has outgrown", async () => {
+    // What ts once did: a DataView of the last output, reused while its length still matched
+    // the cached view's, whose length is unreadable once the resizable buffer shrinks.
+    let last: Uint8Array | undefined;
+    let view: DataView = new DataView(new ArrayBuffer(0));
+    const cached: SnappyCodec = {
+      ...reference,
+      compressInto: (input, output) => {
+        assertBytes(input);
+        assertOutputSpace(input, output, maxCompressedLength(input.length));
+        if (output !== last || view.byteLength !== output.byteLength) {
+          view = new DataView(output.buffer, output.byteOffset, output.byteLength);
+          last = output;
+        }
+        return reference.compressInto!(input, output);
+      },
+    };
+    expect(await failures(cached)).toEqual([
+      "calling patterns: *Into: one output reused while its resizable buffer shrinks and grows",
     ]);
   });
 });
