@@ -5,7 +5,6 @@
 // compiling code from bytes) `kernel` is null and the same loops run in TypeScript.
 
 import { KERNEL_WASM } from "./kernel-binary.js";
-import { copyTable } from "./tags.js";
 
 /** The exports kernel.wat defines, and its memory. */
 export interface Kernel {
@@ -44,7 +43,6 @@ function load(): Kernel | null {
   }
   const memory = (exports.memory as { buffer: ArrayBuffer }).buffer;
   const at = (name: string) => (exports[name] as { value: number }).value;
-  new Int32Array(memory, at("tableAt"), 256).set(copyTable());
   return {
     memory,
     inAt: at("inAt"),

@@ -17,7 +17,6 @@
 (module
   ;; 12 pages (768 KiB). Regions, by byte address:
   ;;        0  state: [0] the decoder's output position, [4] the compressor's rest length
-  ;;     1024  the decoder's copy table (256 x i32, written by kernel.ts from tags.ts)
   ;;     4096  IN, the decoder's input window (32 KiB)
   ;;    65536  OUT, the decoder's output window (256 KiB)
   ;;   327680  the compressor's hash table (16384 x u16)
@@ -25,20 +24,20 @@
   ;;   430080  the compressor's staged output (305,866 bytes: the worst case of 256 KiB, plus
   ;;           over-copy room to the end of the memory)
   (memory (export "memory") 12)
-  (global (export "tableAt") i32 (i32.const 1024))
   (global (export "inAt") i32 (i32.const 4096))
   (global (export "outAt") i32 (i32.const 65536))
   (global (export "blockAt") i32 (i32.const 360448))
   (global (export "stagedAt") i32 (i32.const 430080))
 
-  ;; The decoder's fast path: fastPath in fast-path.ts, line for line, with 8-byte moves.
+  ;; The decoder's fast path: fastPath in fast-path.ts, with 8-byte moves and a copy's fields
+  ;; computed from its tag rather than read from a table.
   ;; From IN[pos..] into OUT[op..] while pos <= fastEnd and op <= fastOutEnd (a tag with 16
   ;; input bytes after it, 72 bytes of window room). Returns the input position of the first
   ;; element it leaves; the output position goes to state[0].
   (func (export "fastPath") (param $pos i32) (param $op i32) (param $fastEnd i32) (param $fastOutEnd i32) (result i32)
     (local $end i32) (local $outLimit i32) (local $word i32) (local $tag i32) (local $length i32)
-    (local $from i32) (local $done i32) (local $extra i32) (local $stop i32) (local $entry i32)
-    (local $offset i32) (local $pattern i64)
+    (local $from i32) (local $done i32) (local $extra i32) (local $stop i32)
+    (local $offset i32) (local $pattern i64) (local $copy1 i32)
     (local.set $end (i32.add (local.get $fastEnd) (i32.const 17)))
     (local.set $outLimit (i32.add (local.get $fastOutEnd) (i32.const 72)))
     (block $exit
@@ -101,17 +100,27 @@
               (br_if $literal (i32.lt_s (local.get $op) (local.get $stop))))
             (local.set $op (local.get $stop))
             (br $element)))
-        ;; Copy-1 and copy-2 from the table: length, offset bytes, copy-1's top offset bits.
-        ;; Copy-4 has entry 0, so offset 0: the check below sends it to the checked code.
-        (local.set $entry (i32.load offset=1024 (i32.shl (local.get $tag) (i32.const 2))))
-        (local.set $offset (i32.or
-          (i32.and (i32.shr_u (local.get $word) (i32.const 8)) (i32.shr_u (local.get $entry) (i32.const 16)))
-          (i32.and (local.get $entry) (i32.const 0x700))))
+        ;; Copy-1 and copy-2, computed without a branch or a table load (a table entry's load
+        ;; would lie on the path from one element's position to the next): §2.2.1 copy-1,
+        ;; length 4..11 in bits 2..4, the offset's top 3 bits in 5..7 and one byte after the
+        ;; tag; §2.2.2 copy-2, length-1 in the upper six bits, a 2-byte offset. Copy-4 gets
+        ;; offset 0, which the check below sends to the checked code.
+        (local.set $copy1 (i32.eq (i32.and (local.get $tag) (i32.const 3)) (i32.const 1)))
+        (local.set $offset
+          (select
+            (i32.or (i32.shl (i32.and (local.get $tag) (i32.const 0xe0)) (i32.const 3))
+              (i32.and (i32.shr_u (local.get $word) (i32.const 8)) (i32.const 0xff)))
+            (select (i32.and (i32.shr_u (local.get $word) (i32.const 8)) (i32.const 0xffff)) (i32.const 0)
+              (i32.eq (i32.and (local.get $tag) (i32.const 3)) (i32.const 2)))
+            (local.get $copy1)))
         ;; Offset 0, or before the window's start: the checked code reports or reads it.
         (br_if $exit (i32.ge_u (i32.sub (local.get $offset) (i32.const 1)) (local.get $op)))
-        (local.set $pos (i32.add (local.get $pos)
-          (i32.add (i32.const 2) (i32.and (i32.shr_u (local.get $entry) (i32.const 12)) (i32.const 1)))))
-        (local.set $length (i32.and (local.get $entry) (i32.const 0x7f)))
+        (local.set $pos (i32.add (local.get $pos) (i32.add (i32.const 1) (i32.and (local.get $tag) (i32.const 3)))))
+        (local.set $length
+          (select
+            (i32.add (i32.const 4) (i32.and (i32.shr_u (local.get $tag) (i32.const 2)) (i32.const 7)))
+            (i32.add (i32.shr_u (local.get $tag) (i32.const 2)) (i32.const 1))
+            (local.get $copy1)))
         (local.set $from (i32.sub (local.get $op) (local.get $offset)))
         (local.set $stop (i32.add (local.get $op) (local.get $length)))
         (if (i32.ge_u (local.get $offset) (i32.const 8))
