@@ -1,7 +1,8 @@
 /**
- * `@snappykit/ts`: a pure-TypeScript Snappy codec. Writes the same bytes as Google libsnappy
- * 1.1.7 and snappy@7, decodes strictly, and runs wherever JavaScript does (no Node APIs, no
- * third-party dependencies).
+ * `@snappykit/ts`: a Snappy codec in TypeScript, its hot loops also in a small WebAssembly
+ * kernel (kernel.wat; the TypeScript loops run where WebAssembly cannot be compiled). Writes
+ * the same bytes as Google libsnappy 1.1.7 and snappy@7, decodes strictly, and runs wherever
+ * JavaScript does (no Node APIs, no third-party dependencies).
  * @packageDocumentation
  */
 import { maxCompressedLength, type RawBackend, type SnappyCodec } from "@snappykit/core";
