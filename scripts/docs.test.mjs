@@ -1,0 +1,91 @@
+// The docs check of `npm test`: the repository's docs are what scripts/docs.mjs writes from
+// the committed reports, and each kind of drift it exists to catch makes it fail.
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { repoRoot } from "@snappykit/workspace";
+import { afterAll, describe, expect, it } from "vitest";
+import { checkDocs, renderDoc, writeDocs } from "./docs.mjs";
+import { docsContext } from "./lib/docs-sources.mjs";
+import { generatedBlocks } from "./lib/markers.mjs";
+
+const context = docsContext();
+const readme = readFileSync(join(repoRoot, "README.md"), "utf8");
+const check = (file, text, ctx = context) =>
+  checkDocs({ context: ctx, texts: new Map([[file, text]]) });
+
+/** The README with the first ratio ("0.45×") of its results table changed by hand. */
+function handEdited() {
+  const block = generatedBlocks(readme).find((b) => b.section === "bench-ratios");
+  const ratio = /\d+\.\d\d×/.exec(block.body);
+  const edited = ratio[0] === "9.99×" ? "9.98×" : "9.99×";
+  const at = block.start + ratio.index;
+  return readme.slice(0, at) + edited + readme.slice(at + ratio[0].length);
+}
+
+describe("the repository's docs", () => {
+  it("are what the generator writes from the committed reports, with no figure by hand", () => {
+    expect(checkDocs({ context })).toEqual([]);
+  });
+});
+
+describe("the check", () => {
+  const dir = mkdtempSync(join(tmpdir(), "docs-check-"));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it("fails when a generated number is edited by hand, and regenerating restores it", () => {
+    const edited = handEdited();
+    expect(check("README.md", edited)).toEqual([
+      expect.stringMatching(/^README\.md:\d+: a generated block differs .*npm run docs/),
+    ]);
+    expect(renderDoc("README.md", edited, context)).toBe(readme);
+
+    // The same through the files `npm run docs` rewrites, in a copy of the README.
+    writeFileSync(join(dir, "README.md"), edited);
+    expect(writeDocs({ root: dir, context })).toEqual(["README.md"]);
+    expect(readFileSync(join(dir, "README.md"), "utf8")).toBe(readme);
+  });
+
+  it("fails when a report changes and the docs were not regenerated", () => {
+    const bench = structuredClone(context.bench);
+    const cell = bench.relative
+      .find((r) => r.payload === "beacon-block")
+      .cells.find((c) => c.codec === "ts");
+    cell.ratio *= 1.5;
+    const problems = check("README.md", readme, { ...context, bench });
+    expect(problems).toContainEqual(
+      expect.stringMatching(/^README\.md:\d+: a generated block differs/),
+    );
+    expect(problems.every((p) => p.includes("a generated block differs"))).toBe(true);
+  });
+
+  it("fails on a measured figure written by hand outside a block, but not in dated history", () => {
+    const figure = `${readme}\nts decodes an attestation in 279 ns, 0.31× napi [0.30, 0.32].\n`;
+    expect(check("README.md", figure)).toEqual([
+      expect.stringMatching(/^README\.md:\d+: "279 ns" is a measured figure written by hand/),
+    ]);
+    expect(check("docs/findings/2026-11-example.md", "# Then\n\nIt took 279 ns.\n")).toEqual([]);
+  });
+
+  it("fails on a commit no committed report was measured at", () => {
+    const measured = context.sweep.environment.commit.slice(0, 7);
+    expect(check("README.md", `${readme}\nThe sweep at commit \`${measured}\`.\n`)).toEqual([]);
+    expect(check("README.md", `${readme}\nThe sample report, commit \`be0269d\`.\n`)).toEqual([
+      expect.stringMatching(/^README\.md:\d+: cites commit be0269d, which no committed report/),
+    ]);
+  });
+
+  it("fails on a link to a file or heading the repository does not hold", () => {
+    const links = `${readme}\nSee [the design](DESIGN.md) and [results](#no-such-heading).\n`;
+    expect(check("README.md", links)).toEqual([
+      "README.md: links to DESIGN.md, which the repository does not hold",
+      "README.md: links to #no-such-heading: no such heading",
+    ]);
+  });
+
+  it("names the file and line of a block whose section does not exist", () => {
+    expect(
+      check("README.md", "# x\n\n<!-- generated: nonsense -->\n<!-- /generated -->\n"),
+    ).toEqual([expect.stringMatching(/^README\.md:3: no section "nonsense"/)]);
+  });
+});
