@@ -1,11 +1,11 @@
 // The docs check of `npm test`: the repository's docs are what scripts/docs.mjs writes from
 // the committed reports, and each kind of drift it exists to catch makes it fail.
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { repoRoot } from "@snappykit/workspace";
 import { afterAll, describe, expect, it } from "vitest";
-import { checkDocs, renderDoc, writeDocs } from "./docs.mjs";
+import { adoptReports, checkDocs, renderDoc, writeDocs } from "./docs.mjs";
 import { docsContext } from "./lib/docs-sources.mjs";
 import { generatedBlocks } from "./lib/markers.mjs";
 
@@ -87,5 +87,45 @@ describe("the check", () => {
     expect(
       check("README.md", "# x\n\n<!-- generated: nonsense -->\n<!-- /generated -->\n"),
     ).toEqual([expect.stringMatching(/^README\.md:3: no section "nonsense"/)]);
+  });
+});
+
+describe("npm run docs -- --adopt", () => {
+  const root = mkdtempSync(join(tmpdir(), "docs-adopt-"));
+  afterAll(() => rmSync(root, { recursive: true, force: true }));
+  const put = (path, date, text = "") => {
+    mkdirSync(join(root, path, ".."), { recursive: true });
+    writeFileSync(
+      join(root, path),
+      path.endsWith(".json") ? JSON.stringify({ environment: { date } }) : text,
+    );
+  };
+  const read = (path) => readFileSync(join(root, path), "utf8");
+
+  it("copies a newer complete run over the committed report, every format it has", () => {
+    put("apps/bench/docs/sample-report.json", "2026-11-30T00:00:00Z");
+    put("apps/bench/docs/sample-report.md", "", "old");
+    put("apps/bench/results/bench.json", "2026-12-01T00:00:00Z");
+    put("apps/bench/results/bench.md", "", "new");
+    const log = [];
+    adoptReports(root, (line) => log.push(line));
+    expect(read("apps/bench/docs/sample-report.md")).toBe("new");
+    expect(read("apps/bench/docs/sample-report.json")).toContain("2026-12-01");
+    expect(existsSync(join(root, "apps/bench/docs/sample-report.svg"))).toBe(false);
+    expect(log).toEqual([expect.stringContaining("apps/bench/docs/sample-report.{json,md}")]);
+  });
+
+  it("keeps the committed report when the run is not newer, and refuses one missing a format", () => {
+    put("apps/bench/docs/sweep.json", "2026-12-02T00:00:00Z");
+    put("apps/bench/results/sweep.json", "2026-12-01T00:00:00Z");
+    const log = [];
+    adoptReports(root, (line) => log.push(line));
+    expect(log).toContainEqual(expect.stringMatching(/sweep\.json is not newer .*kept/));
+    expect(read("apps/bench/docs/sweep.json")).toContain("2026-12-02");
+
+    put("apps/bench/docs/soak.json", "2026-11-30T00:00:00Z");
+    put("apps/bench/docs/soak.md", "", "old");
+    put("apps/bench/results/soak.json", "2026-12-01T00:00:00Z");
+    expect(() => adoptReports(root, () => {})).toThrow(/results\/soak has no md/);
   });
 });

@@ -23,56 +23,34 @@ export const REPORTS = {
 export const REPO_URL = "https://github.com/snappykit/snappykit/blob/main";
 
 /**
- * The sources of the repository at `root`, each read on first use. Tests swap one for an
- * edited copy with `{ ...context, bench: edited }` after reading it.
+ * The sources of the repository at `root`, each read on first use: every report of REPORTS
+ * by its name (`guided`: every coverage-guided session, oldest first), and `packages`, the
+ * workspace's packages. Tests swap one for an edited copy with `{ ...context, bench: edited }`.
  * @param {string} [root]
  */
 export function docsContext(root = repoRoot) {
-  const cache = new Map();
-  const once = (key, load) => {
-    if (!cache.has(key)) cache.set(key, load());
-    return cache.get(key);
-  };
   const json = (path) => JSON.parse(readFileSync(join(root, path), "utf8"));
-  return {
-    root,
-    get bench() {
-      return once("bench", () => json(REPORTS.bench));
-    },
-    get sweep() {
-      return once("sweep", () => json(REPORTS.sweep));
-    },
-    get soak() {
-      return once("soak", () => json(REPORTS.soak));
-    },
-    get safety() {
-      return once("safety", () => json(REPORTS.safety));
-    },
-    get encoders() {
-      return once("encoders", () => json(REPORTS.encoders));
-    },
-    get async() {
-      return once("async", () => json(REPORTS.async));
-    },
-    /** Every coverage-guided session's report, oldest first. */
-    get guided() {
-      return once("guided", () =>
-        readdirSync(join(root, REPORTS.guided))
-          .filter((f) => f.endsWith(".json"))
-          .sort()
-          .map((f) => json(posix.join(REPORTS.guided, f))),
-      );
-    },
-    get thresholds() {
-      return once("thresholds", () => json(REPORTS.thresholds));
-    },
-    get manifest() {
-      return once("manifest", () => json(REPORTS.manifest));
-    },
-    get packages() {
-      return once("packages", () => workspacePackages(root));
-    },
+  const loaders = {
+    ...Object.fromEntries(Object.entries(REPORTS).map(([name, path]) => [name, () => json(path)])),
+    guided: () =>
+      readdirSync(join(root, REPORTS.guided))
+        .filter((f) => f.endsWith(".json"))
+        .sort()
+        .map((f) => json(posix.join(REPORTS.guided, f))),
+    packages: () => workspacePackages(root),
   };
+  const context = { root };
+  for (const [name, load] of Object.entries(loaders)) {
+    let value;
+    Object.defineProperty(context, name, {
+      enumerable: true,
+      get: () => {
+        value ??= load();
+        return value;
+      },
+    });
+  }
+  return context;
 }
 
 /**
