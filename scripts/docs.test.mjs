@@ -83,6 +83,14 @@ describe("the check", () => {
     ]);
   });
 
+  it("says how to measure an adapter the committed reports do not have yet", () => {
+    const doc =
+      "<!-- generated: fuzz-codec new-one -->\n<!-- /generated -->\n\n<!-- generated: bench-codec new-one -->\n<!-- /generated -->\n";
+    const text = renderDoc("packages/new-one/README.md", doc, context);
+    expect(text).toContain("`pnpm fuzz --codec new-one` runs it");
+    expect(text).toContain("`npm run bench -- --codec new-one` times it");
+  });
+
   it("names the file and line of a block whose section does not exist", () => {
     expect(
       check("README.md", "# x\n\n<!-- generated: nonsense -->\n<!-- /generated -->\n"),

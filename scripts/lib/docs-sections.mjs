@@ -180,6 +180,9 @@ export const SECTIONS = {
         ],
       ];
     });
+    if (rows.length === 0) {
+      return `Not in the committed sample report yet: \`npm run bench -- --codec ${id}\` times it.`;
+    }
     const overhead = overheadTable(report);
     const costs = report.overhead.flatMap((o, i) =>
       o.codec === id ? [`${o.payload} ${o.op} ${overhead.rows[i][5].text}`] : [],
@@ -311,7 +314,9 @@ export const SECTIONS = {
     const rows = s.rows.filter((r) => r.id === id);
     const adapter = rows.find((r) => r.target === "adapter");
     const raw = rows.find((r) => r.target !== "adapter");
-    if (!adapter) throw new Error(`${REPORTS.safety} has no adapter row "${id}"`);
+    if (!adapter) {
+      return `Not in the fuzzer's committed report yet: \`pnpm fuzz --codec ${id}\` runs it.`;
+    }
     const outcome = (r) =>
       `${r.missed.length === 0 ? "met every target" : `missed the targets (${r.missed.join(", ")})`}, ` +
       `peak RSS growth ${formatBytes(r.total.maxRssGrowth)}, slowest call ${formatTime(r.total.maxMs * 1e6)}`;
