@@ -180,7 +180,7 @@ export function route(ts: SnappyCodec, native: NativeResult, options: AutoOption
     library: nativeCodec
       ? `${library} (${ts.library} + ${nativeCodec.library})`
       : `${library} (${ts.library})`,
-    runtime: nativeCodec ? "native" : "js",
+    runtime: nativeCodec ? "native" : ts.runtime,
     // Checked before routing: routing reads the input, and a Proxy of a Uint8Array passes
     // `instanceof` but throws a TypeError at its first typed-array read.
     compress: (input) => {

@@ -10,6 +10,7 @@ import { maxCompressedLength, type RawBackend, type SnappyCodec } from "@snappyk
 import pkg from "../package.json" with { type: "json" };
 import { compress, compressInto } from "./compress.js";
 import { uncompress, uncompressedLength, uncompressInto } from "./decompress.js";
+import { kernel } from "./kernel.js";
 
 export {
   compress,
@@ -35,7 +36,8 @@ export async function createCodec(): Promise<SnappyCodec> {
     contractVersion: 1,
     name: "ts",
     library,
-    runtime: "js",
+    // The hot loops run in the WebAssembly kernel where it compiles, in TypeScript elsewhere.
+    runtime: kernel ? "wasm" : "js",
     compress,
     uncompress,
     uncompressedLength,
