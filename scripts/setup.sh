@@ -19,3 +19,6 @@ fi
 npm_config_nodedir="$(dirname "$(dirname "$(command -v node)")")"
 export npm_config_nodedir
 $pnpm_cmd install --frozen-lockfile "$@"
+# snappy@6 once more for each Node LTS line of tools/node-lines (pnpm built it for this Node
+# only), with each line's own headers: scripts/node-addons.mjs.
+node scripts/node-addons.mjs

@@ -1,7 +1,9 @@
 // The per-runtime report and what makes `pnpm test:runtimes` fail.
+import type { NodeLine } from "@snappykit/workspace/node-lines";
 import { type AdapterResult, FRAMING } from "./portable.js";
 
-export type Runtime = "bun" | "deno" | "browser";
+/** Where the checks run: a Node LTS line (tools/node-lines), Bun, Deno or Chromium. */
+export type Runtime = NodeLine | "bun" | "deno" | "browser";
 
 /** One runtime's run: its name and version as it reports them, and each target's result. */
 export interface ChildReport {
