@@ -12,6 +12,13 @@ const GROUP = "output ownership";
 const SIZES = [0, 1, 18, 144, 1000, 5000, 70_000];
 
 /**
+ * Past the 256 KiB above which napi hands over its own (external) buffer, which Node 22 and
+ * later cannot transfer: checked on its own, since the checks above compare every result with
+ * every other.
+ */
+const LARGE = 300_000;
+
+/**
  * Every kind of result the codec can return for `data`, each with a snapshot of its bytes
  * (correctness is checked elsewhere; here only that they stay put).
  */
@@ -79,6 +86,18 @@ export function ownershipChecks(add: AddCheck): void {
           );
         }
       }
+    }
+  });
+
+  add(GROUP, `a result of over 256 KiB can be transferred too (${LARGE} B)`, async (c) => {
+    for (const { what, bytes, expected } of await results(c, repeating(LARGE, "gossip "))) {
+      let moved: Uint8Array;
+      try {
+        moved = structuredClone(bytes, { transfer: [bytes.buffer as ArrayBuffer] });
+      } catch (error) {
+        fail(`${what}: its buffer cannot be transferred (${String(error)})`);
+      }
+      sameBytes(moved, expected, `${what}, after transferring it`);
     }
   });
 
