@@ -6,10 +6,11 @@ import { repoRoot } from "@snappykit/workspace";
 import { formatDuration } from "@snappykit/workspace/format";
 import { UsageError } from "./inputs/args.js";
 import { gateReference, loadCatalog } from "./inputs/catalog.js";
+import { readUserPayloads } from "./inputs/payloads.js";
 import { prepareInputs } from "./inputs/prepare.js";
 import { outputDir } from "./inputs/reports.js";
 import { listing } from "./inputs/select.js";
-import { collectEnvironment } from "./measure/env.js";
+import { collectEnvironment, withEndLoad } from "./measure/env.js";
 import { openRuntime } from "./measure/launch.js";
 import type { Io } from "./measure/progress.js";
 import type { CliOptions } from "./model/options.js";
@@ -38,14 +39,15 @@ export async function runPipeline(
   const mode = MODES[opts.mode];
 
   // 1. What to run: the adapters and payloads there are, and what the command line picks.
-  const catalog = await loadCatalog();
+  // The user's files first: a bad path fails in a moment, before any adapter loads.
+  const catalog = await loadCatalog(opts.data ? readUserPayloads(opts.data) : []);
   if (opts.list) {
     io.stdout.write(listing(catalog));
     return 0;
   }
   for (const f of catalog.failed) log(`unavailable: ${f.id} (${f.packageName}): ${f.reason}`);
   const selection = mode.select(run, catalog);
-  const runtime = await openRuntime(mode.runtime(opts), log);
+  const runtime = await openRuntime(mode.runtime(opts), log, opts.defaultRuntime);
   try {
     // 2. The gate: every payload compressed by the reference, every codec checked against it.
     const reference = gateReference(catalog);
@@ -67,9 +69,14 @@ export async function runPipeline(
       out: outputDir(opts.out, complete, runtime.name),
     };
 
-    // 3. Measure, 4. the one report object.
+    // 3. Measure, 4. the one report object (with how busy the machine was by the end).
     const measured = await mode.measure(run, prepared);
-    const report = mode.summarise(run, prepared, measured);
+    const load = withEndLoad(environment.load);
+    const report = mode.summarise(
+      run,
+      { ...prepared, environment: { ...environment, ...(load && { load }) } },
+      measured,
+    );
     const outcome = { kind: mode.kind, report } as Outcome;
 
     // 5. Every format: the files asked for, then the terminal's.

@@ -2,7 +2,14 @@
 // what is valid. Names of codecs and payloads are checked later, once they are known.
 import { parseArgs } from "node:util";
 import { DEFAULT_THRESHOLD_PERCENT } from "../model/compare.js";
-import { type CliOptions, type ModeName, RUNTIMES, type RuntimeName } from "../model/options.js";
+import {
+  type CliOptions,
+  DEFAULT_RUNTIME,
+  type ModeName,
+  NODE_RUNTIMES,
+  RUNTIMES,
+  type RuntimeName,
+} from "../model/options.js";
 
 /** A bad command line: printed with a pointer to --help, exit code 2. */
 export class UsageError extends Error {
@@ -23,6 +30,11 @@ interval over the forks, and each codec is also given relative to a reference co
                           0 = time everything in this process, once, no intervals (debugging)
   --codec <ids>           only these codecs (comma-separated or repeated)
   --payload <names>       these payloads instead of the default set ("all" = every payload)
+  --data <file|dir>       time your own bytes instead of the default payloads (repeat for
+                          more): a file is one payload of one item, a folder one payload
+                          of many items (each file under it, e.g. gossip captures), named
+                          by its file or folder name; with --sweep, one path to cut the
+                          sizes from
   --op <ids>              only these ops: compress, uncompress, compress-async,
                           uncompress-async, ssz_snappy-encode, ssz_snappy-decode
                           (default: all; the ssz_snappy ops only on req/resp payloads
@@ -31,9 +43,12 @@ interval over the forks, and each codec is also given relative to a reference co
                           --runtime browser); timed even when --codec leaves it out
   --clock <wall|cpu>      time sync ops by wall clock (default) or process CPU time
                           (steadier on a loaded machine; async ops stay on wall time)
-  --runtime <name>        time in node (default), bun, deno (the pinned devDependencies)
-                          or browser (headless Chromium); the gate stays in Node. Reports
-                          go to apps/bench/results/<name> (partial/<name> when filtered)
+  --runtime <name>        time in node26 (default: the newest Node LTS line), node24,
+                          node22 (tools/node-lines), node (the Node running the bench),
+                          bun, deno (the pinned devDependencies) or browser (headless
+                          Chromium); the gate stays in this Node. Other runtimes than
+                          node26 write to apps/bench/results/<name> (partial/<name> when
+                          filtered); --sweep and --soak take the Node ones
   --out <dir>             where to write reports (default apps/bench/results; a filtered,
                           quick or --forks 0 run writes to apps/bench/results/partial)
   --format <list>         report files to write: json,md,svg (default all three)
@@ -93,7 +108,8 @@ export function parseCliArgs(argv: readonly string[]): CliOptions {
   if (clock !== "wall" && clock !== "cpu") {
     throw new UsageError(`unknown --clock "${clock}"; valid: wall, cpu`);
   }
-  const runtime = values.runtime ?? "node";
+  // --forks 0 times in this process: this Node, whatever the default runtime.
+  const runtime = values.runtime ?? (values.forks === "0" ? "node" : DEFAULT_RUNTIME);
   if (!(RUNTIMES as readonly string[]).includes(runtime)) {
     throw new UsageError(`unknown --runtime "${runtime}"; valid: ${RUNTIMES.join(", ")}`);
   }
@@ -101,7 +117,14 @@ export function parseCliArgs(argv: readonly string[]): CliOptions {
     throw new UsageError("--clock cpu needs process CPU time, which a browser page has not");
   }
   if (runtime !== "node" && values.forks === "0") {
-    throw new UsageError("--forks 0 times in this Node process; it cannot use --runtime");
+    throw new UsageError(
+      "--forks 0 times in this Node process; it cannot use another --runtime (--runtime node)",
+    );
+  }
+  if ((values.sweep || values.soak) && !NODE_RUNTIMES.includes(runtime as RuntimeName)) {
+    throw new UsageError(
+      `--${values.sweep ? "sweep" : "soak"} runs in Node: --runtime ${NODE_RUNTIMES.join(", ")}`,
+    );
   }
   let forks: number | undefined;
   if (values.forks !== undefined) {
@@ -140,6 +163,15 @@ export function parseCliArgs(argv: readonly string[]): CliOptions {
   if (sizes?.length === 0) throw new UsageError("--sizes needs a value");
   const codecs = split(values.codec);
   const payloads = split(values.payload);
+  // Paths may hold commas: one path per --data.
+  const data = values.data;
+  if (data?.some((d) => d.trim() === "")) throw new UsageError("--data needs a path");
+  if (data && mode === "soak") throw new UsageError("--data does not apply to --soak");
+  if (data && mode === "sweep" && data.length > 1) {
+    throw new UsageError(
+      "--sweep --data takes one file or folder: the sweep cuts its sizes from it",
+    );
+  }
   const ops = split(values.op);
   return {
     help: values.help === true,
@@ -147,6 +179,7 @@ export function parseCliArgs(argv: readonly string[]): CliOptions {
     quick: values.quick === true,
     ...(codecs && { codecs }),
     ...(payloads && { payloads }),
+    ...(data && { data }),
     ...(ops && { ops }),
     ...(values.out !== undefined && { out: values.out }),
     ...(formats && { formats }),
@@ -156,6 +189,7 @@ export function parseCliArgs(argv: readonly string[]): CliOptions {
     ...(values.reference !== undefined && { reference: values.reference }),
     clock,
     runtime: runtime as RuntimeName,
+    defaultRuntime: values.runtime === undefined,
     ...(forks !== undefined && { forks }),
     slowdowns,
     mode,
@@ -223,6 +257,7 @@ function parse(argv: readonly string[]) {
       quick: { type: "boolean" },
       codec: { type: "string", multiple: true },
       payload: { type: "string", multiple: true },
+      data: { type: "string", multiple: true },
       op: { type: "string", multiple: true },
       out: { type: "string" },
       format: { type: "string", multiple: true },

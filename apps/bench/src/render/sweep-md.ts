@@ -4,7 +4,7 @@ import { formatBytes } from "@snappykit/workspace/format";
 import type { SweepCrossover, SweepReport } from "../model/sweep.js";
 import { halfWidthPercent } from "../summarise/stats.js";
 import { markdownTable, type Table } from "./table.js";
-import { runLine } from "./text.js";
+import { loadWarning, runLine } from "./text.js";
 
 /** "[8.00 KiB, 20.0 KiB]", open ends as "< 64 B" / "> 4.00 MiB". */
 export function crossoverInterval(c: SweepCrossover, sizes: readonly number[]): string {
@@ -40,7 +40,8 @@ export function sweepAnswers(report: SweepReport): string[] {
 
 /** The terminal's: the answers. */
 export function renderSweepTerminal(report: SweepReport): string {
-  return sweepAnswers(report).join("\n");
+  const warning = loadWarning(report.environment);
+  return [...(warning ? [warning] : []), ...sweepAnswers(report)].join("\n");
 }
 
 /** Throughput table for one op: codecs × sizes, MB/s ± half-interval %. */
