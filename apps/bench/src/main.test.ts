@@ -101,6 +101,19 @@ describe("main", () => {
     expect(d.err()).toMatch(/the baseline has 3 forks a case/);
   });
 
+  it("merges reports into one md/json/svg, and refuses a bad file before writing anything", async () => {
+    const recorded = fileURLToPath(new URL("./__fixtures__/report.json", import.meta.url));
+    const out = mkdtempSync(join(tmpdir(), "bench-merge-"));
+    const c = capture();
+    expect(await main(["--merge", recorded, recorded, "--out", out], c.io)).toBe(0);
+    expect(readdirSync(out).sort()).toEqual(["merge.json", "merge.md", "merge.svg"]);
+    expect(JSON.parse(readFileSync(join(out, "merge.json"), "utf8")).runs).toHaveLength(2);
+    expect(c.err()).not.toContain("gate:");
+    const bad = capture();
+    expect(await main(["--merge", recorded, "/nonexistent/b.json"], bad.io)).toBe(2);
+    expect(bad.err()).toMatch(/--merge: cannot read report \/nonexistent\/b.json/);
+  });
+
   it("exits 2 when the selection leaves nothing to time, naming codecs that could", async () => {
     const c = capture();
     expect(await main(["--codec", "ts", "--op", "compress-async"], c.io)).toBe(2);

@@ -17,7 +17,7 @@ import type { CliOptions } from "./model/options.js";
 import type { Outcome } from "./model/outcome.js";
 import { MODES } from "./modes/index.js";
 import type { RunContext } from "./modes/mode.js";
-import { type Formats, fileFormats, render } from "./render/formats.js";
+import { type Formats, fileFormats, render as renderFormat } from "./render/formats.js";
 import { writeReport } from "./render/write.js";
 
 /** Run `opts` (parsed from `argv`) and render its report in `formats`; resolves to the exit code. */
@@ -37,6 +37,10 @@ export async function runPipeline(
     command: `pnpm bench ${argv.join(" ")}`.trim(),
   };
   const mode = MODES[opts.mode];
+  if ("read" in mode) {
+    const outcome = { kind: mode.kind, report: mode.read(run) } as Outcome;
+    return render(outcome, formats, files, outputDir(opts.out, false, "merge"), run);
+  }
 
   // 1. What to run: the adapters and payloads there are, and what the command line picks.
   // The user's files first: a bad path fails in a moment, before any adapter loads.
@@ -80,14 +84,7 @@ export async function runPipeline(
     const outcome = { kind: mode.kind, report } as Outcome;
 
     // 5. Every format: the files asked for, then the terminal's.
-    const written = writeReport(outcome, formats, files, prepared.out);
-    const view = { colour: io.stdout.isTTY === true && !process.env.NO_COLOR };
-    for (const format of Object.values(formats)) {
-      if (format.extension !== undefined) continue;
-      const text = render(format, outcome, view);
-      if (text !== undefined) io.stdout.write(`${text}\n`);
-    }
-    log(`wrote ${written.join(", ")} in ${formatDuration(performance.now() - run.started)}`);
+    render(outcome, formats, files, prepared.out, run);
     if (!opts.out && !complete) {
       log(
         "(a filtered, quick or --forks 0 run: the full report in apps/bench/results/ is left as it was)",
@@ -97,6 +94,25 @@ export async function runPipeline(
   } finally {
     await runtime.close();
   }
+}
+
+/** Write `outcome` in every file format asked for, then print the terminal's formats. */
+function render(
+  outcome: Outcome,
+  formats: Formats,
+  files: readonly string[],
+  out: string,
+  { io, log, started }: RunContext,
+): number {
+  const written = writeReport(outcome, formats, files, out);
+  const view = { colour: io.stdout.isTTY === true && !process.env.NO_COLOR };
+  for (const format of Object.values(formats)) {
+    if (format.extension !== undefined) continue;
+    const text = renderFormat(format, outcome, view);
+    if (text !== undefined) io.stdout.write(`${text}\n`);
+  }
+  log(`wrote ${written.join(", ")} in ${formatDuration(performance.now() - started)}`);
+  return 0;
 }
 
 /**

@@ -84,6 +84,18 @@ describe("parseCliArgs", () => {
     expect(parseCliArgs(["--forks", "0"]).runtime).toBe("node");
   });
 
+  it("takes --merge's files after the flag", () => {
+    expect(parseCliArgs(["--merge", "a.json", "b.json", "c.json", "--out", "o"])).toMatchObject({
+      mode: "merge",
+      merge: ["a.json", "b.json", "c.json"],
+      out: "o",
+    });
+    expect(parseCliArgs(["--merge", "a.json", "--merge", "b.json"]).merge).toEqual([
+      "a.json",
+      "b.json",
+    ]);
+  });
+
   it("recognises -h and --help", () => {
     expect(parseCliArgs(["-h"]).help).toBe(true);
     expect(HELP).toContain("--compare");
@@ -114,6 +126,12 @@ describe("parseCliArgs", () => {
       /--sweep runs in Node: --runtime node, node22, node24, node26/,
     ],
     [["--soak", "--runtime", "browser"], /--soak runs in Node/],
+    [["--merge", "a.json"], /--merge needs two or more bench.json files/],
+    [["--merge", "a.json", "b.json", "--quick"], /--quick does not apply to --merge/],
+    [["a.json"], /unexpected argument "a.json" \(only --merge takes files\)/],
+    [["--data", ""], /--data needs a path/],
+    [["--soak", "--data", "x"], /--data does not apply to --soak/],
+    [["--sweep", "--data", "x", "--data", "y"], /--sweep --data takes one file or folder/],
   ])("rejects %j with a clear message", (argv, message) => {
     expect(() => parseCliArgs(argv)).toThrow(UsageError);
     expect(() => parseCliArgs(argv)).toThrow(message);

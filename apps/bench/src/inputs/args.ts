@@ -70,6 +70,11 @@ interval over the forks, and each codec is also given relative to a reference co
                           a 50 MiB blob, RSS and GC pauses; writes soak.{json,md}
   --soak-seconds <s>      length of the soak's gossip scenario (default 20, quick 3)
   --soak-rounds <n>       rounds of the soak's 50 MiB blob (default 20, quick 5)
+  --merge <a.json> <b.json> ...
+                          instead of timing: earlier runs (from other machines or
+                          runtimes) side by side in one report, merge.{json,md,svg}: per
+                          run the times and ratios, each codec's rank, and whether the runs
+                          agree on the order (only --out and --format apply)
   --list                  print codecs (and why any failed to load), payloads and ops, then exit
   -h, --help              this text
 
@@ -90,11 +95,13 @@ const split = (values: string[] | undefined) =>
  */
 export function parseCliArgs(argv: readonly string[]): CliOptions {
   let values: ReturnType<typeof parse>["values"];
+  let positionals: string[];
   try {
-    values = parse(argv).values;
+    ({ values, positionals } = parse(argv));
   } catch (error) {
     throw new UsageError((error as Error).message.replace(/\. To specify .*$/s, "."));
   }
+  const merge = parseMerge(values, positionals);
   // Checked against the formats table when the run starts (render/formats.ts).
   const formats = split(values.format);
   const threshold =
@@ -196,7 +203,30 @@ export function parseCliArgs(argv: readonly string[]): CliOptions {
     ...(sizes && { sizes: [...new Set(sizes)].sort((a, b) => a - b) }),
     ...(soakSeconds !== undefined && { soakSeconds }),
     ...(soakRounds !== undefined && { soakRounds }),
+    ...(merge && { mode: "merge" as const, merge }),
   };
+}
+
+/**
+ * `--merge a.json b.json …`: the files (the first after the flag, the rest as arguments);
+ * only `--out` and `--format` go with it.
+ * @throws UsageError for an argument without `--merge`, fewer than two files, or another flag.
+ */
+function parseMerge(
+  values: ReturnType<typeof parse>["values"],
+  positionals: readonly string[],
+): string[] | undefined {
+  if (values.merge === undefined) {
+    if (positionals.length > 0) {
+      throw new UsageError(`unexpected argument "${positionals[0]}" (only --merge takes files)`);
+    }
+    return undefined;
+  }
+  const files = [...values.merge, ...positionals];
+  if (files.length < 2) throw new UsageError("--merge needs two or more bench.json files");
+  const other = Object.keys(values).find((k) => !["merge", "out", "format"].includes(k));
+  if (other) throw new UsageError(`--${other} does not apply to --merge (only --out, --format)`);
+  return files;
 }
 
 /** `--sweep` / `--soak` and the flags that make no sense with them. */
@@ -250,7 +280,8 @@ function parse(argv: readonly string[]) {
   return parseArgs({
     args: [...argv],
     strict: true,
-    allowPositionals: false,
+    // Only --merge takes them (its files); parseMerge refuses any other.
+    allowPositionals: true,
     options: {
       help: { type: "boolean", short: "h" },
       list: { type: "boolean" },
@@ -274,6 +305,7 @@ function parse(argv: readonly string[]) {
       soak: { type: "boolean" },
       "soak-seconds": { type: "string" },
       "soak-rounds": { type: "string" },
+      merge: { type: "string", multiple: true },
     },
   });
 }

@@ -23,9 +23,10 @@ export const DEFAULT_RUNTIME: RuntimeName = "node26";
 
 /**
  * What a run does (modes/ has one file each): time the payloads, `--sweep` sizes 64 B → 4 MiB
- * for crossovers, or `--soak` memory under load. Each makes its own kind of report.
+ * for crossovers, `--soak` memory under load, or `--merge` earlier runs side by side. Each
+ * makes its own kind of report.
  */
-export const MODES = ["bench", "sweep", "soak"] as const;
+export const MODES = ["bench", "sweep", "soak", "merge"] as const;
 /** One mode, and the kind of report it makes. */
 export type ModeName = (typeof MODES)[number];
 
@@ -64,6 +65,8 @@ export interface CliOptions {
   readonly soakSeconds?: number;
   /** `--soak-rounds`: rounds of the soak's big blob; undefined = the mode's default. */
   readonly soakRounds?: number;
+  /** `--merge`: the bench.json files to put side by side. */
+  readonly merge?: readonly string[];
 }
 
 /** The codec relative figures divide by unless `--reference` names another. */

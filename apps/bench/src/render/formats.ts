@@ -6,6 +6,8 @@
 import type { Outcome, ReportKind, Reports } from "../model/outcome.js";
 import { renderJson } from "./json.js";
 import { renderMarkdown } from "./markdown.js";
+import { renderMergeMarkdown, renderMergeTerminal } from "./merge.js";
+import { renderMergeSvg } from "./merge-svg.js";
 import { renderSoakMarkdown, renderSoakTerminal } from "./soak.js";
 import { renderSvg } from "./svg.js";
 import { renderSweepMarkdown, renderSweepTerminal } from "./sweep-md.js";
@@ -30,14 +32,30 @@ export type Formats = Readonly<Record<string, Format>>;
 /** The formats of every run. */
 export const FORMATS: Formats = {
   terminal: {
-    render: { bench: renderTerminal, sweep: renderSweepTerminal, soak: renderSoakTerminal },
+    render: {
+      bench: renderTerminal,
+      sweep: renderSweepTerminal,
+      soak: renderSoakTerminal,
+      merge: renderMergeTerminal,
+    },
   },
-  json: { extension: "json", render: { bench: renderJson, sweep: renderJson, soak: renderJson } },
+  json: {
+    extension: "json",
+    render: { bench: renderJson, sweep: renderJson, soak: renderJson, merge: renderJson },
+  },
   md: {
     extension: "md",
-    render: { bench: renderMarkdown, sweep: renderSweepMarkdown, soak: renderSoakMarkdown },
+    render: {
+      bench: renderMarkdown,
+      sweep: renderSweepMarkdown,
+      soak: renderSoakMarkdown,
+      merge: renderMergeMarkdown,
+    },
   },
-  svg: { extension: "svg", render: { bench: renderSvg, sweep: renderSweepSvg } },
+  svg: {
+    extension: "svg",
+    render: { bench: renderSvg, sweep: renderSweepSvg, merge: renderMergeSvg },
+  },
 };
 
 /** The ids of the formats that write files, in table order. */
