@@ -193,6 +193,23 @@ describe("the pipeline renders every mode through one formats table", () => {
     expect(run.out()).toContain("my-block.ssz (4.88 KiB)");
   });
 
+  it("calibrates auto: a thresholds file that createCodec takes as it is, described as calibrated", async () => {
+    const out = mkdtempSync(join(tmpdir(), "bench-calibrate-"));
+    const c = capture();
+    expect(await main(["--calibrate", "--forks", "0", "--out", out], c.io)).toBe(0);
+    expect(readdirSync(out).sort()).toEqual(["thresholds.json", "thresholds.md"]);
+    const file = JSON.parse(readFileSync(join(out, "thresholds.json"), "utf8"));
+    const auto = await import("@snappykit/auto");
+    const about = (await auto.createCodec({ thresholds: file })).describe();
+    expect(about.source).toBe("calibrated");
+    expect(about.provenance).toMatchObject({
+      node: process.version,
+      command: "pnpm bench --calibrate --forks 0 --out " + out,
+    });
+    expect(about.thresholds).toEqual({ compress: file.compress, uncompress: file.uncompress });
+    expect(c.out()).toMatch(/compress: native from/);
+  });
+
   it("writes it for a sweep", async () => {
     const run = await runWithDummy([
       ...[

@@ -70,6 +70,10 @@ interval over the forks, and each codec is also given relative to a reference co
                           a 50 MiB blob, RSS and GC pauses; writes soak.{json,md}
   --soak-seconds <s>      length of the soak's gossip scenario (default 20, quick 3)
   --soak-rounds <n>       rounds of the soak's 50 MiB blob (default 20, quick 5)
+  --calibrate             instead: @snappykit/auto's thresholds for this machine (ts and
+                          napi on 1 KiB to 1 MiB of both streams, 5 quick forks, under a
+                          minute on 2 cores); writes thresholds.json, which
+                          createCodec({ thresholds }) takes as it is
   --merge <a.json> <b.json> ...
                           instead of timing: earlier runs (from other machines or
                           runtimes) side by side in one report, merge.{json,md,svg}: per
@@ -128,10 +132,15 @@ export function parseCliArgs(argv: readonly string[]): CliOptions {
       "--forks 0 times in this Node process; it cannot use another --runtime (--runtime node)",
     );
   }
-  if ((values.sweep || values.soak) && !NODE_RUNTIMES.includes(runtime as RuntimeName)) {
-    throw new UsageError(
-      `--${values.sweep ? "sweep" : "soak"} runs in Node: --runtime ${NODE_RUNTIMES.join(", ")}`,
-    );
+  const nodeOnly = values.sweep
+    ? "sweep"
+    : values.soak
+      ? "soak"
+      : values.calibrate
+        ? "calibrate"
+        : undefined;
+  if (nodeOnly && !NODE_RUNTIMES.includes(runtime as RuntimeName)) {
+    throw new UsageError(`--${nodeOnly} runs in Node: --runtime ${NODE_RUNTIMES.join(", ")}`);
   }
   let forks: number | undefined;
   if (values.forks !== undefined) {
@@ -235,8 +244,16 @@ function parseModes(values: ReturnType<typeof parse>["values"]): {
   soakSeconds?: number;
   soakRounds?: number;
 } {
-  if (values.sweep && values.soak) throw new UsageError("--sweep and --soak are separate runs");
-  const mode = values.sweep ? "sweep" : values.soak ? "soak" : "bench";
+  if ([values.sweep, values.soak, values.calibrate].filter(Boolean).length > 1) {
+    throw new UsageError("--sweep, --soak and --calibrate are separate runs");
+  }
+  const mode = values.sweep
+    ? "sweep"
+    : values.soak
+      ? "soak"
+      : values.calibrate
+        ? "calibrate"
+        : "bench";
   if (mode !== "bench") {
     const clash = (
       [
@@ -244,6 +261,14 @@ function parseModes(values: ReturnType<typeof parse>["values"]): {
         ["--compare", values.compare],
         ["--slow-down", values["slow-down"]],
         ["--reference", values.reference],
+        ...(mode === "calibrate"
+          ? [
+              ["--codec", values.codec],
+              ["--op", values.op],
+              ["--sizes", values.sizes],
+              ["--data", values.data],
+            ]
+          : []),
         ...(mode === "soak"
           ? [
               ["--op", values.op],
@@ -303,6 +328,7 @@ function parse(argv: readonly string[]) {
       sweep: { type: "boolean" },
       sizes: { type: "string", multiple: true },
       soak: { type: "boolean" },
+      calibrate: { type: "boolean" },
       "soak-seconds": { type: "string" },
       "soak-rounds": { type: "string" },
       merge: { type: "string", multiple: true },

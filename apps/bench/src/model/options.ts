@@ -23,10 +23,10 @@ export const DEFAULT_RUNTIME: RuntimeName = "node26";
 
 /**
  * What a run does (modes/ has one file each): time the payloads, `--sweep` sizes 64 B → 4 MiB
- * for crossovers, `--soak` memory under load, or `--merge` earlier runs side by side. Each
- * makes its own kind of report.
+ * for crossovers, `--soak` memory under load, `--merge` earlier runs side by side, or
+ * `--calibrate` @snappykit/auto's thresholds on this machine. Each makes its own kind of report.
  */
-export const MODES = ["bench", "sweep", "soak", "merge"] as const;
+export const MODES = ["bench", "sweep", "soak", "merge", "calibrate"] as const;
 /** One mode, and the kind of report it makes. */
 export type ModeName = (typeof MODES)[number];
 

@@ -4,6 +4,7 @@
 import type { ModeName } from "../model/options.js";
 import type { ReportKind } from "../model/outcome.js";
 import { benchMode } from "./bench.js";
+import { calibrateMode } from "./calibrate.js";
 import { mergeMode } from "./merge.js";
 import type { Mode, ReadingMode, Selected } from "./mode.js";
 import { soakMode } from "./soak.js";
@@ -16,4 +17,5 @@ export const MODES: {
   sweep: sweepMode,
   soak: soakMode,
   merge: mergeMode,
+  calibrate: calibrateMode,
 };

@@ -14,6 +14,7 @@ import { renderSweepMarkdown, renderSweepTerminal } from "./sweep-md.js";
 import { renderSweepSvg } from "./sweep-svg.js";
 import type { View } from "./table.js";
 import { renderTerminal } from "./terminal.js";
+import { renderThresholdsMarkdown, renderThresholdsTerminal } from "./thresholds.js";
 
 /** Renders one kind of report. */
 export type Renderer<K extends ReportKind> = (report: Reports[K], view: View) => string;
@@ -37,11 +38,18 @@ export const FORMATS: Formats = {
       sweep: renderSweepTerminal,
       soak: renderSoakTerminal,
       merge: renderMergeTerminal,
+      thresholds: renderThresholdsTerminal,
     },
   },
   json: {
     extension: "json",
-    render: { bench: renderJson, sweep: renderJson, soak: renderJson, merge: renderJson },
+    render: {
+      bench: renderJson,
+      sweep: renderJson,
+      soak: renderJson,
+      merge: renderJson,
+      thresholds: renderJson,
+    },
   },
   md: {
     extension: "md",
@@ -50,6 +58,7 @@ export const FORMATS: Formats = {
       sweep: renderSweepMarkdown,
       soak: renderSoakMarkdown,
       merge: renderMergeMarkdown,
+      thresholds: renderThresholdsMarkdown,
     },
   },
   svg: {
