@@ -55,6 +55,17 @@ const asInput = (like: Uint8Array, bytes: Uint8Array) =>
     ? NodeBuffer.from(bytes)
     : bytes;
 
+/** Transfer a result's buffer the way a worker handoff does; its bytes must arrive intact. */
+function transfer({ what, bytes, expected }: Result): void {
+  let moved: Uint8Array;
+  try {
+    moved = structuredClone(bytes, { transfer: [bytes.buffer as ArrayBuffer] });
+  } catch (error) {
+    fail(`${what}: its buffer cannot be transferred (${String(error)})`);
+  }
+  sameBytes(moved, expected, `${what}, after transferring it`);
+}
+
 const inputs = () =>
   SIZES.flatMap((n) => {
     const plain =
@@ -90,15 +101,7 @@ export function ownershipChecks(add: AddCheck): void {
   });
 
   add(GROUP, `a result of over 256 KiB can be transferred too (${LARGE} B)`, async (c) => {
-    for (const { what, bytes, expected } of await results(c, repeating(LARGE, "gossip "))) {
-      let moved: Uint8Array;
-      try {
-        moved = structuredClone(bytes, { transfer: [bytes.buffer as ArrayBuffer] });
-      } catch (error) {
-        fail(`${what}: its buffer cannot be transferred (${String(error)})`);
-      }
-      sameBytes(moved, expected, `${what}, after transferring it`);
-    }
+    for (const result of await results(c, repeating(LARGE, "gossip "))) transfer(result);
   });
 
   add(GROUP, "transferring one result's buffer leaves every other result intact", async (c) => {
@@ -106,16 +109,9 @@ export function ownershipChecks(add: AddCheck): void {
     for (const data of inputs()) all.push(...(await results(c, data)));
     // Transfer each in turn, the way a worker handoff does, and check the rest after each.
     for (let i = 0; i < all.length; i++) {
-      const { what, bytes, expected } = all[i]!;
-      let moved: Uint8Array;
-      try {
-        moved = structuredClone(bytes, { transfer: [bytes.buffer as ArrayBuffer] });
-      } catch (error) {
-        fail(`${what}: its buffer cannot be transferred (${String(error)})`);
-      }
-      sameBytes(moved, expected, `${what}, after transferring it`);
+      transfer(all[i]!);
       for (const other of all.slice(i + 1)) {
-        sameBytes(other.bytes, other.expected, `${other.what}, after transferring ${what}`);
+        sameBytes(other.bytes, other.expected, `${other.what}, after transferring ${all[i]!.what}`);
       }
     }
     // And the codec still works afterwards (a pooled codec may hand out a detached slab).
