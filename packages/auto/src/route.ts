@@ -209,15 +209,18 @@ export function route(ts: SnappyCodec, native: NativeResult, options: AutoOption
       ? `${library} (${ts.library} + ${nativeCodec.library})`
       : `${library} (${ts.library})`,
     runtime: nativeCodec ? "native" : "js",
-    // A non-Uint8Array goes to ts, which rejects it with INVALID_ARGUMENT.
-    compress: (input) =>
-      input instanceof Uint8Array && compressNative(input, input.length)
-        ? big.compress(input)
-        : ts.compress(input),
-    uncompress: (input, options) =>
-      input instanceof Uint8Array && uncompressNative(input, declaredSize(input))
+    // Checked before routing: routing reads the input, and a Proxy of a Uint8Array passes
+    // `instanceof` but throws a TypeError at its first typed-array read.
+    compress: (input) => {
+      assertBytes(input);
+      return compressNative(input, input.length) ? big.compress(input) : ts.compress(input);
+    },
+    uncompress: (input, options) => {
+      assertBytes(input);
+      return uncompressNative(input, declaredSize(input))
         ? big.uncompress(input, options)
-        : ts.uncompress(input, options),
+        : ts.uncompress(input, options);
+    },
     // Pure functions of the format: the same for every codec.
     uncompressedLength: (input, options) => checkUncompressedLength(input, options).length,
     maxCompressedLength: ts.maxCompressedLength ?? maxCompressedLength,

@@ -158,15 +158,44 @@ export function conformanceChecks(inputs: ConformanceInputs = {}): Check[] {
   );
 
   add("rejects bad input with SnappyError", "non-Uint8Array arguments", (c) => {
-    for (const bad of [null, undefined, "abc", [1, 2, 3], 42]) {
+    // A Proxy of a Uint8Array passes `instanceof`, and then every typed-array method throws
+    // a TypeError on it.
+    const fakes: [string, unknown][] = [
+      ["null", null],
+      ["undefined", undefined],
+      ['"abc"', "abc"],
+      ["[1, 2, 3]", [1, 2, 3]],
+      ["42", 42],
+      ["a Proxy of a Uint8Array", new Proxy(randomBytes(20, 1), {})],
+      ["an object inheriting from Uint8Array", Object.create(Uint8Array.prototype)],
+    ];
+    for (const [what, bad] of fakes) {
       for (const op of ["compress", "uncompress"] as const) {
-        try {
-          (c[op] as (x: unknown) => unknown)(bad);
-        } catch (error) {
-          if (isSnappyError(error, "INVALID_ARGUMENT")) continue;
-          fail(`${op}(${JSON.stringify(bad)}): threw ${String(error)}, not INVALID_ARGUMENT`);
-        }
-        fail(`${op}(${JSON.stringify(bad)}) returned instead of throwing INVALID_ARGUMENT`);
+        expectSnappyError(
+          () => (c[op] as (x: unknown) => unknown)(bad),
+          ["INVALID_ARGUMENT"],
+          `${op}(${what})`,
+        );
+      }
+    }
+  });
+
+  add("rejects bad input with SnappyError", "options it does not know, and non-objects", (c) => {
+    // snappyjs takes maxLength positionally: a caller migrating from it must not lose the
+    // limit it believes is in force, nor one who misspells it.
+    const wire = c.compress(randomBytes(100, 2));
+    const bad: [string, unknown][] = [
+      ["10 (a positional maxLength)", 10],
+      ['"10"', "10"],
+      ["null", null],
+      ["{ maxlength: 10 }", { maxlength: 10 }],
+      ["{ maxLength: 10, limit: 5 }", { maxLength: 10, limit: 5 }],
+    ];
+    for (const [what, options] of bad) {
+      for (const op of ["uncompress", "uncompressedLength"] as const) {
+        const call = c[op] as ((x: Uint8Array, o: unknown) => unknown) | undefined;
+        if (!call) continue;
+        expectSnappyError(() => call(wire, options), ["INVALID_ARGUMENT"], `${op}(wire, ${what})`);
       }
     }
   });

@@ -7,7 +7,7 @@ import { isSnappyError, maxCompressedLength, type SnappyCodec } from "@snappykit
 import { hostileCases } from "./cases.js";
 import type { AddCheck } from "./check.js";
 import { mixed, randomBytes } from "./corpus.js";
-import { fail, sameBytes } from "./expect.js";
+import { expectSnappyError, fail, sameBytes } from "./expect.js";
 
 const GROUP = "calling patterns";
 
@@ -154,6 +154,50 @@ export function lifetimeChecks(add: AddCheck): void {
       });
     },
   );
+
+  add(GROUP, "*Into: one output reused while its resizable buffer shrinks and grows", (c) => {
+    // A codec that keeps something of the last output (a view, a length) between calls must
+    // not trip when the caller's resizable buffer changes under it (ts once threw a
+    // TypeError reading a cached DataView of a buffer that had shrunk).
+    const data = mixed(3000, 77);
+    const compressed = c.compress(data);
+    for (const [op, need, run, expected] of [
+      [
+        "compressInto",
+        (c.maxCompressedLength ?? maxCompressedLength)(data.length),
+        (out: Uint8Array) => c.compressInto?.(data, out),
+        compressed,
+      ],
+      [
+        "uncompressInto",
+        data.length,
+        (out: Uint8Array) => c.uncompressInto?.(compressed, out),
+        data,
+      ],
+    ] as const) {
+      if (!c[op]) continue;
+      const memory = new ArrayBuffer(2 * need, { maxByteLength: 4 * need });
+      const tracking = new Uint8Array(memory);
+      const fixed = new Uint8Array(memory, 0, need + 8);
+      for (const [size, output] of [
+        [2 * need, tracking],
+        [need, tracking],
+        [4 * need, tracking],
+        [need + 8, fixed],
+        [need, fixed], // the fixed view is now out of bounds: length 0
+        [3 * need, fixed],
+      ] as const) {
+        memory.resize(size);
+        const what = `${op} into a ${output === fixed ? "fixed" : "length-tracking"} view, buffer resized to ${size}`;
+        if (output.length < need) {
+          expectSnappyError(() => run(output), ["OUTPUT_TOO_SMALL"], what);
+          continue;
+        }
+        const written = run(output)!;
+        sameBytes(output.subarray(0, written), expected, what);
+      }
+    }
+  });
 
   add(GROUP, "every kind of array, as input and as output, in every operation", async (c) => {
     for (const size of [0, 144, 5000, 70_000]) {
