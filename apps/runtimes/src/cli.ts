@@ -14,13 +14,12 @@ import {
   addonFailure,
   isNodeLine,
   NODE_LINES,
-  type NodeLine,
   nodeLineBinary,
 } from "@snappykit/workspace/node-lines";
 import { runInPage } from "./browser.js";
 import { fixturePayloads } from "./payloads.js";
 import { type AdapterResult, FRAMING, type Target } from "./portable.js";
-import { type ChildReport, type ExpectedCannotLoad, type Runtime, report } from "./report.js";
+import { type ChildReport, expectedCannotLoad, type Runtime, report } from "./report.js";
 
 const here = dirname(fileURLToPath(import.meta.url));
 // Bun and Deno are pinned in the root package.json (the bench forks into them too).
@@ -67,32 +66,18 @@ async function runBrowser(targets: readonly Target[]) {
   }
 }
 
-/**
- * Runtime → adapter id → why it cannot load there: from the adapters' package.json, and for
- * a Node line, a native addon among the adapter's dependencies that did not build for it
- * (tools/node-lines/addons.json).
- */
-function expectedCannotLoad(): ExpectedCannotLoad {
-  const expected: Record<string, Record<string, string>> = {};
-  const add = (runtime: string, id: string, reason: string) => {
-    expected[runtime] = { ...expected[runtime], [id]: reason };
-  };
-  for (const { id, metadata, dir } of discoverAdapters()) {
-    for (const [runtime, reason] of Object.entries(metadata.cannotLoad ?? {}))
-      add(runtime, id, reason);
-    const pkg = JSON.parse(readFileSync(join(dir, "package.json"), "utf8"));
-    for (const line of NODE_LINES) {
-      for (const dependency of Object.keys(pkg.dependencies ?? {})) {
-        const reason = addonFailure(line as NodeLine, dependency);
-        if (reason) add(line, id, reason);
-      }
-    }
-  }
-  return expected;
-}
+/** Every adapter's declared reasons and dependencies, for {@link expectedCannotLoad}. */
+const declared = () =>
+  discoverAdapters().map(({ id, metadata, dir }) => ({
+    id,
+    cannotLoad: metadata.cannotLoad ?? {},
+    dependencies: Object.keys(
+      JSON.parse(readFileSync(join(dir, "package.json"), "utf8")).dependencies ?? {},
+    ),
+  }));
 
 async function main(): Promise<number> {
-  const expected = expectedCannotLoad();
+  const expected = expectedCannotLoad(declared(), NODE_LINES, addonFailure);
   const problems: string[] = [];
   for (const name of RUNTIMES) {
     const list = [...adapters(name), FRAMING];
