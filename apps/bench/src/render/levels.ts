@@ -12,7 +12,7 @@ const percent = (level: number) => Math.floor(level * 100 + 1e-9);
  * The levels of `intervals` as text: "96 %", or "75–96 %" when they differ; "no" when there
  * is none (a single fork).
  */
-export function levelText(intervals: readonly (Interval | undefined)[]): string {
+export function levelText(intervals: readonly (Pick<Interval, "level"> | undefined)[]): string {
   const levels = intervals.filter((i) => i !== undefined).map((i) => percent(i.level));
   if (levels.length === 0) return "no";
   const low = Math.min(...levels);
