@@ -235,3 +235,30 @@ describe("Runtimes section", () => {
     expect(renderMarkdown({ ...recorded, runtimes: [] })).not.toContain("## Runtimes");
   });
 });
+
+describe("load awareness", () => {
+  const at = (start: number, end: number): BenchReport => ({
+    ...recorded,
+    environment: {
+      ...recorded.environment,
+      load: { cores: 2, start: [start, 1, 1], end: [end, 1, 1] },
+    },
+  });
+
+  it("warns in the terminal and the Markdown when more than half the cores' work waited at the start", () => {
+    const busy = at(8.3, 12.1);
+    for (const text of [renderTerminal(busy, { colour: false }), renderMarkdown(busy)]) {
+      expect(text).toContain("load 8.3 → 12.1 on 2 cores");
+      expect(text).toMatch(
+        /Warning: the machine was busy: load average 8.3 at the start and 12.1 at the end \(1 minute; 2 cores\)/,
+      );
+    }
+  });
+
+  it("records the load without a warning on a quiet machine, and says nothing without a record", () => {
+    const quiet = renderTerminal(at(0.9, 3), { colour: false });
+    expect(quiet).toContain("load 0.9 → 3 on 2 cores");
+    expect(quiet).not.toContain("busy");
+    expect(renderMarkdown(recorded)).not.toMatch(/busy|load \d/);
+  });
+});
