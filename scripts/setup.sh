@@ -18,4 +18,7 @@ fi
 # headers that ship with this Node (<prefix>/include/node) through the environment.
 npm_config_nodedir="$(dirname "$(dirname "$(command -v node)")")"
 export npm_config_nodedir
+# The root package's postinstall then builds snappy@6 once more for each Node LTS line of
+# tools/node-lines (pnpm builds it for this Node only), with each line's own headers:
+# scripts/node-addons.mjs. It runs after every install, since pnpm may rebuild snappy@6.
 $pnpm_cmd install --frozen-lockfile "$@"

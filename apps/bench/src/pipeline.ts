@@ -6,17 +6,18 @@ import { repoRoot } from "@snappykit/workspace";
 import { formatDuration } from "@snappykit/workspace/format";
 import { UsageError } from "./inputs/args.js";
 import { gateReference, loadCatalog } from "./inputs/catalog.js";
+import { readUserPayloads } from "./inputs/payloads.js";
 import { prepareInputs } from "./inputs/prepare.js";
 import { outputDir } from "./inputs/reports.js";
 import { listing } from "./inputs/select.js";
-import { collectEnvironment } from "./measure/env.js";
+import { collectEnvironment, withEndLoad } from "./measure/env.js";
 import { openRuntime } from "./measure/launch.js";
 import type { Io } from "./measure/progress.js";
 import type { CliOptions } from "./model/options.js";
 import type { Outcome } from "./model/outcome.js";
 import { MODES } from "./modes/index.js";
 import type { RunContext } from "./modes/mode.js";
-import { type Formats, fileFormats, render } from "./render/formats.js";
+import { type Formats, fileFormats, render as renderFormat } from "./render/formats.js";
 import { writeReport } from "./render/write.js";
 
 /** Run `opts` (parsed from `argv`) and render its report in `formats`; resolves to the exit code. */
@@ -36,16 +37,21 @@ export async function runPipeline(
     command: `pnpm bench ${argv.join(" ")}`.trim(),
   };
   const mode = MODES[opts.mode];
+  if ("read" in mode) {
+    const outcome = { kind: mode.kind, report: mode.read(run) } as Outcome;
+    return render(outcome, formats, files, outputDir(opts.out, false, "merge"), run);
+  }
 
   // 1. What to run: the adapters and payloads there are, and what the command line picks.
-  const catalog = await loadCatalog();
+  // The user's files first: a bad path fails in a moment, before any adapter loads.
+  const catalog = await loadCatalog(opts.data ? readUserPayloads(opts.data) : []);
   if (opts.list) {
     io.stdout.write(listing(catalog));
     return 0;
   }
   for (const f of catalog.failed) log(`unavailable: ${f.id} (${f.packageName}): ${f.reason}`);
   const selection = mode.select(run, catalog);
-  const runtime = await openRuntime(mode.runtime(opts), log);
+  const runtime = await openRuntime(mode.runtime(opts), log, opts.defaultRuntime);
   try {
     // 2. The gate: every payload compressed by the reference, every codec checked against it.
     const reference = gateReference(catalog);
@@ -67,20 +73,18 @@ export async function runPipeline(
       out: outputDir(opts.out, complete, runtime.name),
     };
 
-    // 3. Measure, 4. the one report object.
+    // 3. Measure, 4. the one report object (with how busy the machine was by the end).
     const measured = await mode.measure(run, prepared);
-    const report = mode.summarise(run, prepared, measured);
+    const load = withEndLoad(environment.load);
+    const report = mode.summarise(
+      run,
+      { ...prepared, environment: { ...environment, ...(load && { load }) } },
+      measured,
+    );
     const outcome = { kind: mode.kind, report } as Outcome;
 
     // 5. Every format: the files asked for, then the terminal's.
-    const written = writeReport(outcome, formats, files, prepared.out);
-    const view = { colour: io.stdout.isTTY === true && !process.env.NO_COLOR };
-    for (const format of Object.values(formats)) {
-      if (format.extension !== undefined) continue;
-      const text = render(format, outcome, view);
-      if (text !== undefined) io.stdout.write(`${text}\n`);
-    }
-    log(`wrote ${written.join(", ")} in ${formatDuration(performance.now() - run.started)}`);
+    render(outcome, formats, files, prepared.out, run);
     if (!opts.out && !complete) {
       log(
         "(a filtered, quick or --forks 0 run: the full report in apps/bench/results/ is left as it was)",
@@ -90,6 +94,25 @@ export async function runPipeline(
   } finally {
     await runtime.close();
   }
+}
+
+/** Write `outcome` in every file format asked for, then print the terminal's formats. */
+function render(
+  outcome: Outcome,
+  formats: Formats,
+  files: readonly string[],
+  out: string,
+  { io, log, started }: RunContext,
+): number {
+  const written = writeReport(outcome, formats, files, out);
+  const view = { colour: io.stdout.isTTY === true && !process.env.NO_COLOR };
+  for (const format of Object.values(formats)) {
+    if (format.extension !== undefined) continue;
+    const text = renderFormat(format, outcome, view);
+    if (text !== undefined) io.stdout.write(`${text}\n`);
+  }
+  log(`wrote ${written.join(", ")} in ${formatDuration(performance.now() - started)}`);
+  return 0;
 }
 
 /**

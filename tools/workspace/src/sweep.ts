@@ -9,8 +9,10 @@ export const SWEEP_SCHEMA = 1;
 
 /** The two byte streams each size is cut from: serialized blocks (compress ~1.8×), sidecars (~1.0×). */
 export const SWEEP_SERIES = ["blocks", "sidecars"] as const;
-/** One of {@link SWEEP_SERIES}. */
-export type SweepSeriesName = (typeof SWEEP_SERIES)[number];
+/** The one stream of `--sweep --data <file>`: the user's bytes. */
+export const DATA_SERIES = "data";
+/** One of {@link SWEEP_SERIES}, or {@link DATA_SERIES}. */
+export type SweepSeriesName = (typeof SWEEP_SERIES)[number] | typeof DATA_SERIES;
 
 /** A two-sided interval at the level it reaches. */
 interface Interval {

@@ -16,7 +16,7 @@ describe("parseCliArgs", () => {
     expect(o.out).toBeUndefined();
     expect(o.forks).toBeUndefined();
     expect(o.slowdowns).toEqual([]);
-    expect(o.runtime).toBe("node");
+    expect(o).toMatchObject({ runtime: "node26", defaultRuntime: true });
   });
 
   it("accepts comma-separated and repeated lists", () => {
@@ -72,8 +72,28 @@ describe("parseCliArgs", () => {
     });
   });
 
-  it("takes --runtime", () => {
-    expect(parseCliArgs(["--runtime", "deno"]).runtime).toBe("deno");
+  it("takes --runtime, the Node LTS lines among them", () => {
+    expect(parseCliArgs(["--runtime", "deno"])).toMatchObject({
+      runtime: "deno",
+      defaultRuntime: false,
+    });
+    expect(parseCliArgs(["--runtime", "node24"]).runtime).toBe("node24");
+    expect(parseCliArgs(["--runtime", "node"]).runtime).toBe("node");
+    expect(parseCliArgs(["--sweep", "--runtime", "node22"]).runtime).toBe("node22");
+    // --forks 0 times in this process: this Node, not the default line.
+    expect(parseCliArgs(["--forks", "0"]).runtime).toBe("node");
+  });
+
+  it("takes --merge's files after the flag", () => {
+    expect(parseCliArgs(["--merge", "a.json", "b.json", "c.json", "--out", "o"])).toMatchObject({
+      mode: "merge",
+      merge: ["a.json", "b.json", "c.json"],
+      out: "o",
+    });
+    expect(parseCliArgs(["--merge", "a.json", "--merge", "b.json"]).merge).toEqual([
+      "a.json",
+      "b.json",
+    ]);
   });
 
   it("recognises -h and --help", () => {
@@ -94,8 +114,27 @@ describe("parseCliArgs", () => {
     [["--forks", "1.5"], /--forks must be a whole number/],
     [["--slow-down", "ts"], /--slow-down takes <codec>=<percent>/],
     [["--slow-down", "ts=0"], /--slow-down takes <codec>=<percent>/],
-    [["--runtime", "jsc"], /unknown --runtime "jsc"; valid: node, bun, deno, browser/],
+    [
+      ["--runtime", "jsc"],
+      /unknown --runtime "jsc"; valid: node, node22, node24, node26, bun, deno, browser/,
+    ],
+    [["--runtime", "node18"], /unknown --runtime "node18"/],
     [["--runtime", "bun", "--forks", "0"], /--forks 0 times in this Node process/],
+    [["--runtime", "node24", "--forks", "0"], /--forks 0 times in this Node process/],
+    [
+      ["--sweep", "--runtime", "bun"],
+      /--sweep runs in Node: --runtime node, node22, node24, node26/,
+    ],
+    [["--soak", "--runtime", "browser"], /--soak runs in Node/],
+    [["--merge", "a.json"], /--merge needs two or more bench.json files/],
+    [["--calibrate", "--codec", "ts"], /--codec does not apply to --calibrate/],
+    [["--calibrate", "--sweep"], /separate runs/],
+    [["--calibrate", "--runtime", "deno"], /--calibrate runs in Node/],
+    [["--merge", "a.json", "b.json", "--quick"], /--quick does not apply to --merge/],
+    [["a.json"], /unexpected argument "a.json" \(only --merge takes files\)/],
+    [["--data", ""], /--data needs a path/],
+    [["--soak", "--data", "x"], /--data does not apply to --soak/],
+    [["--sweep", "--data", "x", "--data", "y"], /--sweep --data takes one file or folder/],
   ])("rejects %j with a clear message", (argv, message) => {
     expect(() => parseCliArgs(argv)).toThrow(UsageError);
     expect(() => parseCliArgs(argv)).toThrow(message);

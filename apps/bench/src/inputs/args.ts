@@ -2,7 +2,14 @@
 // what is valid. Names of codecs and payloads are checked later, once they are known.
 import { parseArgs } from "node:util";
 import { DEFAULT_THRESHOLD_PERCENT } from "../model/compare.js";
-import { type CliOptions, type ModeName, RUNTIMES, type RuntimeName } from "../model/options.js";
+import {
+  type CliOptions,
+  DEFAULT_RUNTIME,
+  type ModeName,
+  NODE_RUNTIMES,
+  RUNTIMES,
+  type RuntimeName,
+} from "../model/options.js";
 
 /** A bad command line: printed with a pointer to --help, exit code 2. */
 export class UsageError extends Error {
@@ -23,6 +30,11 @@ interval over the forks, and each codec is also given relative to a reference co
                           0 = time everything in this process, once, no intervals (debugging)
   --codec <ids>           only these codecs (comma-separated or repeated)
   --payload <names>       these payloads instead of the default set ("all" = every payload)
+  --data <file|dir>       time your own bytes instead of the default payloads (repeat for
+                          more): a file is one payload of one item, a folder one payload
+                          of many items (each file under it, e.g. gossip captures), named
+                          by its file or folder name; with --sweep, one path to cut the
+                          sizes from
   --op <ids>              only these ops: compress, uncompress, compress-async,
                           uncompress-async, ssz_snappy-encode, ssz_snappy-decode
                           (default: all; the ssz_snappy ops only on req/resp payloads
@@ -31,9 +43,12 @@ interval over the forks, and each codec is also given relative to a reference co
                           --runtime browser); timed even when --codec leaves it out
   --clock <wall|cpu>      time sync ops by wall clock (default) or process CPU time
                           (steadier on a loaded machine; async ops stay on wall time)
-  --runtime <name>        time in node (default), bun, deno (the pinned devDependencies)
-                          or browser (headless Chromium); the gate stays in Node. Reports
-                          go to apps/bench/results/<name> (partial/<name> when filtered)
+  --runtime <name>        time in node26 (default: the newest Node LTS line), node24,
+                          node22 (tools/node-lines), node (the Node running the bench),
+                          bun, deno (the pinned devDependencies) or browser (headless
+                          Chromium); the gate stays in this Node. Other runtimes than
+                          node26 write to apps/bench/results/<name> (partial/<name> when
+                          filtered); --sweep and --soak take the Node ones
   --out <dir>             where to write reports (default apps/bench/results; a filtered,
                           quick or --forks 0 run writes to apps/bench/results/partial)
   --format <list>         report files to write: json,md,svg (default all three)
@@ -55,6 +70,15 @@ interval over the forks, and each codec is also given relative to a reference co
                           a 50 MiB blob, RSS and GC pauses; writes soak.{json,md}
   --soak-seconds <s>      length of the soak's gossip scenario (default 20, quick 3)
   --soak-rounds <n>       rounds of the soak's 50 MiB blob (default 20, quick 5)
+  --calibrate             instead: @snappykit/auto's thresholds for this machine (ts and
+                          napi on 1 KiB to 1 MiB of both streams, 5 quick forks, under a
+                          minute on 2 cores); writes thresholds.json, which
+                          createCodec({ thresholds }) takes as it is
+  --merge <a.json> <b.json> ...
+                          instead of timing: earlier runs (from other machines or
+                          runtimes) side by side in one report, merge.{json,md,svg}: per
+                          run the times and ratios, each codec's rank, and whether the runs
+                          agree on the order (only --out and --format apply)
   --list                  print codecs (and why any failed to load), payloads and ops, then exit
   -h, --help              this text
 
@@ -75,11 +99,13 @@ const split = (values: string[] | undefined) =>
  */
 export function parseCliArgs(argv: readonly string[]): CliOptions {
   let values: ReturnType<typeof parse>["values"];
+  let positionals: string[];
   try {
-    values = parse(argv).values;
+    ({ values, positionals } = parse(argv));
   } catch (error) {
     throw new UsageError((error as Error).message.replace(/\. To specify .*$/s, "."));
   }
+  const merge = parseMerge(values, positionals);
   // Checked against the formats table when the run starts (render/formats.ts).
   const formats = split(values.format);
   const threshold =
@@ -93,7 +119,8 @@ export function parseCliArgs(argv: readonly string[]): CliOptions {
   if (clock !== "wall" && clock !== "cpu") {
     throw new UsageError(`unknown --clock "${clock}"; valid: wall, cpu`);
   }
-  const runtime = values.runtime ?? "node";
+  // --forks 0 times in this process: this Node, whatever the default runtime.
+  const runtime = values.runtime ?? (values.forks === "0" ? "node" : DEFAULT_RUNTIME);
   if (!(RUNTIMES as readonly string[]).includes(runtime)) {
     throw new UsageError(`unknown --runtime "${runtime}"; valid: ${RUNTIMES.join(", ")}`);
   }
@@ -101,7 +128,19 @@ export function parseCliArgs(argv: readonly string[]): CliOptions {
     throw new UsageError("--clock cpu needs process CPU time, which a browser page has not");
   }
   if (runtime !== "node" && values.forks === "0") {
-    throw new UsageError("--forks 0 times in this Node process; it cannot use --runtime");
+    throw new UsageError(
+      "--forks 0 times in this Node process; it cannot use another --runtime (--runtime node)",
+    );
+  }
+  const nodeOnly = values.sweep
+    ? "sweep"
+    : values.soak
+      ? "soak"
+      : values.calibrate
+        ? "calibrate"
+        : undefined;
+  if (nodeOnly && !NODE_RUNTIMES.includes(runtime as RuntimeName)) {
+    throw new UsageError(`--${nodeOnly} runs in Node: --runtime ${NODE_RUNTIMES.join(", ")}`);
   }
   let forks: number | undefined;
   if (values.forks !== undefined) {
@@ -140,6 +179,15 @@ export function parseCliArgs(argv: readonly string[]): CliOptions {
   if (sizes?.length === 0) throw new UsageError("--sizes needs a value");
   const codecs = split(values.codec);
   const payloads = split(values.payload);
+  // Paths may hold commas: one path per --data.
+  const data = values.data;
+  if (data?.some((d) => d.trim() === "")) throw new UsageError("--data needs a path");
+  if (data && mode === "soak") throw new UsageError("--data does not apply to --soak");
+  if (data && mode === "sweep" && data.length > 1) {
+    throw new UsageError(
+      "--sweep --data takes one file or folder: the sweep cuts its sizes from it",
+    );
+  }
   const ops = split(values.op);
   return {
     help: values.help === true,
@@ -147,6 +195,7 @@ export function parseCliArgs(argv: readonly string[]): CliOptions {
     quick: values.quick === true,
     ...(codecs && { codecs }),
     ...(payloads && { payloads }),
+    ...(data && { data }),
     ...(ops && { ops }),
     ...(values.out !== undefined && { out: values.out }),
     ...(formats && { formats }),
@@ -156,13 +205,37 @@ export function parseCliArgs(argv: readonly string[]): CliOptions {
     ...(values.reference !== undefined && { reference: values.reference }),
     clock,
     runtime: runtime as RuntimeName,
+    defaultRuntime: values.runtime === undefined,
     ...(forks !== undefined && { forks }),
     slowdowns,
     mode,
     ...(sizes && { sizes: [...new Set(sizes)].sort((a, b) => a - b) }),
     ...(soakSeconds !== undefined && { soakSeconds }),
     ...(soakRounds !== undefined && { soakRounds }),
+    ...(merge && { mode: "merge" as const, merge }),
   };
+}
+
+/**
+ * `--merge a.json b.json …`: the files (the first after the flag, the rest as arguments);
+ * only `--out` and `--format` go with it.
+ * @throws UsageError for an argument without `--merge`, fewer than two files, or another flag.
+ */
+function parseMerge(
+  values: ReturnType<typeof parse>["values"],
+  positionals: readonly string[],
+): string[] | undefined {
+  if (values.merge === undefined) {
+    if (positionals.length > 0) {
+      throw new UsageError(`unexpected argument "${positionals[0]}" (only --merge takes files)`);
+    }
+    return undefined;
+  }
+  const files = [...values.merge, ...positionals];
+  if (files.length < 2) throw new UsageError("--merge needs two or more bench.json files");
+  const other = Object.keys(values).find((k) => !["merge", "out", "format"].includes(k));
+  if (other) throw new UsageError(`--${other} does not apply to --merge (only --out, --format)`);
+  return files;
 }
 
 /** `--sweep` / `--soak` and the flags that make no sense with them. */
@@ -171,8 +244,16 @@ function parseModes(values: ReturnType<typeof parse>["values"]): {
   soakSeconds?: number;
   soakRounds?: number;
 } {
-  if (values.sweep && values.soak) throw new UsageError("--sweep and --soak are separate runs");
-  const mode = values.sweep ? "sweep" : values.soak ? "soak" : "bench";
+  if ([values.sweep, values.soak, values.calibrate].filter(Boolean).length > 1) {
+    throw new UsageError("--sweep, --soak and --calibrate are separate runs");
+  }
+  const mode = values.sweep
+    ? "sweep"
+    : values.soak
+      ? "soak"
+      : values.calibrate
+        ? "calibrate"
+        : "bench";
   if (mode !== "bench") {
     const clash = (
       [
@@ -180,6 +261,14 @@ function parseModes(values: ReturnType<typeof parse>["values"]): {
         ["--compare", values.compare],
         ["--slow-down", values["slow-down"]],
         ["--reference", values.reference],
+        ...(mode === "calibrate"
+          ? [
+              ["--codec", values.codec],
+              ["--op", values.op],
+              ["--sizes", values.sizes],
+              ["--data", values.data],
+            ]
+          : []),
         ...(mode === "soak"
           ? [
               ["--op", values.op],
@@ -216,13 +305,15 @@ function parse(argv: readonly string[]) {
   return parseArgs({
     args: [...argv],
     strict: true,
-    allowPositionals: false,
+    // Only --merge takes them (its files); parseMerge refuses any other.
+    allowPositionals: true,
     options: {
       help: { type: "boolean", short: "h" },
       list: { type: "boolean" },
       quick: { type: "boolean" },
       codec: { type: "string", multiple: true },
       payload: { type: "string", multiple: true },
+      data: { type: "string", multiple: true },
       op: { type: "string", multiple: true },
       out: { type: "string" },
       format: { type: "string", multiple: true },
@@ -237,8 +328,10 @@ function parse(argv: readonly string[]) {
       sweep: { type: "boolean" },
       sizes: { type: "string", multiple: true },
       soak: { type: "boolean" },
+      calibrate: { type: "boolean" },
       "soak-seconds": { type: "string" },
       "soak-rounds": { type: "string" },
+      merge: { type: "string", multiple: true },
     },
   });
 }

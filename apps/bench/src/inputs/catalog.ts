@@ -3,7 +3,7 @@
 // ones that failed to load with the reason, and the payloads.
 import { discoverAdapters, type FailedAdapter, loadAdapters } from "@snappykit/workspace";
 import { adapterTargets, type CodecTarget, type RawTarget } from "@snappykit/workspace/targets";
-import type { Target } from "../model/case.js";
+import type { BenchPayload, Target } from "../model/case.js";
 import { adapterTarget } from "./cases.js";
 import { loadPayloadSource, type PayloadSource } from "./payloads.js";
 import { chooseReference } from "./prepare.js";
@@ -20,8 +20,9 @@ export interface Catalog {
   readonly payloads: PayloadSource;
 }
 
-/** Load every adapter and the payloads. */
-export async function loadCatalog(): Promise<Catalog> {
+/** Load every adapter and the payloads (the fixtures, and `--data`'s already read). */
+export async function loadCatalog(user: readonly BenchPayload[] = []): Promise<Catalog> {
+  const payloads = loadPayloadSource(user);
   const entries = discoverAdapters();
   const { loaded, failed } = await loadAdapters(entries);
   const targets = adapterTargets(loaded);
@@ -30,7 +31,7 @@ export async function loadCatalog(): Promise<Catalog> {
     codecs: targets.filter((t): t is CodecTarget => t.impl === "adapter"),
     raw: targets.filter((t): t is RawTarget => t.impl === "raw"),
     failed,
-    payloads: loadPayloadSource(),
+    payloads,
   };
 }
 

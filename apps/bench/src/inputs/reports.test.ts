@@ -47,6 +47,9 @@ describe("where reports go", () => {
   it("replaces the full report only after a complete run, each runtime in its own folder", () => {
     expect(outputDir(undefined, true)).toMatch(/apps\/bench\/results$/);
     expect(outputDir(undefined, false)).toMatch(/apps\/bench\/results\/partial$/);
+    expect(outputDir(undefined, true, "node26")).toMatch(/apps\/bench\/results$/);
+    expect(outputDir(undefined, true, "node")).toMatch(/apps\/bench\/results\/node$/);
+    expect(outputDir(undefined, false, "node24")).toMatch(/results\/partial\/node24$/);
     expect(outputDir(undefined, true, "bun")).toMatch(/apps\/bench\/results\/bun$/);
     expect(outputDir(undefined, false, "deno")).toMatch(/results\/partial\/deno$/);
     expect(outputDir("rel/dir", true, "bun")).toMatch(/^\/.*rel\/dir$/);

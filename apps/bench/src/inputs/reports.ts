@@ -5,7 +5,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { repoRoot } from "@snappykit/workspace";
-import { RUNTIMES } from "../model/options.js";
+import { DEFAULT_RUNTIME, RUNTIMES } from "../model/options.js";
 import {
   type BenchReport,
   REPORT_SCHEMA,
@@ -17,15 +17,22 @@ import {
 /** Default report folder. */
 export const DEFAULT_OUT = join(repoRoot, "apps/bench/results");
 
+/** The subfolder of a runtime's reports: none for the default runtime's. */
+const runtimeFolder = (runtime: string) => (runtime === DEFAULT_RUNTIME ? [] : [runtime]);
+
 /**
  * The folder a run writes to: `--out`, else apps/bench/results for a `complete` run (full
  * settings, nothing filtered) and results/partial for any other, so a quick or filtered
- * run never overwrites the numbers a README quotes; other runtimes' reports go to a
- * subfolder of their own, so the Node report stays put.
+ * run never overwrites the numbers a README quotes; runtimes other than the default one
+ * write to a subfolder of their own, so the default runtime's report stays put.
  */
-export function outputDir(out: string | undefined, complete: boolean, runtime = "node"): string {
+export function outputDir(
+  out: string | undefined,
+  complete: boolean,
+  runtime: string = DEFAULT_RUNTIME,
+): string {
   if (out) return resolve(out);
-  const runtimeDir = runtime === "node" ? [] : [runtime];
+  const runtimeDir = runtimeFolder(runtime);
   return complete ? join(DEFAULT_OUT, ...runtimeDir) : join(DEFAULT_OUT, "partial", ...runtimeDir);
 }
 
@@ -66,11 +73,11 @@ export function otherRuntimes(
   dir: string,
   log: (line: string) => void,
 ): RuntimeRun[] {
-  const base = current === "node" ? dir : resolve(dir, "..");
+  const base = current === DEFAULT_RUNTIME ? dir : resolve(dir, "..");
   if (![DEFAULT_OUT, join(DEFAULT_OUT, "partial")].includes(base)) return [];
   return RUNTIMES.flatMap((name) => {
     if (name === current) return [];
-    const path = join(base, ...(name === "node" ? [] : [name]), "bench.json");
+    const path = join(base, ...runtimeFolder(name), "bench.json");
     if (!existsSync(path)) return [];
     try {
       const report = readReport(path);

@@ -54,9 +54,12 @@ export function selectRun(opts: CliOptions, catalog: Catalog): Selection {
   for (const s of opts.slowdowns) selectNames("--slow-down codec", [s.codec], codecIds);
   const source = catalog.payloads;
   const payloadNames = source.all.map((p) => p.name);
+  // `--data` replaces the default set; `--payload` adds fixtures to it.
   const wanted =
     opts.payloads === undefined
-      ? [...source.defaults]
+      ? source.user
+        ? []
+        : [...source.defaults]
       : opts.payloads.includes("all")
         ? payloadNames
         : selectNames("payload", opts.payloads, [...payloadNames, "all"]);
@@ -64,7 +67,7 @@ export function selectRun(opts: CliOptions, catalog: Catalog): Selection {
     requested,
     reference,
     selected: available.filter((a) => codecIds.includes(a.id)),
-    payloads: wanted.map((n) => source.all.find((p) => p.name === n)!),
+    payloads: [...wanted.map((n) => source.all.find((p) => p.name === n)!), ...(source.user ?? [])],
     ops: selectOps(opts.ops, OPS),
   };
 }

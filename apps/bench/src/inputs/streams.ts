@@ -5,7 +5,13 @@
 import { formatBytes } from "@snappykit/workspace/format";
 import type { BenchPayload } from "../model/case.js";
 import { GOSSIP_MIX } from "../model/soak.js";
-import { SWEEP_SERIES, SWEEP_SIZES, sweepPayloadName } from "../model/sweep.js";
+import {
+  DATA_SERIES,
+  SWEEP_SERIES,
+  SWEEP_SIZES,
+  type SweepSeriesName,
+  sweepPayloadName,
+} from "../model/sweep.js";
 import { makePayload, type PayloadSource } from "./payloads.js";
 
 /** The first `n` bytes of `parts` laid end to end, starting over when they run out. */
@@ -45,27 +51,55 @@ export function streamParts(
   });
 }
 
-/** How the sweep's messages are made, for the report. */
-export const SWEEP_DATA =
-  "each size is two messages, timed as separate cases and added up fork by fork, reported " +
-  "per message: the first `size` bytes " +
-  `of the serialized blocks of ${STREAM_SOURCES.blocks.join(", ")} laid end to end (compress ~1.8×), ` +
-  `and of ${STREAM_SOURCES.sidecars.join(", ")} laid end to end (~1.0×), both repeated where ` +
-  "4 MiB needs more (from @snappykit/fixtures)";
+/** A stream the sweep cuts its sizes from: its name, where it comes from, its parts. */
+export interface SweepStream {
+  readonly name: SweepSeriesName;
+  /** Payloads (fixtures, or the user's file) it is made of. */
+  readonly sources: readonly string[];
+  readonly parts: readonly Uint8Array[];
+}
 
-/** The sweep's payloads: per size, a block-stream message, then a sidecar-stream one. */
+/**
+ * The sweep's streams: the block and sidecar fixtures, or with `--sweep --data` the user's
+ * bytes alone (a folder's files laid end to end).
+ */
+export function sweepStreams(source: PayloadSource): SweepStream[] {
+  const user = source.user?.[0];
+  if (user) return [{ name: DATA_SERIES, sources: [user.name], parts: user.items }];
+  return SWEEP_SERIES.map((name) => ({
+    name,
+    sources: STREAM_SOURCES[name],
+    parts: streamParts(source, STREAM_SOURCES[name]),
+  }));
+}
+
+/** How the sweep's messages are made, for the report. */
+export function sweepData(streams: readonly SweepStream[]): string {
+  const [only] = streams;
+  if (streams.length === 1 && only!.name === DATA_SERIES) {
+    return `each size is the first \`size\` bytes of ${only!.sources[0]} (--data; a folder's files laid end to end), repeated where a size needs more`;
+  }
+  return (
+    "each size is two messages, timed as separate cases and added up fork by fork, reported " +
+    "per message: the first `size` bytes " +
+    `of the serialized blocks of ${STREAM_SOURCES.blocks.join(", ")} laid end to end (compress ~1.8×), ` +
+    `and of ${STREAM_SOURCES.sidecars.join(", ")} laid end to end (~1.0×), both repeated where ` +
+    "4 MiB needs more (from @snappykit/fixtures)"
+  );
+}
+
+/** The sweep's payloads: per size, one message per stream. */
 export function sweepPayloads(
-  source: PayloadSource,
+  streams: readonly SweepStream[],
   sizes: readonly number[] = SWEEP_SIZES,
 ): BenchPayload[] {
-  const parts = SWEEP_SERIES.map((series) => streamParts(source, STREAM_SOURCES[series]));
   return sizes.flatMap((size) =>
-    SWEEP_SERIES.map((series, i) =>
+    streams.map((stream) =>
       makePayload(
-        sweepPayloadName(size, series),
-        `${formatBytes(size)} prefix of ${STREAM_SOURCES[series].join(", ")}`,
+        sweepPayloadName(size, stream.name),
+        `${formatBytes(size)} prefix of ${stream.sources.join(", ")}`,
         "synthetic",
-        [repeatTo(parts[i]!, size)],
+        [repeatTo(stream.parts, size)],
       ),
     ),
   );

@@ -5,7 +5,7 @@
 import { launchChromium } from "@snappykit/workspace/chromium";
 import type { Browser } from "playwright-core";
 import type { RuntimeName } from "../model/options.js";
-import { type ForkRuntime, processRuntime } from "./runtime.js";
+import { type ForkRuntime, MissingRuntimeError, processRuntime } from "./runtime.js";
 
 /** A runtime ready for the forks: a process runtime, or a launched Chromium for pages. */
 export interface OpenRuntime extends ForkRuntime {
@@ -20,8 +20,19 @@ export interface OpenRuntime extends ForkRuntime {
 export async function openRuntime(
   name: RuntimeName,
   log: (line: string) => void,
+  fallBack = false,
 ): Promise<OpenRuntime> {
-  if (name !== "browser") return { ...processRuntime(name), close: async () => {} };
+  if (name !== "browser") {
+    try {
+      return { ...processRuntime(name), close: async () => {} };
+    } catch (error) {
+      // Without --runtime, a missing default line is not the user's mistake: time in this
+      // Node, and say so (the report names the runtime either way).
+      if (!fallBack || !(error instanceof MissingRuntimeError)) throw error;
+      log(`warning: ${error.message}; timing in this Node (${process.version}) instead`);
+      return { ...processRuntime("node"), close: async () => {} };
+    }
+  }
   const browser = await launchChromium(log);
   return { name, version: browser.version(), browser, close: () => browser.close() };
 }

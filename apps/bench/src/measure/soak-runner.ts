@@ -16,6 +16,7 @@ import type { PreparedPayload, TargetSpec } from "../model/case.js";
 import type { SoakReport, SoakSeries, SoakTask } from "../model/soak.js";
 import { MARK, writeInputs } from "./fork.js";
 import { clearProgress, type Io, progressPrinter } from "./progress.js";
+import { type ForkCommand, NODE_RUNTIME } from "./runtime.js";
 
 const CHILD_SCRIPT = fileURLToPath(
   new URL(
@@ -24,10 +25,17 @@ const CHILD_SCRIPT = fileURLToPath(
   ),
 );
 
-/** Run one task in a fresh process; rejects on a crash, an error or the timeout. */
-export function soakInChild(task: SoakTask, timeoutMs: number): Promise<SoakSeries> {
+/**
+ * Run one task in a fresh process (of this Node, or `command`'s Node line); rejects on a
+ * crash, an error or the timeout.
+ */
+export function soakInChild(
+  task: SoakTask,
+  timeoutMs: number,
+  command: ForkCommand = NODE_RUNTIME.command!,
+): Promise<SoakSeries> {
   return new Promise((resolvePromise, reject) => {
-    const child = spawn(process.execPath, ["--expose-gc", CHILD_SCRIPT, JSON.stringify(task)], {
+    const child = spawn(command.file, [...command.args, CHILD_SCRIPT, JSON.stringify(task)], {
       stdio: ["ignore", "pipe", "inherit"],
     });
     let reply: { ok: true; value: SoakSeries } | { ok: false; error: string } | undefined;
@@ -62,6 +70,7 @@ export async function runSoaks(
   settings: { readonly seconds: number; readonly rounds: number },
   io: Io,
   log: (line: string) => void,
+  command?: ForkCommand,
 ): Promise<{ runs: SoakRun[]; failures: SoakReport["failures"][number][] }> {
   const { seconds, rounds } = settings;
   const started = performance.now();
@@ -122,6 +131,7 @@ export async function runSoaks(
           { spec, inputsDir: dirs[scenario], scenario, seconds, rounds },
           // Generous: a slow JS codec takes ~2 s a round on this VM when it is busy.
           60_000 + (scenario === "gossip" ? seconds * 1000 : rounds * 10_000),
+          command,
         );
         done.push({ codec: a, scenario, series });
       } catch (error) {

@@ -3,8 +3,11 @@
 // of the payloads, and how a fork is told which target to build and what to time.
 import type { SnappyCodec } from "@snappykit/core";
 
-/** What a payload's bytes model: a gossip message, a req/resp response, or synthetic data. */
-export type PayloadKind = "gossip" | "reqresp" | "synthetic";
+/**
+ * What a payload's bytes model: a gossip message, a req/resp response, synthetic data, or the
+ * user's own files (`--data`).
+ */
+export type PayloadKind = "gossip" | "reqresp" | "synthetic" | "user";
 
 /**
  * A named set of byte strings; one benchmark op processes every item of it. Structurally

@@ -11,7 +11,40 @@ export const DEFAULT_THRESHOLD_PERCENT = 10;
 /** Payloads whose mean item is at least this big count as block-sized (the drift summary). */
 export const BLOCK_SIZED_BYTES = 32 * 1024;
 
-/** One matched case. `change` and `ci` are percent of the baseline (positive: slower). */
+/** What a test of a change says, after the false-discovery control and the noise threshold. */
+export type Verdict = "slower" | "faster" | "within noise" | "no significant change";
+
+/** One test of how a figure changed between two runs. `change` and `ci` are percent of the baseline (positive: slower). */
+export interface ChangeTest {
+  readonly change: number;
+  readonly ci?: Interval;
+  /** The test's two-sided p-value. */
+  readonly p: number;
+  /** Whether the forks compared could reach p ≤ α at all (with 3 against 3 they cannot). */
+  readonly testable: boolean;
+  /** Detected after Benjamini–Hochberg over its family of tests, and beyond the noise threshold. */
+  readonly significant: boolean;
+  /**
+   * "within noise": the test sees a change, but smaller than the noise threshold, the
+   * size two runs of one commit already differ by here (Criterion's "change within noise
+   * threshold").
+   */
+  readonly verdict: Verdict;
+}
+
+/**
+ * The change of a case's time as a multiple of the reference's, each fork's ratio taken in
+ * that fork's own turns: a whole run's machine offset (2–5 % on every block row between two
+ * runs here, ~10 % on thread-pool rows) cancels, a change of the codec itself does not.
+ */
+export interface RatioChange extends ChangeTest {
+  readonly reference: string;
+  /** The median per-fork ratio to the reference in the baseline and in this run. */
+  readonly base: number;
+  readonly current: number;
+}
+
+/** One matched case. */
 export interface ComparisonEntry {
   readonly key: string;
   readonly codec: string;
@@ -20,21 +53,25 @@ export interface ComparisonEntry {
   readonly op: string;
   readonly baseP50: number;
   readonly p50: number;
-  readonly change: number;
-  readonly ci?: Interval;
-  /** The test's two-sided p-value. */
-  readonly p: number;
-  readonly significant: boolean;
+  /** The change of the time itself (Mann–Whitney on the fork medians). */
+  readonly absolute: ChangeTest;
   /**
-   * "within noise": the test sees a change, but smaller than the noise threshold, the
-   * size two runs of one commit already differ by here (Criterion's "change within noise
-   * threshold").
+   * The change of its ratio to the reference; absent for the reference codec's own cases
+   * and where the reference did not time the row in both runs.
    */
-  readonly verdict: "slower" | "faster" | "within noise" | "no significant change";
+  readonly ratio?: RatioChange;
   /**
-   * Present when a run's forks ran at one of two speeds (see summarise/compare.ts): the test and
-   * `change` then cover only the forks faster than `cut` (ns per op) in each run, and the
-   * slow ones are counted here, not tested.
+   * Which test the verdict is: the ratio's for every case that has one; the reference's own
+   * rows (and rows without it) are judged on their absolute times, which carry the machine's
+   * whole-run offset.
+   */
+  readonly judgedBy: "ratio" | "absolute";
+  readonly significant: boolean;
+  readonly verdict: Verdict;
+  /**
+   * Present when a run's forks ran at one of two speeds (see summarise/compare.ts): the tests
+   * then cover only the forks faster than `cut` (ns per op) in each run, and the slow ones
+   * are counted here, not tested.
    */
   readonly twoSpeeds?: {
     readonly cut: number;
@@ -54,6 +91,10 @@ export interface ComparisonInfo {
   /** Differences between the two runs that make their numbers less comparable. */
   readonly warnings: readonly string[];
   readonly skipped: readonly { readonly key: string; readonly reason: string }[];
+  /** Cases whose judged test could reach significance at all, of the cases compared. */
+  readonly testable: number;
+  /** Forks a side the test needs before it can find anything (4 at α = 5 %). */
+  readonly forksToTest: number;
   /**
    * How far the ratio to the reference moved between the runs on block-sized payloads
    * (mean item ≥ 32 KiB), the figure least touched by the machine's drift.

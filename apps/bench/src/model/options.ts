@@ -1,16 +1,32 @@
 // What a run is asked to do: the parsed command line (inputs/args.ts parses it) and the
 // defaults it falls back on.
 
-/** Where the forks time the cases: `--runtime`. */
-export const RUNTIMES = ["node", "bun", "deno", "browser"] as const;
+import { NODE_LINES } from "@snappykit/workspace/node-lines";
+
+/**
+ * Where the forks time the cases: `--runtime`. `node` is the Node running the bench; the
+ * Node LTS lines are the registry's `node` packages pinned in tools/node-lines.
+ */
+export const RUNTIMES = ["node", ...NODE_LINES, "bun", "deno", "browser"] as const;
 /** One `--runtime`. */
 export type RuntimeName = (typeof RUNTIMES)[number];
+/** The runtimes whose forks are Node processes: what the sweep and the soak run in. */
+export const NODE_RUNTIMES: readonly RuntimeName[] = ["node", ...NODE_LINES];
+
+/**
+ * The runtime of a run without `--runtime`, of the README's numbers and of auto's shipped
+ * thresholds: the newest Node LTS line (Node 26 became LTS in October 2026; Node 20, what a
+ * fresh machine may run the bench with, is past its end of life). Without it installed, a run
+ * falls back to the Node running the bench and says so.
+ */
+export const DEFAULT_RUNTIME: RuntimeName = "node26";
 
 /**
  * What a run does (modes/ has one file each): time the payloads, `--sweep` sizes 64 B → 4 MiB
- * for crossovers, or `--soak` memory under load. Each makes its own kind of report.
+ * for crossovers, `--soak` memory under load, `--merge` earlier runs side by side, or
+ * `--calibrate` @snappykit/auto's thresholds on this machine. Each makes its own kind of report.
  */
-export const MODES = ["bench", "sweep", "soak"] as const;
+export const MODES = ["bench", "sweep", "soak", "merge", "calibrate"] as const;
 /** One mode, and the kind of report it makes. */
 export type ModeName = (typeof MODES)[number];
 
@@ -21,6 +37,8 @@ export interface CliOptions {
   readonly quick: boolean;
   readonly codecs?: readonly string[];
   readonly payloads?: readonly string[];
+  /** `--data`: the user's own files or folders, one payload each (inputs/payloads.ts). */
+  readonly data?: readonly string[];
   readonly ops?: readonly string[];
   /** Output folder; undefined = apps/bench/results. */
   readonly out?: string;
@@ -33,6 +51,8 @@ export interface CliOptions {
   readonly clock: "wall" | "cpu";
   /** The runtime the forks run in (the gate and the reports stay in Node). */
   readonly runtime: RuntimeName;
+  /** `--runtime` was not given: {@link DEFAULT_RUNTIME}, or this Node when it is missing. */
+  readonly defaultRuntime: boolean;
   /** Forks per target; undefined = the mode's default. */
   readonly forks?: number;
   /** `--slow-down id=percent`: make these codecs slower on purpose (statistics self-test). */
@@ -45,6 +65,8 @@ export interface CliOptions {
   readonly soakSeconds?: number;
   /** `--soak-rounds`: rounds of the soak's big blob; undefined = the mode's default. */
   readonly soakRounds?: number;
+  /** `--merge`: the bench.json files to put side by side. */
+  readonly merge?: readonly string[];
 }
 
 /** The codec relative figures divide by unless `--reference` names another. */

@@ -106,7 +106,24 @@ export interface Environment extends RunEnvironment {
   readonly cpuIdle?: string;
   /** The runtime the forks timed in (`--runtime`); reports before it was recorded: Node. */
   readonly runtime?: { readonly name: string; readonly version: string };
+  /** How busy the machine was; reports before it: not recorded. */
+  readonly load?: MachineLoad;
 }
+
+/**
+ * The load average (1, 5 and 15 minutes: processes running or waiting for a core) when the
+ * run started and when its measuring ended, and the cores it had. `null` where the system
+ * has no load average (Windows).
+ */
+export interface MachineLoad {
+  readonly cores: number;
+  readonly start: readonly [number, number, number] | null;
+  readonly end?: readonly [number, number, number] | null;
+}
+
+/** A machine counts as busy when more than half its cores' worth of work waited at the start. */
+export const isBusy = (load: MachineLoad | undefined): boolean =>
+  load?.start != null && load.start[0] > load.cores / 2;
 
 /** The runtime a report's forks ran in (reports before `--runtime`: this Node). */
 export const runtimeOf = (e: Environment): { readonly name: string; readonly version: string } =>

@@ -7,6 +7,7 @@ import type { BenchReport } from "./report.js";
 export {
   type CrossoverInterval,
   type CrossoverKind,
+  DATA_SERIES,
   SWEEP_SCHEMA,
   SWEEP_SERIES,
   type SweepCrossover,

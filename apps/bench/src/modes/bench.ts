@@ -12,9 +12,10 @@ import { type Selection, selectRun } from "../inputs/select.js";
 import { hasGc } from "../measure/run.js";
 import { type TimedCases, timeAndSummarise, timingFor } from "../measure/time.js";
 import type { BenchCase } from "../model/case.js";
+import type { CliOptions } from "../model/options.js";
 import type { BenchReport } from "../model/report.js";
 import type { TimingOptions } from "../model/timing.js";
-import { compareCases, regressions } from "../summarise/compare.js";
+import { compareCases, forksToTest, regressions } from "../summarise/compare.js";
 import { buildReport } from "../summarise/report.js";
 import type { Mode, Selected } from "./mode.js";
 
@@ -43,6 +44,7 @@ export const benchMode: Mode<"bench", BenchSelection, Timed> = {
         throw new UsageError(`--compare: ${(error as Error).message}`);
       }
     }
+    if (baseline && opts.failOnRegression) checkTestable(opts, baseline);
     const selection = selectRun(opts, catalog);
     const { selected, requested, payloads, ops } = selection;
     if (!hasGc())
@@ -86,6 +88,7 @@ export const benchMode: Mode<"bench", BenchSelection, Timed> = {
     opts.forks !== 0 &&
     !opts.codecs &&
     !opts.payloads &&
+    !opts.data &&
     !opts.ops &&
     opts.slowdowns.length === 0,
 
@@ -140,9 +143,38 @@ export const benchMode: Mode<"bench", BenchSelection, Timed> = {
   },
 
   exitCode({ opts, log }, report) {
+    // A gate that can find nothing must not pass as if it had looked (forks lost in the run).
+    if (opts.failOnRegression && report.compared?.testable === 0) {
+      log(
+        `error: --fail-on-regression: nothing was testable: 0 of ${report.comparison?.length ?? 0} cases ` +
+          `testable (needs ≥ ${report.compared.forksToTest} forks a side)`,
+      );
+      return 2;
+    }
     const slower = opts.failOnRegression ? regressions(report.comparison ?? []).length : 0;
     if (slower === 0) return 0;
     log(`significant slowdown beyond ${opts.thresholdPercent} % in ${slower} case(s)`);
     return 1;
   },
 };
+
+/**
+ * `--fail-on-regression` against `baseline` with this run's forks: refused before anything is
+ * timed when either side has fewer forks than a test needs (`--quick`'s 3 can never give
+ * p ≤ 0.05), since every case would be untestable.
+ * @throws UsageError saying nothing would be testable.
+ */
+function checkTestable(opts: CliOptions, baseline: BenchReport): void {
+  const needed = forksToTest();
+  const ours = Math.max(1, timingFor(opts, true).forks);
+  const theirs = Math.max(0, ...baseline.cases.map((c) => c.forks));
+  if (ours >= needed && theirs >= needed) return;
+  const which =
+    ours < needed
+      ? `this run times ${ours} fork${ours === 1 ? "" : "s"} a case${opts.quick && opts.forks === undefined ? " (--quick)" : ""}`
+      : `the baseline has ${theirs} forks a case`;
+  throw new UsageError(
+    `--fail-on-regression: nothing would be testable: 0 of ${baseline.cases.length} cases testable ` +
+      `(needs ≥ ${needed} forks a side; ${which}). Use --forks ${needed} or more on both runs`,
+  );
+}

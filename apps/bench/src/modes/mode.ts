@@ -46,6 +46,16 @@ export interface Prepared<S extends Selected> {
   readonly out: string;
 }
 
+/**
+ * A mode that reads reports instead of timing (`--merge`): no catalog, no runtime, no gate;
+ * it builds its report from the files it reads, and the formats render it.
+ */
+export interface ReadingMode<K extends ReportKind> {
+  readonly kind: K;
+  /** Read and check the inputs (a bad one is a UsageError) and build the report. */
+  read(run: RunContext): Reports[K];
+}
+
 /** One mode: its stages of the pipeline, and the kind of report it makes. */
 export interface Mode<K extends ReportKind, S extends Selected = Selected, M = unknown> {
   readonly kind: K;

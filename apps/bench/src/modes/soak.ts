@@ -28,7 +28,7 @@ interface SoakSelection extends Selected {
 
 export const soakMode: Mode<"soak", SoakSelection, Awaited<ReturnType<typeof runSoaks>>> = {
   kind: "soak",
-  runtime: () => "node",
+  runtime: (opts) => opts.runtime,
 
   select({ opts }, catalog) {
     const settings = opts.quick ? QUICK_SOAK : FULL_SOAK;
@@ -58,9 +58,16 @@ export const soakMode: Mode<"soak", SoakSelection, Awaited<ReturnType<typeof run
 
   complete: (opts) => !opts.quick && !opts.codecs && !opts.soakSeconds && !opts.soakRounds,
 
-  measure({ io, log }, { selection, gate }) {
+  measure({ io, log }, { selection, gate, runtime }) {
     const [gossip, blob] = gate.prepared;
-    return runSoaks(selection.codecs, { gossip: gossip!, "big-blob": blob! }, selection, io, log);
+    return runSoaks(
+      selection.codecs,
+      { gossip: gossip!, "big-blob": blob! },
+      selection,
+      io,
+      log,
+      runtime.command,
+    );
   },
 
   summarise({ opts, started, command }, { selection, gate, environment }, m) {

@@ -6,12 +6,15 @@
 import type { Outcome, ReportKind, Reports } from "../model/outcome.js";
 import { renderJson } from "./json.js";
 import { renderMarkdown } from "./markdown.js";
+import { renderMergeMarkdown, renderMergeTerminal } from "./merge.js";
+import { renderMergeSvg } from "./merge-svg.js";
 import { renderSoakMarkdown, renderSoakTerminal } from "./soak.js";
 import { renderSvg } from "./svg.js";
 import { renderSweepMarkdown, renderSweepTerminal } from "./sweep-md.js";
 import { renderSweepSvg } from "./sweep-svg.js";
 import type { View } from "./table.js";
 import { renderTerminal } from "./terminal.js";
+import { renderThresholdsMarkdown, renderThresholdsTerminal } from "./thresholds.js";
 
 /** Renders one kind of report. */
 export type Renderer<K extends ReportKind> = (report: Reports[K], view: View) => string;
@@ -30,14 +33,38 @@ export type Formats = Readonly<Record<string, Format>>;
 /** The formats of every run. */
 export const FORMATS: Formats = {
   terminal: {
-    render: { bench: renderTerminal, sweep: renderSweepTerminal, soak: renderSoakTerminal },
+    render: {
+      bench: renderTerminal,
+      sweep: renderSweepTerminal,
+      soak: renderSoakTerminal,
+      merge: renderMergeTerminal,
+      thresholds: renderThresholdsTerminal,
+    },
   },
-  json: { extension: "json", render: { bench: renderJson, sweep: renderJson, soak: renderJson } },
+  json: {
+    extension: "json",
+    render: {
+      bench: renderJson,
+      sweep: renderJson,
+      soak: renderJson,
+      merge: renderJson,
+      thresholds: renderJson,
+    },
+  },
   md: {
     extension: "md",
-    render: { bench: renderMarkdown, sweep: renderSweepMarkdown, soak: renderSoakMarkdown },
+    render: {
+      bench: renderMarkdown,
+      sweep: renderSweepMarkdown,
+      soak: renderSoakMarkdown,
+      merge: renderMergeMarkdown,
+      thresholds: renderThresholdsMarkdown,
+    },
   },
-  svg: { extension: "svg", render: { bench: renderSvg, sweep: renderSweepSvg } },
+  svg: {
+    extension: "svg",
+    render: { bench: renderSvg, sweep: renderSweepSvg, merge: renderMergeSvg },
+  },
 };
 
 /** The ids of the formats that write files, in table order. */

@@ -1,12 +1,12 @@
 // The Markdown report: what a client team pastes into a PR description.
 import { formatDuration } from "@snappykit/workspace/format";
-import { LEVEL } from "../model/estimate.js";
 import type { BenchReport, SafetySection } from "../model/report.js";
+import { comparisonSummary, comparisonTable } from "./comparison.js";
+import { reportLevels } from "./levels.js";
 import { markdownTable } from "./table.js";
 import {
   allocationTable,
   codecTable,
-  comparisonTable,
   overheadTable,
   payloadTable,
   relativeTable,
@@ -16,14 +16,17 @@ import {
   spreadTable,
   unavailableTable,
 } from "./tables.js";
-import { comparisonSummary, forksText, formatRuntime, headline } from "./text.js";
+import { forksText, formatRuntime, headline, loadWarning } from "./text.js";
 
 /** Render the whole report as Markdown. */
 export function renderMarkdown(report: BenchReport): string {
   const out: string[] = [];
+  const levels = reportLevels(report);
   const section = (title: string, ...body: string[]) => out.push(`## ${title}`, "", ...body, "");
 
   out.push("# Snappy for JavaScript: snappykit bench", "", headline(report), "");
+  const warning = loadWarning(report.environment);
+  if (warning) out.push(`> ${warning}`, "");
   out.push(
     `Reference codec: **${report.reference}**. Cross-compatibility gate passed: ` +
       `${report.gateChecks} round trips, every codec's output decoded by the reference and ` +
@@ -34,7 +37,8 @@ export function renderMarkdown(report: BenchReport): string {
   section(
     `Relative to ${report.reference}`,
     `Each codec's time per op as a multiple of **${report.reference}**'s, measured in the same ` +
-      "forks' interleaved turns (so the machine's drift cancels), with its 95 % interval over the forks. " +
+      "forks' interleaved turns (so the machine's drift cancels), with its interval over the forks " +
+      `(${levels.ratios}: the level order statistics reach with ${forksText(report)}). ` +
       "Below 1× is faster. **Bold** = fastest, or not distinguishable from the fastest.",
     "",
     markdownTable(relativeTable(report)),
@@ -44,7 +48,7 @@ export function renderMarkdown(report: BenchReport): string {
     "One op processes every item of the payload. `uncompress` rows all decode the " +
       `compressed bytes of ${report.gateReference}, so only the decoder differs. Each figure is the ` +
       `median of the fork medians (n = ${forksText(report)}) ± half the width of its ` +
-      `${LEVEL * 100} % interval. **Bold** = fastest, or not distinguishable from it. ` +
+      `${levels.cases} interval (the level order statistics of that many forks reach). **Bold** = fastest, or not distinguishable from it. ` +
       "`-async` rows are the thread-pool API, awaited item by item (always wall time). " +
       (report.timing.clock === "cpu"
         ? "Sync rows are process CPU time (`--clock cpu`), not wall time."
@@ -74,7 +78,7 @@ export function renderMarkdown(report: BenchReport): string {
       "Each adapter's library called directly (`createRaw`: no guards, only the " +
         "conversions it cannot work without) against the same library through the " +
         "adapter, each in its own processes, paired fork by fork. The difference is what " +
-        'input checks, error mapping and copies cost; "within noise" when its 95 % ' +
+        `input checks, error mapping and copies cost; "within noise" when its ${levels.overhead} ` +
         "interval includes zero. **Bold** = an overhead the interval supports. A negative " +
         "overhead is an adapter calling its library with settings that beat the " +
         "library's defaults, which the direct call keeps (each adapter's README says " +
@@ -88,7 +92,7 @@ export function renderMarkdown(report: BenchReport): string {
     section(
       "Runtimes",
       "The same cases timed in each runtime (`pnpm bench --runtime <node|bun|deno|browser>`), " +
-        "for the codecs that ran in all of them: median ± 95 % interval over forks (a fork is a " +
+        `for the codecs that ran in all of them: median ± interval over forks (this run: ${levels.cases}; a fork is a ` +
         "process, or a Chromium page). Each column is the latest report of its runtime in this " +
         "folder layout, so they come from separate runs: read differences smaller than the " +
         "intervals as no significant difference.",

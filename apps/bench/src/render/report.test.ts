@@ -101,11 +101,16 @@ describe("renderMarkdown", () => {
     const { entries, info } = compareCases(recorded, slower, 10, "base.json");
     const out = renderMarkdown({ ...slower, comparison: entries, compared: info });
     expect(out).toContain("## Compared with baseline");
-    expect(out).toMatch(/\d+ cases compared: \d+ significantly slower/);
     expect(out).toContain("Mann–Whitney");
     expect(out).toContain("+50 %");
     // A quick recording has 3 forks: too few to call anything significant, and it says so.
-    expect(out).toMatch(/too few forks to test/);
+    expect(out).toMatch(
+      /nothing could be tested: 0 of \d+ cases testable \(needs ≥ 4 forks a side\), so no case can be called slower or faster/,
+    );
+    expect(out).not.toMatch(/significantly slower/);
+    // Every other codec is judged by its ratio to the reference, which moved: −33 %.
+    expect(out).toMatch(/no significant change \(ratio\)/);
+    expect(out).toMatch(/no significant change \(time\)/);
   });
 });
 
@@ -164,7 +169,10 @@ describe("renderSvg", () => {
 describe("renderTerminal", () => {
   it("prints the main tables without colour codes when not a TTY", () => {
     const text = renderTerminal(withUnavailable, { colour: false });
-    expect(text).toContain("Time per op ± 95 % interval (* = fastest or tied)");
+    // The recording has 3 forks: [min, max] of 3 covers 75 %, and the titles say so.
+    expect(text).toContain("Time per op ± 75 % interval (* = fastest or tied)");
+    expect(text).toContain("[75 % interval]");
+    expect(text).not.toContain("95 % interval");
     expect(text).toContain(`Relative to ${recorded.reference}`);
     expect(text).toContain("Unavailable codecs");
     expect(text).not.toContain("\x1b[");
@@ -225,5 +233,32 @@ describe("Runtimes section", () => {
 
   it("is left out with a single runtime", () => {
     expect(renderMarkdown({ ...recorded, runtimes: [] })).not.toContain("## Runtimes");
+  });
+});
+
+describe("load awareness", () => {
+  const at = (start: number, end: number): BenchReport => ({
+    ...recorded,
+    environment: {
+      ...recorded.environment,
+      load: { cores: 2, start: [start, 1, 1], end: [end, 1, 1] },
+    },
+  });
+
+  it("warns in the terminal and the Markdown when more than half the cores' work waited at the start", () => {
+    const busy = at(8.3, 12.1);
+    for (const text of [renderTerminal(busy, { colour: false }), renderMarkdown(busy)]) {
+      expect(text).toContain("load 8.3 → 12.1 on 2 cores");
+      expect(text).toMatch(
+        /Warning: the machine was busy: load average 8.3 at the start and 12.1 at the end \(1 minute; 2 cores\)/,
+      );
+    }
+  });
+
+  it("records the load without a warning on a quiet machine, and says nothing without a record", () => {
+    const quiet = renderTerminal(at(0.9, 3), { colour: false });
+    expect(quiet).toContain("load 0.9 → 3 on 2 cores");
+    expect(quiet).not.toContain("busy");
+    expect(renderMarkdown(recorded)).not.toMatch(/busy|load \d/);
   });
 });

@@ -3,7 +3,7 @@
 import { formatBytes } from "@snappykit/workspace/format";
 import { MIB, type SoakReport } from "../model/soak.js";
 import { markdownTable, type Table, textTable, type View } from "./table.js";
-import { runLine } from "./text.js";
+import { loadWarning, runLine } from "./text.js";
 
 const mib = (b: number) => (b > 0 ? `${(b / MIB).toFixed(0)} MiB` : "—");
 const rate = (x: number) =>
@@ -91,7 +91,8 @@ export function renderSoakMarkdown(report: SoakReport): string {
 /** The terminal's: the table, then which codec's RSS keeps growing. */
 export function renderSoakTerminal(report: SoakReport, { colour }: View): string {
   const growing = report.rows.filter((r) => r.grows);
-  return `${textTable(soakTable(report), colour)}\n${
+  const warning = loadWarning(report.environment);
+  return `${warning ? `${warning}\n` : ""}${textTable(soakTable(report), colour)}\n${
     growing.length === 0
       ? "no codec's RSS keeps growing (rule: see soak.md)"
       : `RSS keeps growing: ${growing.map((r) => `${r.codec} (${r.scenario})`).join(", ")}`

@@ -4,6 +4,7 @@
 // thread-pool row does not look as good as a 0.7 µs sync one). Viridis, which colour-blind
 // readers can tell apart; cells tied for fastest (within the interval) are outlined.
 import type { BenchReport } from "../model/report.js";
+import { reportLevels } from "./levels.js";
 import { formatTime } from "./numbers.js";
 import { codecColumns, payloadLabel, rowCases, rowKeys } from "./tables.js";
 import { formatRuntime } from "./text.js";
@@ -144,7 +145,7 @@ export function renderSvg(report: BenchReport): string {
 </style>
 <rect width="100%" height="100%" fill="#fff"/>
 <text x="10" y="22" class="title">${title}</text>
-<text x="10" y="40" class="sub">${esc(`Median of ${report.timing.forks === 0 ? "1 in-process run" : `${report.timing.forks} forks`}; outlined = fastest or not distinguishable from it (95 % interval); hover a cell for its interval. ${report.mode} run, ${report.timing.clock ?? "wall"} clock.`)}</text>
+<text x="10" y="40" class="sub">${esc(`Median of ${report.timing.forks === 0 ? "1 in-process run" : `${report.timing.forks} forks`}; outlined = fastest or not distinguishable from it (${reportLevels(report).ratios} interval); hover a cell for its interval. ${report.mode} run, ${report.timing.clock ?? "wall"} clock.`)}</text>
 <text x="10" y="56" class="sub">${esc(`${e.cpu} × ${e.cores} · ${formatRuntime(e)} · ${e.date.slice(0, 10)} · commit ${(e.commit ?? "unknown").slice(0, 12)}`)}</text>
 ${legend.join("\n")}
 ${body.join("\n")}

@@ -3,8 +3,9 @@
 import { formatBytes } from "@snappykit/workspace/format";
 import type { SweepCrossover, SweepReport } from "../model/sweep.js";
 import { halfWidthPercent } from "../summarise/stats.js";
+import { levelText } from "./levels.js";
 import { markdownTable, type Table } from "./table.js";
-import { runLine } from "./text.js";
+import { loadWarning, runLine } from "./text.js";
 
 /** "[8.00 KiB, 20.0 KiB]", open ends as "< 64 B" / "> 4.00 MiB". */
 export function crossoverInterval(c: SweepCrossover, sizes: readonly number[]): string {
@@ -25,7 +26,7 @@ export function crossoverLine(c: SweepCrossover, sizes: readonly number[]): stri
   const head = `${c.op}, ${KIND_TEXT[c.kind]}:`;
   if (c.size === null) return `${head} ${c.reason}`;
   const other = c.codecs[0] === c.fasterBelow ? c.codecs[1] : c.codecs[0];
-  const level = c.ci ? ` (${Math.round(c.ci.level * 100)} % pointwise)` : "";
+  const level = c.ci ? ` (${levelText([c.ci])} pointwise)` : "";
   const wiggle = c.crossings > 1 ? `; the p50 curves cross ${c.crossings} times` : "";
   return `${head} ${c.fasterBelow} is faster below ~${formatBytes(c.size)} ${crossoverInterval(c, sizes)}${level}, ${other} above${wiggle}`;
 }
@@ -40,7 +41,8 @@ export function sweepAnswers(report: SweepReport): string[] {
 
 /** The terminal's: the answers. */
 export function renderSweepTerminal(report: SweepReport): string {
-  return sweepAnswers(report).join("\n");
+  const warning = loadWarning(report.environment);
+  return [...(warning ? [warning] : []), ...sweepAnswers(report)].join("\n");
 }
 
 /** Throughput table for one op: codecs × sizes, MB/s ± half-interval %. */
@@ -99,7 +101,7 @@ export function renderSweepMarkdown(report: SweepReport): string {
   ];
   for (const op of [...new Set(report.points.map((p) => p.op))]) {
     out.push(
-      `## ${op}: throughput (MB/s of uncompressed bytes, p50 ± half-interval; bold = fastest)`,
+      `## ${op}: throughput (MB/s of uncompressed bytes, p50 ± half its ${levelText(report.points.map((p) => p.ci))} interval; bold = fastest)`,
       "",
       markdownTable(throughputTable(report, op)),
       "",

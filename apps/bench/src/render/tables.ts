@@ -3,10 +3,11 @@ import { formatBytes } from "@snappykit/workspace/format";
 import { RUNTIMES, type RuntimeName } from "../model/options.js";
 import { type BenchReport, type CaseResult, type RuntimeRun, runtimeOf } from "../model/report.js";
 import { halfWidthPercent } from "../summarise/stats.js";
+import { reportLevels } from "./levels.js";
 import { formatInt, formatPercent, formatRatio, formatThroughput, formatTime } from "./numbers.js";
 import type { Cell, Table } from "./table.js";
 
-const c = (text: string, strong = false): Cell => ({ text, strong });
+export const c = (text: string, strong = false): Cell => ({ text, strong });
 
 /** Codec ids as report columns: the reference first, then the rest in id order. */
 export function codecColumns(report: BenchReport): string[] {
@@ -181,7 +182,7 @@ export function overheadTable(report: BenchReport): Table {
       "op",
       "library direct",
       "through adapter",
-      "overhead (95 % interval)",
+      `overhead (${reportLevels(report).overhead} interval)`,
     ],
     align: ["l", "l", "l", "r", "r", "r"],
     rows: report.overhead.map((o) => [
@@ -202,7 +203,7 @@ export function spreadTable(report: BenchReport): Table {
       "codec",
       "payload",
       "op",
-      "p50 (95 % interval)",
+      `p50 (${reportLevels(report).cases} interval)`,
       "p75",
       "p99",
       "min",
@@ -268,38 +269,6 @@ export function unavailableTable(report: BenchReport): Table {
     headers: ["codec", "package", "reason"],
     align: ["l", "l", "l"],
     rows: report.unavailable.map((u) => [c(u.id), c(u.packageName), c(u.reason)]),
-  };
-}
-
-/** Per-case change against the baseline: significant ones first, slowest first. */
-export function comparisonTable(report: BenchReport): Table | undefined {
-  const entries = report.comparison;
-  if (!entries) return undefined;
-  const rows = [...entries].sort(
-    (a, b) => Number(b.significant) - Number(a.significant) || b.change - a.change,
-  );
-  return {
-    headers: ["codec", "payload", "op", "baseline p50", "p50", "change (95 % interval)", "verdict"],
-    align: ["l", "l", "l", "r", "r", "r", "l"],
-    rows: rows.map((r) => [
-      c(r.impl === "raw" ? `${r.codec} (raw)` : r.codec),
-      c(r.payload),
-      c(r.op),
-      c(formatTime(r.baseP50)),
-      c(formatTime(r.p50)),
-      c(
-        r.ci
-          ? `${formatPercent(r.change)} [${formatPercent(r.ci.low)}, ${formatPercent(r.ci.high)}]`
-          : formatPercent(r.change),
-        r.significant,
-      ),
-      c(
-        r.twoSpeeds
-          ? `${r.verdict}, fast forks (slow: ${r.twoSpeeds.baseSlow}/${r.twoSpeeds.baseForks} → ${r.twoSpeeds.slow}/${r.twoSpeeds.forks})`
-          : r.verdict,
-        r.verdict === "slower",
-      ),
-    ]),
   };
 }
 

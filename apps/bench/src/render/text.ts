@@ -1,22 +1,40 @@
 // Sentences about a report that every renderer shares: the headline, the fork count, what a
 // comparison found, the run line under a sweep's or a soak's title.
 import { formatDuration } from "@snappykit/workspace/format";
-import type { BenchReport, Environment } from "../model/report.js";
-import { formatPercent } from "./numbers.js";
+import { type BenchReport, type Environment, isBusy } from "../model/report.js";
 
 const RUNTIME_LABELS: Record<string, string> = { bun: "Bun", deno: "Deno", browser: "Chromium" };
 
+/** A runtime by name and version: "Node 24.21.0" (any Node line), "Bun 1.4.5", "Chromium …". */
+export const runtimeLabel = (r: { readonly name: string; readonly version: string }) =>
+  `${r.name.startsWith("node") ? "Node" : (RUNTIME_LABELS[r.name] ?? r.name)} ${r.version.replace(/^v/, "")}`;
+
 /**
- * What ran the forks: "Node 20.20.2 (V8 …)", or for `--runtime` another runtime with the
- * Node that ran the gate and wrote the report.
+ * What ran the forks: "Node 20.20.2 (V8 …)", or for `--runtime` another runtime (a Node
+ * line among them) with the Node that ran the gate and wrote the report.
  */
 export function formatRuntime(e: Environment): string {
   const r = e.runtime;
   if (!r || r.name === "node") return `Node ${e.node} (V8 ${e.v8})`;
-  return `${RUNTIME_LABELS[r.name] ?? r.name} ${r.version} (gate and report: Node ${e.node})`;
+  return `${runtimeLabel(r)} (${r.name}; gate and report: Node ${e.node})`;
 }
 
-/** "`command` · date · commit · Node · CPU · …" under a sweep's or a soak's title. */
+/**
+ * A warning when the machine was busy (load average above half the cores at the start), or
+ * undefined: under load absolute times move from run to run; ratios in one run far less.
+ */
+export function loadWarning(e: Environment): string | undefined {
+  const load = e.load;
+  if (!load || !isBusy(load)) return undefined;
+  const end = load.end ? ` and ${load.end[0]} at the end` : "";
+  return (
+    `Warning: the machine was busy: load average ${load.start![0]} at the start${end} ` +
+    `(1 minute; ${load.cores} cores). Absolute times from a loaded machine move from run ` +
+    "to run; ratios measured in the same forks move far less. Compare runs on ratios."
+  );
+}
+
+/** "`command` · date · commit · Node · CPU · …" under a sweep's or a soak's title, and any load warning. */
 export function runLine(
   command: string,
   e: Environment,
@@ -27,10 +45,20 @@ export function runLine(
     `\`${command}\``,
     `${e.date.slice(0, 16).replace("T", " ")} UTC`,
     `commit ${e.commit?.slice(0, 12) ?? "unknown"}`,
-    `Node ${e.node}`,
+    formatRuntime(e),
     `${e.cpu} × ${e.cores} cores, ${e.memoryGiB} GiB`,
     `${settings}, ${formatDuration(durationMs)}`,
-  ].join(" · ");
+    ...loadText(e),
+  ]
+    .join(" · ")
+    .concat(loadWarning(e) ? `\n\n${loadWarning(e)}` : "");
+}
+
+/** "load 1.2 → 3.4" for the run line, when recorded. */
+function loadText(e: Environment): string[] {
+  const l = e.load;
+  if (!l?.start) return [];
+  return [`load ${l.start[0]}${l.end ? ` → ${l.end[0]}` : ""} on ${l.cores} cores`];
 }
 
 /** The one-line summary of where and how a report was made. */
@@ -44,6 +72,7 @@ export function headline(report: BenchReport): string {
     `${e.cpu}, ${e.cores} cores, ${e.memoryGiB} GiB`,
     `${e.os} ${e.arch}`,
     `${report.mode} mode, ${report.timing.clock ?? "wall"} clock, ${formatDuration(report.durationMs)}`,
+    ...loadText(e),
   ].join(" · ");
 }
 
@@ -54,46 +83,4 @@ export function forksText(report: BenchReport): string {
   return extraForks > 0
     ? `${forks} forks (+ up to ${extraForks} for rows whose ratios were wider than ±${targetWidthPercent} %)`
     : `${forks} forks`;
-}
-
-/** What a comparison found, in sentences (Markdown and terminal alike). */
-export function comparisonSummary(report: BenchReport): string[] {
-  const entries = report.comparison ?? [];
-  const info = report.compared;
-  if (!info) return [];
-  const slower = entries.filter((e) => e.verdict === "slower").length;
-  const faster = entries.filter((e) => e.verdict === "faster").length;
-  const lines = [
-    `Baseline \`${info.baseline}\` (${info.baselineDate}). ${entries.length} cases compared: ` +
-      `${slower} significantly slower, ${faster} significantly faster, ` +
-      `${entries.length - slower - faster} no significant change. Method: ${info.method}. ` +
-      `Noise threshold ${info.thresholdPercent} % (\`--threshold\`): ${entries.filter((e) => e.verdict === "within noise").length} detected changes smaller than that count as noise. ` +
-      "`--fail-on-regression` fails on significant slowdowns.",
-  ];
-  const d = info.relativeDrift;
-  if (d) {
-    lines.push(
-      `Ratio to the reference on block-sized payloads moved ≤ 10 % in ${d.within10Percent} of ${d.cases} cases (median ${d.medianPercent.toFixed(1)} %).`,
-    );
-  }
-  if (info.medianChangePercent !== undefined) {
-    lines.push(
-      `The median case moved ${formatPercent(info.medianChangePercent)}: when most cases moved together, that is the machine between the two runs, not the code (the ratios to the reference cancel it).`,
-    );
-  }
-  const twoSpeeds = entries.filter((e) => e.twoSpeeds).length;
-  if (twoSpeeds > 0) {
-    lines.push(
-      `${twoSpeeds} cases ran at one of two speeds per fork in a run: they were tested on their fast forks, and the table counts the slow ones, which are not tested (their share moves between runs of one commit).`,
-    );
-  }
-  for (const w of info.warnings) lines.push(`Warning: ${w}.`);
-  const skipped = new Map<string, string[]>();
-  for (const s of info.skipped) skipped.set(s.reason, [...(skipped.get(s.reason) ?? []), s.key]);
-  for (const [reason, keys] of skipped) {
-    lines.push(
-      `Not compared (${reason}): ${keys.length <= 6 ? keys.join(", ") : `${keys.slice(0, 6).join(", ")} and ${keys.length - 6} more`}.`,
-    );
-  }
-  return lines;
 }

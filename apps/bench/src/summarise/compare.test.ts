@@ -1,6 +1,12 @@
 import { describe, expect, it } from "vitest";
 import type { CaseResult } from "../model/report.js";
-import { type ComparedRun, compareCases, regressions, setupWarnings } from "./compare.js";
+import {
+  type ComparedRun,
+  compareCases,
+  forksToTest,
+  regressions,
+  setupWarnings,
+} from "./compare.js";
 
 /** A case whose forks took `forks` ns each. */
 function result(codec: string, forks: readonly number[], bytes = 100): CaseResult {
@@ -30,6 +36,7 @@ function result(codec: string, forks: readonly number[], bytes = 100): CaseResul
 
 const run = (cases: CaseResult[], over: Partial<ComparedRun> = {}): ComparedRun => ({
   mode: "full",
+  reference: "ref",
   timing: { clock: "wall", forks: 9 },
   environment: { date: "2026-01-01T00:00:00.000Z", node: "v20", cpu: "x", cores: 2 },
   cases,
@@ -64,16 +71,16 @@ describe("compareCases", () => {
 
   it("calls a reshuffle with an outlier no significant change", () => {
     expect(by.same).toMatchObject({ significant: false, verdict: "no significant change" });
-    expect(by.same!.ci!.low).toBeLessThan(0);
-    expect(by.same!.ci!.high).toBeGreaterThan(0);
+    expect(by.same!.absolute.ci!.low).toBeLessThan(0);
+    expect(by.same!.absolute.ci!.high).toBeGreaterThan(0);
   });
 
   it("finds a 20 % slowdown and a 30 % speed-up, with the change and its interval", () => {
     expect(by.slow).toMatchObject({ significant: true, verdict: "slower" });
-    expect(by.slow!.change).toBeCloseTo(20, 0);
-    expect(by.slow!.ci!.low).toBeGreaterThan(0);
+    expect(by.slow!.absolute.change).toBeCloseTo(20, 0);
+    expect(by.slow!.absolute.ci!.low).toBeGreaterThan(0);
     expect(by.fast).toMatchObject({ significant: true, verdict: "faster" });
-    expect(by.fast!.change).toBeCloseTo(-30, 0);
+    expect(by.fast!.absolute.change).toBeCloseTo(-30, 0);
   });
 
   it("says which cases it skipped and why", () => {
@@ -118,7 +125,7 @@ describe("compareCases", () => {
         : c,
     );
     const r = compareCases(run(same), run(again), 10, "base.json");
-    expect(r.entries.find((e) => e.codec === "c0")!.p).toBeLessThan(0.05);
+    expect(r.entries.find((e) => e.codec === "c0")!.absolute.p).toBeLessThan(0.05);
     expect(r.entries.filter((e) => e.significant)).toEqual([]);
   });
 
@@ -142,7 +149,50 @@ describe("compareCases", () => {
       "base.json",
     );
     expect(r.entries[0]).toMatchObject({ significant: false, verdict: "no significant change" });
-    expect(r.info.skipped[0]!.reason).toMatch(/too few forks to test \(3 and 3/);
+    expect(r.entries[0]!.absolute.testable).toBe(false);
+    expect(r.info).toMatchObject({ testable: 0, forksToTest: 4 });
+  });
+
+  it("needs 4 forks a side at α = 5 % (3 against 3 can give p = 0.1 at best)", () => {
+    expect(forksToTest()).toBe(4);
+    expect(forksToTest(0.01)).toBe(5);
+  });
+});
+
+describe("compareCases on ratios to the reference", () => {
+  // A whole run 6 % slower (the machine), every codec alike; `ts` 20 % slower on top.
+  const later = (xs: readonly number[], factor: number) =>
+    xs.map((x, i) => x * factor * (1 + (i % 3) * 0.001));
+  const base = run([result("ref", noisy), result("ts", noisy), result("other", noisy)]);
+  const current = run([
+    result("ref", later(noisy, 1.06)),
+    result("ts", later(noisy, 1.06 * 1.2)),
+    result("other", later(noisy, 1.06)),
+  ]);
+  const { entries, info } = compareCases(base, current, 5, "base.json");
+  const by = Object.fromEntries(entries.map((e) => [e.codec, e]));
+
+  it("judges every codec but the reference by its ratio, which cancels the machine's offset", () => {
+    expect(by.other!.absolute).toMatchObject({ significant: true, verdict: "slower" });
+    expect(by.other).toMatchObject({ judgedBy: "ratio", significant: false });
+    expect(by.other!.ratio!.change).toBeCloseTo(0, 0);
+    expect(by.ts).toMatchObject({ judgedBy: "ratio", significant: true, verdict: "slower" });
+    expect(by.ts!.ratio).toMatchObject({ reference: "ref", base: 1 });
+    expect(by.ts!.ratio!.change).toBeCloseTo(20, 0);
+    expect(regressions(entries).map((e) => e.codec)).toEqual(["ref", "ts"]);
+  });
+
+  it("judges the reference's own cases by their time, and says so", () => {
+    expect(by.ref!.ratio).toBeUndefined();
+    expect(by.ref).toMatchObject({ judgedBy: "absolute", verdict: "slower" });
+    expect(info.testable).toBe(3);
+    expect(info.method).toMatch(/ratio/);
+  });
+
+  it("falls back to times, with a warning, when the runs have different references", () => {
+    const other = compareCases(base, { ...current, reference: "ts" }, 5, "base.json");
+    expect(other.entries.every((e) => e.judgedBy === "absolute")).toBe(true);
+    expect(other.info.warnings.join()).toMatch(/reference differs/);
   });
 });
 
@@ -191,7 +241,7 @@ describe("setupWarnings", () => {
     expect(w.join("\n")).toMatch(/mode differs: baseline quick, this run full/);
     expect(w.join("\n")).toMatch(/clock differs/);
     expect(w.join("\n")).toMatch(/forks differs: baseline 3, this run 9/);
-    expect(w.join("\n")).toMatch(/Node version differs/);
+    expect(w.join("\n")).toMatch(/runtime differs: baseline node 20, this run node 22/);
     expect(w.join("\n")).toMatch(/CPU differs/);
     expect(w.join("\n")).toMatch(/cores differs/);
     expect(w.join("\n")).toMatch(/idle CPUs differs: baseline default, this run poll/);

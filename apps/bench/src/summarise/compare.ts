@@ -1,7 +1,12 @@
 // `--compare`: each case against a baseline report, classified slower / faster / no
 // significant change. The test works on the forks: each run gives one median per fork,
 // and the Mann–Whitney U test on them (as Go's benchstat does) says whether the case
-// moved; the Hodges–Lehmann shift says by what factor, with its interval. A run tests
+// moved; the Hodges–Lehmann shift says by what factor, with its interval. Two things are
+// tested per case: its time, and its time as a multiple of the reference's in the same fork
+// (per-fork ratios). A whole run's machine offset moves every time alike and cancels in the
+// ratios, so a planted 20 % ts slowdown flagged other codecs' times in 3 of 4 trials but not
+// their ratios: the verdict is the ratio test's for every case but the reference codec's own,
+// which only has its time. A run tests
 // ~230 cases at once: at p ≤ 0.05 each, a dozen would "change" by chance, and two runs of
 // one commit on this VM flagged 8.5 %. So the p-values go through Benjamini–Hochberg at a
 // 5 % false-discovery rate. On an idle machine the test is sharp enough to see the VM
@@ -18,7 +23,14 @@
 // two speeds (stats.ts's twoSpeedCut), the test compares the fast forks of both runs, and
 // the entry counts the slow ones: reported, not tested, since their share is not stable
 // between runs here.
-import { BLOCK_SIZED_BYTES, type ComparisonEntry, type ComparisonInfo } from "../model/compare.js";
+import {
+  BLOCK_SIZED_BYTES,
+  type ChangeTest,
+  type ComparisonEntry,
+  type ComparisonInfo,
+  type RatioChange,
+  type Verdict,
+} from "../model/compare.js";
 import { ALPHA } from "../model/estimate.js";
 import type { CaseResult, RelativeRow } from "../model/report.js";
 import { forkValues } from "./results.js";
@@ -35,6 +47,8 @@ import {
 /** What `compareCases` needs of a report: its cases and how they were measured. */
 export interface ComparedRun {
   readonly mode: string;
+  /** The codec its ratios divide by. */
+  readonly reference: string;
   readonly timing: { readonly clock?: string; readonly forks?: number };
   readonly environment: {
     readonly date?: string;
@@ -42,6 +56,7 @@ export interface ComparedRun {
     readonly cpu?: string;
     readonly cores?: number;
     readonly cpuIdle?: string;
+    readonly runtime?: { readonly name: string; readonly version: string };
   };
   readonly cases: readonly CaseResult[];
   readonly relative?: readonly RelativeRow[];
@@ -52,7 +67,7 @@ export interface ComparedRun {
   }[];
 }
 
-export const COMPARE_METHOD = `two-sided Mann–Whitney U test on the fork medians, significant after Benjamini–Hochberg at a ${ALPHA * 100} % false-discovery rate over all cases compared and beyond the noise threshold; change = Hodges–Lehmann shift of the log times, with its Moses interval`;
+export const COMPARE_METHOD = `two-sided Mann–Whitney U test on the fork medians (time) and on the per-fork ratios to the reference (ratio), each significant after Benjamini–Hochberg at a ${ALPHA * 100} % false-discovery rate over its family of tests and beyond the noise threshold; change = Hodges–Lehmann shift of the logs, with its Moses interval. The verdict is the ratio test's for every case but the reference codec's own, which are judged on their times`;
 
 /** What differs between the runs' setups, each as a sentence for the reader. */
 export function setupWarnings(baseline: ComparedRun, current: ComparedRun): string[] {
@@ -63,7 +78,10 @@ export function setupWarnings(baseline: ComparedRun, current: ComparedRun): stri
   diff("mode", baseline.mode, current.mode);
   diff("clock", baseline.timing.clock ?? "wall", current.timing.clock ?? "wall");
   diff("forks", baseline.timing.forks, current.timing.forks);
-  diff("Node version", baseline.environment.node, current.environment.node);
+  // What ran the forks (reports before --runtime: the bench's own Node).
+  const runtime = (e: ComparedRun["environment"]) =>
+    e.runtime ? `${e.runtime.name} ${e.runtime.version}` : `node ${e.node?.replace(/^v/, "")}`;
+  diff("runtime", runtime(baseline.environment), runtime(current.environment));
   diff("CPU", baseline.environment.cpu, current.environment.cpu);
   diff("cores", baseline.environment.cores, current.environment.cores);
   // Without polling, thread hand-offs (async ops, GC helpers) cost a vCPU wake-up each.
@@ -75,6 +93,73 @@ export function setupWarnings(baseline: ComparedRun, current: ComparedRun): stri
   return w;
 }
 
+/** A test before the false-discovery control: its family decides what counts. */
+type RawTest = Omit<ChangeTest, "significant" | "verdict">;
+
+/** Forks a side a two-sided test at `alpha` needs before any result can be significant. */
+export function forksToTest(alpha = ALPHA): number {
+  let n = 1;
+  while (mannWhitney(Array(n).fill(1), Array(n).fill(2), alpha)!.minP > alpha) n++;
+  return n;
+}
+
+function test(baseline: readonly number[], current: readonly number[]): RawTest | undefined {
+  const t = mannWhitney(baseline, current);
+  if (!t) return undefined;
+  return {
+    change: ratioToPercent(t.ratio),
+    ...(t.ci && { ci: percentInterval(t.ci) }),
+    p: t.p,
+    testable: t.minP <= ALPHA,
+  };
+}
+
+/** The lower of the two runs' two-speed cuts (stats.ts twoSpeedCut), if either has one. */
+function speedCut(a: readonly number[], b: readonly number[]): number | undefined {
+  const cuts = [twoSpeedCut(a), twoSpeedCut(b)].filter((x) => x !== undefined);
+  return cuts.length > 0 ? Math.min(...cuts) : undefined;
+}
+
+/** Per-fork ratios case / reference, on the forks where both ran below their cuts. */
+function forkRatios(
+  values: readonly number[],
+  reference: readonly number[],
+  cut?: number,
+  refCut?: number,
+): number[] {
+  const out: number[] = [];
+  for (let i = 0; i < Math.min(values.length, reference.length); i++) {
+    const [a, r] = [values[i]!, reference[i]!];
+    if (!(a > 0 && r > 0)) continue;
+    if ((cut !== undefined && a >= cut) || (refCut !== undefined && r >= refCut)) continue;
+    out.push(a / r);
+  }
+  return out;
+}
+
+/** Judge a family of tests: Benjamini–Hochberg over the testable ones, then the threshold. */
+function judge<T extends RawTest>(
+  tests: readonly T[],
+  thresholdPercent: number,
+): (T & ChangeTest)[] {
+  const cut = benjaminiHochberg(
+    tests.filter((t) => t.testable).map((t) => t.p),
+    ALPHA,
+  );
+  return tests.map((t) => {
+    const detected = t.testable && t.p <= cut;
+    const significant = detected && Math.abs(t.change) >= thresholdPercent;
+    const verdict: Verdict = significant
+      ? t.change > 0
+        ? "slower"
+        : "faster"
+      : detected
+        ? "within noise"
+        : "no significant change";
+    return { ...t, significant, verdict };
+  });
+}
+
 /** Compare `current` with `baseline` case by case (matched by case key). */
 export function compareCases(
   baseline: ComparedRun,
@@ -83,8 +168,24 @@ export function compareCases(
   baselineName: string,
 ): { entries: ComparisonEntry[]; info: ComparisonInfo } {
   const base = new Map(baseline.cases.map((c) => [c.key, c]));
+  const refCase = (run: ComparedRun, c: CaseResult) =>
+    run.cases.find(
+      (x) =>
+        x.codec === run.reference &&
+        x.impl === "adapter" &&
+        x.payload === c.payload &&
+        x.op === c.op,
+    );
+  // Ratios mean the same only with the same reference in both runs.
+  const sameReference = baseline.reference === current.reference;
   const seen = new Set<string>();
-  const tested: (Omit<ComparisonEntry, "significant" | "verdict"> & { testable: boolean })[] = [];
+  const matched: {
+    c: CaseResult;
+    b: CaseResult;
+    absolute: RawTest;
+    ratio?: RawTest & Pick<RatioChange, "reference" | "base" | "current">;
+    twoSpeeds?: ComparisonEntry["twoSpeeds"];
+  }[] = [];
   const skipped: { key: string; reason: string }[] = [];
   for (const c of current.cases) {
     const b = base.get(c.key);
@@ -98,59 +199,67 @@ export function compareCases(
       skipped.push({ key: c.key, reason: "payload bytes differ between the runs" });
       continue;
     }
-    const { baseline: before, current: now, twoSpeeds } = fastForks(forkValues(b), forkValues(c));
-    const t = mannWhitney(before, now);
-    if (!t) {
+    const [bv, cv] = [forkValues(b), forkValues(c)];
+    const { baseline: before, current: now, twoSpeeds } = fastForks(bv, cv);
+    const absolute = test(before, now);
+    if (!absolute) {
       skipped.push({ key: c.key, reason: "no fork timed it in one of the runs" });
       continue;
     }
-    const change = ratioToPercent(t.ratio);
-    const testable = t.minP <= ALPHA;
-    tested.push({
-      key: c.key,
-      codec: c.codec,
-      impl: c.impl,
-      payload: c.payload,
-      op: c.op,
-      baseP50: b.p50,
-      p50: c.p50,
-      change,
-      ...(t.ci && {
-        ci: percentInterval(t.ci),
-      }),
-      p: t.p,
-      ...(twoSpeeds && { twoSpeeds }),
-      testable,
-    });
-    if (!testable) {
-      skipped.push({
-        key: c.key,
-        reason: `too few ${twoSpeeds ? "fast " : ""}forks to test (${before.length} and ${now.length}: the smallest p-value possible is ${t.minP.toFixed(2)})`,
-      });
+    const [refB, refC] = [refCase(baseline, b), refCase(current, c)];
+    let ratio: (typeof matched)[number]["ratio"];
+    if (sameReference && refB && refC && !(c.codec === current.reference && c.impl === "adapter")) {
+      const [rbv, rcv] = [forkValues(refB), forkValues(refC)];
+      const [cut, refCut] = [speedCut(bv, cv), speedCut(rbv, rcv)];
+      let [rb, rc] = [forkRatios(bv, rbv, cut, refCut), forkRatios(cv, rcv, cut, refCut)];
+      if (rb.length < 2 || rc.length < 2) [rb, rc] = [forkRatios(bv, rbv), forkRatios(cv, rcv)];
+      const t = test(rb, rc);
+      if (t) {
+        ratio = { ...t, reference: current.reference, base: medianOf(rb), current: medianOf(rc) };
+      }
     }
+    matched.push({ c, b, absolute, ...(ratio && { ratio }), ...(twoSpeeds && { twoSpeeds }) });
   }
   for (const b of baseline.cases) {
     if (!seen.has(b.key)) skipped.push({ key: b.key, reason: "not in this run" });
   }
-  const cut = benjaminiHochberg(
-    tested.filter((e) => e.testable).map((e) => e.p),
-    ALPHA,
+  const absolutes = judge(
+    matched.map((m) => m.absolute),
+    thresholdPercent,
   );
-  const entries = tested.map(({ testable, ...e }): ComparisonEntry => {
-    const detected = testable && e.p <= cut;
-    const significant = detected && Math.abs(e.change) >= thresholdPercent;
+  const withRatio = matched.filter((m) => m.ratio);
+  const ratios = new Map(
+    judge(
+      withRatio.map((m) => m.ratio!),
+      thresholdPercent,
+    ).map((r, i) => [withRatio[i]!, r]),
+  );
+  const entries = matched.map((m, i): ComparisonEntry => {
+    const absolute = absolutes[i]!;
+    const ratio = ratios.get(m);
+    const judged = ratio ?? absolute;
     return {
-      ...e,
-      significant,
-      verdict: significant
-        ? e.change > 0
-          ? "slower"
-          : "faster"
-        : detected
-          ? "within noise"
-          : "no significant change",
+      key: m.c.key,
+      codec: m.c.codec,
+      impl: m.c.impl,
+      payload: m.c.payload,
+      op: m.c.op,
+      baseP50: m.b.p50,
+      p50: m.c.p50,
+      absolute,
+      ...(ratio && { ratio }),
+      judgedBy: ratio ? "ratio" : "absolute",
+      significant: judged.significant,
+      verdict: judged.verdict,
+      ...(m.twoSpeeds && { twoSpeeds: m.twoSpeeds }),
     };
   });
+  const warnings = setupWarnings(baseline, current);
+  if (!sameReference) {
+    warnings.push(
+      `reference differs (baseline ${baseline.reference}, this run ${current.reference}): every case is judged on its absolute time`,
+    );
+  }
   return {
     entries,
     info: {
@@ -158,10 +267,14 @@ export function compareCases(
       baselineDate: baseline.environment.date ?? "unknown",
       thresholdPercent,
       method: COMPARE_METHOD,
-      warnings: setupWarnings(baseline, current),
+      warnings,
       skipped,
+      testable: entries.filter((e) => (e.ratio ?? e.absolute).testable).length,
+      forksToTest: forksToTest(),
       ...relativeDrift(baseline, current),
-      ...(entries.length > 0 && { medianChangePercent: medianOf(entries.map((e) => e.change)) }),
+      ...(entries.length > 0 && {
+        medianChangePercent: medianOf(entries.map((e) => e.absolute.change)),
+      }),
     },
   };
 }
@@ -231,7 +344,7 @@ function relativeDrift(
   };
 }
 
-/** Significant slowdowns (beyond the noise threshold): what `--fail-on-regression` fails on. */
+/** Significant slowdowns (beyond the noise threshold) by each case's judged test: what `--fail-on-regression` fails on. */
 export function regressions(entries: readonly ComparisonEntry[]): ComparisonEntry[] {
   return entries.filter((e) => e.verdict === "slower");
 }

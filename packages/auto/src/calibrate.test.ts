@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { thresholdsFromSweep } from "./thresholds.mjs";
+import { type SweepForThresholds, thresholdsFromSweep } from "./calibrate.js";
 
 const environment = {
   commit: "0123456789abcdef0123456789abcdef01234567",
@@ -8,8 +8,14 @@ const environment = {
   date: "2026-11-30T12:00:00.000Z",
   command: "pnpm bench --sweep",
 };
-const point = (codec, op, size, p50) => ({ codec, op, size, p50 });
-const series = (name, ratio, crossover, points = []) => ({ name, ratio, points, crossover });
+type Series = NonNullable<SweepForThresholds["series"]>[number];
+const point = (codec: string, op: string, size: number, p50: number) => ({ codec, op, size, p50 });
+const series = (
+  name: string,
+  ratio: number,
+  crossover: Series["crossover"],
+  points: Series["points"] = [],
+): Series => ({ name, ratio, points, crossover });
 
 describe("thresholdsFromSweep", () => {
   it("takes the ts/napi crossover per op and series, in either codec order, with the provenance", () => {
@@ -18,7 +24,12 @@ describe("thresholdsFromSweep", () => {
         environment,
         series: [
           series("blocks", 1.8, [
-            { op: "compress", codecs: ["ts", "napi"], size: 5690.6, ci: { low: 5000, high: 8192 } },
+            {
+              op: "compress",
+              codecs: ["ts", "napi"],
+              size: 5690.6,
+              ci: { low: 5000, high: 8192, level: 0.96 },
+            },
             { op: "uncompress", codecs: ["napi", "ts"], size: 4118, ci: null },
             { op: "compress", codecs: ["ts", "libsnappy"], size: 99 },
           ]),
@@ -40,8 +51,9 @@ describe("thresholdsFromSweep", () => {
       series: "blocks",
       ratio: 1.8,
       size: 5690.6,
-      ci: { low: 5000, high: 8192 },
+      ci: { low: 5000, high: 8192, level: 0.96 },
     });
+    expect(data.provenance.source).toBe("shipped");
   });
 
   it("with no crossing in range, sends everything to whichever codec wins most sizes", () => {
@@ -66,8 +78,41 @@ describe("thresholdsFromSweep", () => {
     expect(data.uncompress).toEqual({ compressible: null, incompressible: null });
   });
 
+  it("names a calibration as such, with the Node its forks ran in and the machine in words", () => {
+    const none = [
+      { op: "compress", codecs: ["ts", "napi"], size: 4000 },
+      { op: "uncompress", codecs: ["ts", "napi"], size: 8000 },
+    ];
+    const data = thresholdsFromSweep(
+      {
+        command: "pnpm bench --calibrate",
+        environment: {
+          commit: null,
+          node: "v20.20.2",
+          date: "2026-12-01T12:00:00.000Z",
+          cpu: "Apple M3",
+          cores: 8,
+          os: "Darwin 24.1.0",
+          arch: "arm64",
+          memoryGiB: 16,
+          runtime: { name: "node26", version: "26.10.0" },
+        },
+        series: [series("blocks", 1.8, none), series("sidecars", 1, none)],
+      },
+      "pnpm bench --calibrate",
+      "calibrated",
+    );
+    expect(data.provenance).toMatchObject({
+      source: "calibrated",
+      node: "v26.10.0",
+      machine: "Apple M3 ×8, Darwin 24.1.0 arm64, 16 GiB",
+      command: "pnpm bench --calibrate",
+      commit: "unknown",
+    });
+  });
+
   it("refuses a sweep without the series or the ts/napi pair", () => {
-    expect(() => thresholdsFromSweep({ environment, points: [], crossover: [] }, "x")).toThrow(
+    expect(() => thresholdsFromSweep({ environment } as SweepForThresholds, "x")).toThrow(
       /no "blocks" series/,
     );
     expect(() =>
