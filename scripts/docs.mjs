@@ -9,8 +9,8 @@
 // commands (docs/); it is history, so it is not held to today's reports.
 //
 //   npm run docs                    rewrite every generated block from the committed reports
-//   npm run docs -- --adopt         first copy the latest complete bench, sweep and soak reports
-//                                   of apps/bench/results into apps/bench/docs
+//   npm run docs -- --adopt         first copy the latest complete bench, sweep, soak and trials
+//                                   reports of apps/bench/results into apps/bench/docs
 //   node scripts/docs.mjs --check   list what is stale or wrong, exit 1 if anything is
 import {
   copyFileSync,
@@ -217,6 +217,7 @@ const ADOPT = [
   ["apps/bench/results/bench", REPORTS.bench],
   ["apps/bench/results/sweep", REPORTS.sweep],
   ["apps/bench/results/soak", REPORTS.soak],
+  ["apps/bench/results/trials/trials", REPORTS.trials],
 ].map(([from, to]) => [from, to.replace(/\.json$/, "")]);
 
 /**

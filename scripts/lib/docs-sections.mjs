@@ -50,6 +50,11 @@ const short = (commit) => `\`${commit.replace(/-dirty$/, "").slice(0, 7)}\``;
 const int = (n) => n.toLocaleString("en-US");
 const cell = (c) => (c.strong ? `**${c.text}**` : c.text);
 const machine = (e) => `${e.cpu} × ${e.cores} cores`;
+/** The runtime the forks timed in (reports before `--runtime` was recorded: the bench's Node). */
+const timedIn = (e) =>
+  e.runtime && !e.runtime.name.startsWith("node")
+    ? `${e.runtime.name} ${e.runtime.version}`
+    : `Node ${e.runtime?.version ?? e.node.replace(/^v/, "")}`;
 
 /** "95 %": the coverage the intervals really have (order statistics: it depends on the forks). */
 function level(intervals) {
@@ -224,10 +229,41 @@ export const SECTIONS = {
         formatDuration(r.durationMs),
         day(r.environment.date),
         short(r.environment.commit),
-        `${machine(r.environment)}, Node ${r.environment.node}`,
+        `${machine(r.environment)}, ${timedIn(r.environment)}`,
         at.link(path.replace(/json$/, "md")),
       ]),
     );
+  },
+
+  /** The `--compare` trials (apps/bench/scripts/trials.mjs): what each run flagged. */
+  trials(context) {
+    const t = context.trials;
+    const e = t.environment;
+    const load = (l) =>
+      l?.start ? `${l.start[0].toFixed(1)} → ${l.end?.[0]?.toFixed(1) ?? "?"}` : "not recorded";
+    const rows = [...t.planted, ...t.reruns].map((r) => [
+      r.name,
+      r.name.startsWith("slow") ? `${r.slowedFlaggedSlower} of ${r.slowedCases}` : "—",
+      `${r.othersFlagged} of ${r.cases - (r.name.startsWith("slow") ? r.slowedCases : 0)}`,
+      `${r.testable} of ${r.cases}`,
+      load(r.load),
+    ]);
+    return [
+      `\`${t.command}\` on ${day(e.date)} at ${short(e.commit)}, ${machine(e)}, ${timedIn(e)};`,
+      `the baseline's load average ${load(t.base.load)} (1 min, start → end, ${e.load?.cores ?? "?"} cores).`,
+      "",
+      markdownTable(
+        [
+          "run (against the baseline)",
+          `${t.slowed.codec} cases flagged slower`,
+          "other cases flagged",
+          "cases testable",
+          "load average",
+        ],
+        ["l", "r", "r", "r", "l"],
+        rows,
+      ),
+    ].join("\n");
   },
 
   /** Where ts and napi cross, per stream of the sweep (what auto ships as thresholds). */

@@ -11,6 +11,7 @@ export const REPORTS = {
   bench: "apps/bench/docs/sample-report.json",
   sweep: "apps/bench/docs/sweep.json",
   soak: "apps/bench/docs/soak.json",
+  trials: "apps/bench/docs/trials.json",
   safety: "apps/fuzz/docs/safety.json",
   encoders: "apps/fuzz/docs/encoders.json",
   async: "apps/fuzz/docs/async.json",

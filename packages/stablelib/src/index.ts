@@ -43,7 +43,7 @@ function wroteInto(result: Uint8Array, output: Uint8Array): number {
  * compress(src) allocates a worst-case array per call and returns a view of its start: a
  * result whose buffer is up to 17% larger than its bytes. Compressing into one reused
  * scratch array and copying the bytes out costs a copy of the output but saves allocating
- * the worst case (see the README for both timings). The copy is a fresh array of exactly
+ * the worst case on every call. The copy is a fresh array of exactly
  * the result's length, as `freshOutput` declares.
  */
 export const SCRATCH_MAX = stablelibBound(1 << 20);

@@ -1,0 +1,112 @@
+#!/usr/bin/env node
+// Does `--compare` find a planted slowdown, and only it? One baseline, four runs with ts
+// slowed by 20 % (`--slow-down ts=20`) and four plain reruns of the same commit, each
+// compared with the baseline; the verdicts of every run go to one trials.json, which
+// `npm run docs -- --adopt` commits and apps/bench's README tables. Run on a quiet machine:
+// under load the forks spread too far for any test (the report records the load).
+//
+//   npm run bench:trials [-- --out <dir>] [--runs <n>]
+import { spawnSync } from "node:child_process";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join, relative } from "node:path";
+import { parseArgs } from "node:util";
+import { repoRoot } from "@snappykit/workspace";
+
+/** The selection of the trials: 24 adapter cases and the raw libraries' overhead cases. */
+export const SELECTION = [
+  "--codec",
+  "napi,ts,snappyjs,libsnappy",
+  "--payload",
+  "single-attestation,beacon-block,blob-sidecar",
+  "--op",
+  "compress,uncompress",
+  "--forks",
+  "7",
+];
+export const SLOWED = { codec: "ts", percent: 20 };
+
+/**
+ * One compared run as the trials table reads it: which cases its verdicts flagged, split
+ * into the slowed codec's and the others'.
+ * @param {string} name
+ * @param {any} report a bench.json written with `--compare`
+ */
+export function trialRun(name, report) {
+  const flagged = report.comparison.filter((c) => c.verdict === "slower" || c.verdict === "faster");
+  const ofSlowed = (c) => c.codec === SLOWED.codec;
+  return {
+    name,
+    command: report.command,
+    load: report.environment.load ?? null,
+    cases: report.comparison.length,
+    testable: report.compared.testable,
+    slowedCases: report.comparison.filter(ofSlowed).length,
+    flagged: flagged.map((c) => ({
+      key: c.key,
+      verdict: c.verdict,
+      judgedBy: c.judgedBy,
+      change: (c.judgedBy === "ratio" ? c.ratio : c.absolute).change,
+    })),
+    slowedFlaggedSlower: flagged.filter((c) => ofSlowed(c) && c.verdict === "slower").length,
+    othersFlagged: flagged.filter((c) => !ofSlowed(c)).length,
+  };
+}
+
+function main() {
+  const { values } = parseArgs({
+    options: {
+      out: { type: "string", default: join(repoRoot, "apps/bench/results/trials") },
+      runs: { type: "string", default: "4" },
+    },
+  });
+  const runs = Number(values.runs);
+  if (!Number.isInteger(runs) || runs < 1 || runs > 20) {
+    console.error(`--runs takes a whole number from 1 to 20; got "${values.runs}"`);
+    process.exit(2);
+  }
+  const cli = join(repoRoot, "apps/bench/dist/cli.js");
+  const bench = (name, extra) => {
+    const out = join(values.out, name);
+    const args = ["--expose-gc", cli, ...SELECTION, "--out", out, "--format", "json,md", ...extra];
+    console.error(`trials: ${name} (node ${args.slice(1).join(" ")})`);
+    const started = Date.now();
+    const run = spawnSync(process.execPath, args, { stdio: ["ignore", "ignore", "inherit"] });
+    // Exit 1 is a significant regression: what a planted run should find.
+    if (run.status !== 0 && run.status !== 1) {
+      console.error(`trials: ${name} failed (exit ${run.status ?? run.signal})`);
+      process.exit(3);
+    }
+    console.error(`trials: ${name} done in ${Math.round((Date.now() - started) / 1000)} s`);
+    return JSON.parse(readFileSync(join(out, "bench.json"), "utf8"));
+  };
+  mkdirSync(values.out, { recursive: true });
+  const base = bench("base", []);
+  const baseline = ["--compare", join(values.out, "base", "bench.json")];
+  const slowDown = ["--slow-down", `${SLOWED.codec}=${SLOWED.percent}`];
+  const planted = [];
+  const reruns = [];
+  for (let i = 1; i <= runs; i++) {
+    planted.push(trialRun(`slow${i}`, bench(`slow${i}`, [...slowDown, ...baseline])));
+    reruns.push(trialRun(`rerun${i}`, bench(`rerun${i}`, baseline)));
+  }
+  const trials = {
+    schema: "snappykit-bench-trials/1",
+    command: `npm run bench:trials${process.argv.length > 2 ? ` -- ${process.argv.slice(2).join(" ")}` : ""}`,
+    selection: SELECTION.join(" "),
+    slowed: SLOWED,
+    environment: base.environment,
+    base: { command: base.command, load: base.environment.load ?? null },
+    planted,
+    reruns,
+  };
+  const file = join(values.out, "trials.json");
+  writeFileSync(file, `${JSON.stringify(trials, null, 2)}\n`);
+  for (const r of [...planted, ...reruns]) {
+    console.log(
+      `${r.name.padEnd(7)} ${r.slowedFlaggedSlower}/${r.slowedCases} ts cases slower, ${r.othersFlagged}/${r.cases - r.slowedCases} others flagged`,
+    );
+  }
+  console.error(`trials: ${relative(process.cwd(), file)}`);
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) main();
