@@ -137,3 +137,51 @@ describe("npm run docs -- --adopt", () => {
     expect(() => adoptReports(root, () => {})).toThrow(/results\/soak has no md/);
   });
 });
+
+describe("the trials table", () => {
+  const environment = {
+    date: "2026-12-01T18:00:00Z",
+    commit: "0123456789abcdef0123456789abcdef01234567",
+    cpu: "AMD EPYC",
+    cores: 2,
+    node: "v20.20.2",
+    runtime: { name: "node26", version: "26.10.0" },
+    load: { cores: 2, start: [0.1, 0.2, 0.3], end: [0.9, 0.4, 0.3] },
+  };
+  const run = (name, flagged, extra = {}) => ({
+    name,
+    cases: 40,
+    testable: 40,
+    slowedCases: 10,
+    slowedFlaggedSlower: 0,
+    othersFlagged: 0,
+    flagged,
+    load: environment.load,
+    ...extra,
+  });
+  const trials = {
+    command: "npm run bench:trials",
+    slowed: { codec: "ts", percent: 20 },
+    environment,
+    base: { load: environment.load },
+    planted: [run("slow1", [{}, {}], { slowedFlaggedSlower: 10, othersFlagged: 1 })],
+    reruns: [run("rerun1", [{ key: "ts/adapter/x/compress" }])],
+  };
+  const table = (t) =>
+    renderDoc("x.md", "<!-- generated: trials -->\n<!-- /generated -->\n", {
+      ...context,
+      trials: t,
+    });
+
+  it("counts the slowed codec's finds in a planted run and every flag of a rerun as a false alarm", () => {
+    const text = table(trials);
+    expect(text).toMatch(/\| slow1 +\| +10 of 10 \| +1 of 30 \|/);
+    expect(text).toMatch(/\| rerun1 +\| +— \| +1 of 40 \|/);
+    expect(text).toContain("Node 26.10.0");
+    expect(text).toContain("0.1 → 0.9");
+  });
+
+  it("says how to make the report when there is none", () => {
+    expect(() => table(null)).toThrow(/npm run bench:trials/);
+  });
+});

@@ -238,6 +238,10 @@ export const SECTIONS = {
   /** The `--compare` trials (apps/bench/scripts/trials.mjs): what each run flagged. */
   trials(context) {
     const t = context.trials;
+    if (!t)
+      throw new Error(
+        `no ${REPORTS.trials}: run \`npm run bench:trials\`, then \`npm run docs -- --adopt\``,
+      );
     const e = t.environment;
     const load = (l) =>
       l?.start ? `${l.start[0].toFixed(1)} → ${l.end?.[0]?.toFixed(1) ?? "?"}` : "not recorded";

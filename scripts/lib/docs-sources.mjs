@@ -2,7 +2,7 @@
 // payload run, sweep and soak in apps/bench/docs, the fuzzer's runs in apps/fuzz/docs),
 // auto's shipped thresholds, the fixtures' manifest and the adapters' package.json files.
 // Each is read once, when a section first asks for it, from the repository at `root`.
-import { readdirSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join, posix } from "node:path";
 import { repoRoot, workspacePackages } from "@snappykit/workspace";
 
@@ -39,6 +39,8 @@ export function docsContext(root = repoRoot) {
         .sort()
         .map((f) => json(posix.join(REPORTS.guided, f))),
     packages: () => workspacePackages(root),
+    // Made by hand on a quiet machine (`npm run bench:trials`), so a checkout may lack it.
+    trials: () => (existsSync(join(root, REPORTS.trials)) ? json(REPORTS.trials) : null),
   };
   const context = { root };
   for (const [name, load] of Object.entries(loaders)) {
@@ -65,5 +67,6 @@ export function reportCommits(context) {
     context.sweep.environment.commit,
     context.soak.environment.commit,
     context.thresholds.provenance.commit,
+    context.trials?.environment.commit,
   ].filter(Boolean);
 }
