@@ -38,16 +38,32 @@ describe("main", () => {
     expect(c.err()).toMatch(/error: .*--qiuck[\s\S]*see --help/);
   });
 
-  it("exits 2 on an unknown codec and lists the valid ones", async () => {
+  it("suggests the flag a typo was meant to be", async () => {
     const c = capture();
-    expect(await main(["--codec", "napi,snapy"], c.io)).toBe(2);
-    expect(c.err()).toMatch(/unknown codec "snapy"; valid: .*libsnappy.*napi/);
+    expect(await main(["--codc", "ts"], c.io)).toBe(2);
+    expect(c.err()).toMatch(/unknown flag --codc \(did you mean "--codec"\?\)/);
   });
 
-  it("exits 2 on an unknown payload and lists the valid ones", async () => {
+  it("takes the arguments after a leading -- (`pnpm bench -- --list`)", async () => {
+    const c = capture();
+    expect(await main(["--", "--list"], c.io)).toBe(0);
+    expect(c.out()).toMatch(/^codecs:/);
+  });
+
+  it("exits 2 on an unknown codec, suggesting one and listing the valid ones", async () => {
+    const c = capture();
+    expect(await main(["--codec", "napi,snapyjs"], c.io)).toBe(2);
+    expect(c.err()).toMatch(
+      /unknown codec "snapyjs" \(did you mean "snappyjs"\?\); valid: .*libsnappy.*napi/,
+    );
+  });
+
+  it("exits 2 on an unknown payload, suggesting one and listing the valid ones", async () => {
     const c = capture();
     expect(await main(["--payload", "beacon-blok"], c.io)).toBe(2);
-    expect(c.err()).toMatch(/unknown payload "beacon-blok"; valid: .*beacon-block.*all/);
+    expect(c.err()).toMatch(
+      /unknown payload "beacon-blok" \(did you mean "beacon-block"\?\); valid: .*beacon-block.*all/,
+    );
   });
 
   it("exits 2 on an unknown op", async () => {
@@ -130,6 +146,11 @@ describe("main", () => {
     const c = capture();
     expect(await main(["--list"], c.io)).toBe(0);
     expect(c.out()).toMatch(/codecs:[\s\S]*payloads \(\* = default set\):[\s\S]*\* beacon-block/);
+    // Every codec's library starts in one column, the longest id (napi-external) included.
+    const codecLines = c.out().split("payloads")[0]!.split("\n").slice(1, -1);
+    const starts = codecLines.map((l) => /^ {2}\S+\s+/.exec(l)![0].length);
+    expect(codecLines.some((l) => l.includes("napi-external"))).toBe(true);
+    expect(new Set(starts).size).toBe(1);
   });
 });
 
