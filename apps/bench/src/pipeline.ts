@@ -8,7 +8,7 @@ import { UsageError } from "./inputs/args.js";
 import { gateReference, loadCatalog } from "./inputs/catalog.js";
 import { readUserPayloads } from "./inputs/payloads.js";
 import { prepareInputs } from "./inputs/prepare.js";
-import { outputDir } from "./inputs/reports.js";
+import { keptNote, outputDir } from "./inputs/reports.js";
 import { listing } from "./inputs/select.js";
 import { collectEnvironment, withEndLoad } from "./measure/env.js";
 import { openRuntime } from "./measure/launch.js";
@@ -85,11 +85,7 @@ export async function runPipeline(
 
     // 5. Every format: the files asked for, then the terminal's.
     render(outcome, formats, files, prepared.out, run);
-    if (!opts.out && !complete) {
-      log(
-        "(a filtered, quick or --forks 0 run: the full report in apps/bench/results/ is left as it was)",
-      );
-    }
+    if (!opts.out && !complete) log(keptNote(mode.kind, runtime.name));
     return mode.exitCode?.(run, report) ?? 0;
   } finally {
     await runtime.close();
@@ -105,7 +101,11 @@ function render(
   { io, log, started }: RunContext,
 ): number {
   const written = writeReport(outcome, formats, files, out);
-  const view = { colour: io.stdout.isTTY === true && !process.env.NO_COLOR };
+  const tty = io.stdout.isTTY === true;
+  const view = {
+    colour: tty && !process.env.NO_COLOR,
+    ...(tty && io.stdout.columns > 0 && { width: io.stdout.columns }),
+  };
   for (const format of Object.values(formats)) {
     if (format.extension !== undefined) continue;
     const text = renderFormat(format, outcome, view);

@@ -71,12 +71,12 @@ export function renderMergeMarkdown(report: MergeReport): string {
 }
 
 /** The terminal's view: the runs and the cases the runs disagree on. */
-export function renderMergeTerminal(report: MergeReport, { colour }: View): string {
+export function renderMergeTerminal(report: MergeReport, view: View): string {
   const table = mergeTable(report);
   const differ = table.rows.filter((row) => row.at(-1)?.text !== "yes");
   return [
     ...runLines(report).map((l) => l.replaceAll("**", "")),
     agreement(report),
-    ...(differ.length > 0 ? ["", textTable({ ...table, rows: differ }, colour)] : []),
+    ...(differ.length > 0 ? ["", textTable({ ...table, rows: differ }, view)] : []),
   ].join("\n");
 }

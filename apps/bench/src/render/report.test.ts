@@ -81,6 +81,16 @@ describe("renderMarkdown", () => {
     expect(safety({ source: "f.json", markdown: fuzz })).toMatch(
       /^\n\nFrom `f.json` \(`pnpm fuzz`\).\n\n\| a \|\n\|---\|\n/,
     );
+    expect(
+      safety({
+        source: "f.json",
+        markdown: fuzz,
+        machine: "CPU × 2, Node 20, 2026-11-30",
+        codecs: ["ts"],
+      }),
+    ).toMatch(
+      /^\n\nFrom `f.json` \(`pnpm fuzz`, run on CPU × 2, Node 20, 2026-11-30, not necessarily this run's machine\); only the rows of this run's codecs \(ts\)\./,
+    );
     expect(safety({ source: "f.json" })).toContain("`f.json` holds no rendered safety matrix.");
     expect(safety({ source: "f.json", error: "bad JSON" })).toContain(
       "`f.json` could not be read: bad JSON",
@@ -180,6 +190,20 @@ describe("renderTerminal", () => {
 
   it("marks the fastest cells bold on a TTY", () => {
     expect(renderTerminal(recorded, { colour: true })).toContain("\x1b[1m");
+  });
+
+  it("fits a 100-column terminal, splitting wide tables into parts that repeat the labels", () => {
+    const full = readReport(
+      fileURLToPath(new URL("../../docs/sample-report.json", import.meta.url)),
+    );
+    const wide = renderTerminal(full, { colour: false });
+    expect(Math.max(...wide.split("\n").map((l) => [...l].length))).toBeGreaterThan(100);
+    const text = renderTerminal(full, { colour: false, width: 100 });
+    for (const line of text.split("\n")) expect([...line].length, line).toBeLessThanOrEqual(100);
+    // Every codec still appears, and each part starts with the label columns.
+    for (const c of full.codecs) expect(text).toContain(c.id);
+    const relative = text.split("Time per op")[0]!;
+    expect(relative.match(/^payload +op /gm)!.length).toBeGreaterThan(1);
   });
 });
 

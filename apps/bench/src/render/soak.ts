@@ -89,10 +89,10 @@ export function renderSoakMarkdown(report: SoakReport): string {
 }
 
 /** The terminal's: the table, then which codec's RSS keeps growing. */
-export function renderSoakTerminal(report: SoakReport, { colour }: View): string {
+export function renderSoakTerminal(report: SoakReport, view: View): string {
   const growing = report.rows.filter((r) => r.grows);
   const warning = loadWarning(report.environment);
-  return `${warning ? `${warning}\n` : ""}${textTable(soakTable(report), colour)}\n${
+  return `${warning ? `${warning}\n` : ""}${textTable(soakTable(report), view)}\n${
     growing.length === 0
       ? "no codec's RSS keeps growing (rule: see soak.md)"
       : `RSS keeps growing: ${growing.map((r) => `${r.codec} (${r.scenario})`).join(", ")}`
