@@ -5,6 +5,7 @@ import type { BenchReport, RuntimeRun } from "../model/report.js";
 import { compareCases } from "../summarise/compare.js";
 import { computeOverhead } from "../summarise/results.js";
 import { renderMarkdown } from "./markdown.js";
+import { formatTime } from "./numbers.js";
 import { CAP, colourFor, renderSvg } from "./svg.js";
 import { markdownTable } from "./table.js";
 import { renderTerminal } from "./terminal.js";
@@ -156,17 +157,30 @@ describe("renderSvg", () => {
   });
 
   it("draws one coloured cell per adapter case, the tied fastest of each row outlined", () => {
-    const cells = svg.match(/<rect [^>]*height="20" fill="rgb\(/g) ?? [];
+    const cells = svg.match(/<rect [^>]*data-codec="[^"]+"/g) ?? [];
     expect(cells).toHaveLength(recorded.cases.filter((c) => c.impl === "adapter").length);
     const outlined = (svg.match(/class="best"/g) ?? []).length;
     expect(outlined).toBe(recorded.relative.reduce((n, r) => n + r.fastest.length, 0));
     expect(svg).toContain(`≥${CAP}×</text>`);
   });
 
-  it("keeps the legend clear of the subtitle with few codecs", () => {
-    const few = renderSvg({ ...recorded, codecs: recorded.codecs.slice(0, 2) });
-    const legendY = Number(/<rect x="\d+" y="(\d+)" width="44"/.exec(few)![1]);
-    expect(legendY).toBeGreaterThan(56 + 4); // the subtitle's second line sits at y = 56
+  it("writes each cell's interval under its time, and nothing that needs a hover", () => {
+    const c = recorded.cases.find((x) => x.impl === "adapter" && x.ci)!;
+    expect(svg).toContain(`>${formatTime(c.ci!.low)}–${formatTime(c.ci!.high)}</text>`);
+    expect(svg).not.toMatch(/hover/i);
+  });
+
+  it("colours async ops against the fastest async codec, not the fastest sync one", () => {
+    for (const r of recorded.relative.filter((x) => x.op.endsWith("-async"))) {
+      const cases = recorded.cases.filter(
+        (c) => c.impl === "adapter" && c.payload === r.payload && c.op === r.op,
+      );
+      const fastest = cases.reduce((a, b) => (b.p50 < a.p50 ? b : a));
+      const cell = new RegExp(
+        `<rect [^>]*fill="([^"]+)" data-codec="${fastest.codec}" data-payload="${r.payload}" data-op="${r.op}"`,
+      ).exec(svg);
+      expect(cell?.[1], `${r.payload} ${r.op}`).toBe(colourFor(1));
+    }
   });
 
   it("uses viridis, light at 1× to dark at the cap", () => {
