@@ -142,6 +142,23 @@ describe("main", () => {
     expect(c.err()).toMatch(/unknown --slow-down codec "snappyjs"/);
   });
 
+  it("renders a saved report again beside it, under its own name, its figures untouched", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "bench-render-"));
+    const saved = readFileSync(new URL("./__fixtures__/report.json", import.meta.url), "utf8");
+    writeFileSync(join(dir, "run.json"), saved);
+    const c = capture();
+    expect(await main(["--render", join(dir, "run.json")], c.io)).toBe(0);
+    expect(readdirSync(dir).sort()).toEqual(["run.json", "run.md", "run.svg"]);
+    expect(readFileSync(join(dir, "run.json"), "utf8")).toBe(saved);
+    expect(readFileSync(join(dir, "run.svg"), "utf8")).toMatch(/^<svg /);
+    const bad = capture();
+    expect(await main(["--render", join(dir, "run.json"), "--codec", "ts"], bad.io)).toBe(2);
+    expect(bad.err()).toContain("--codec does not apply to --render");
+    writeFileSync(join(dir, "not.json"), "{}");
+    expect(await main(["--render", join(dir, "not.json")], bad.io)).toBe(2);
+    expect(bad.err()).toMatch(/--render: .*nor a sweep or soak report/);
+  });
+
   it("lists codecs, payloads with the default set marked, and ops", async () => {
     const c = capture();
     expect(await main(["--list"], c.io)).toBe(0);

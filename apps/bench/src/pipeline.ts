@@ -38,8 +38,10 @@ export async function runPipeline(
   };
   const mode = MODES[opts.mode];
   if ("read" in mode) {
-    const outcome = { kind: mode.kind, report: mode.read(run) } as Outcome;
-    return render(outcome, formats, files, outputDir(opts.out, false, "merge"), run);
+    const outcome = mode.read(run);
+    const target = mode.target?.(run);
+    const dir = target?.dir ?? outputDir(opts.out, false, "merge");
+    return render(outcome, formats, files, dir, run, target?.stem);
   }
 
   // 1. What to run: the adapters and payloads there are, and what the command line picks.
@@ -99,8 +101,9 @@ function render(
   files: readonly string[],
   out: string,
   { io, log, started }: RunContext,
+  stem?: string,
 ): number {
-  const written = writeReport(outcome, formats, files, out);
+  const written = writeReport(outcome, formats, files, out, stem);
   const tty = io.stdout.isTTY === true;
   const view = {
     colour: tty && !process.env.NO_COLOR,

@@ -80,6 +80,9 @@ interval over the forks, and each codec is also given relative to a reference co
                           runtimes) side by side in one report, merge.{json,md,svg}: per
                           run the times and ratios, each codec's rank, and whether the runs
                           agree on the order (only --out and --format apply)
+  --render <report.json>  instead of timing: a saved bench, sweep or soak report rendered again
+                          by today's renderers, its files written beside it under its own
+                          name (e.g. after a chart changes; only --out and --format apply)
   --list                  print codecs (and why any failed to load), payloads and ops, then exit
   -h, --help              this text
 
@@ -142,6 +145,10 @@ export function parseCliArgs(args: readonly string[]): CliOptions {
     throw new UsageError(message.replace(/\. To specify .*$/s, "."));
   }
   const merge = parseMerge(values, positionals);
+  if (values.render !== undefined) {
+    const other = Object.keys(values).find((k) => !["render", "out", "format"].includes(k));
+    if (other) throw new UsageError(`--${other} does not apply to --render (only --out, --format)`);
+  }
   // Checked against the formats table when the run starts (render/formats.ts).
   const formats = split(values.format);
   const threshold =
@@ -249,6 +256,7 @@ export function parseCliArgs(args: readonly string[]): CliOptions {
     ...(soakSeconds !== undefined && { soakSeconds }),
     ...(soakRounds !== undefined && { soakRounds }),
     ...(merge && { mode: "merge" as const, merge }),
+    ...(values.render !== undefined && { mode: "render" as const, render: values.render }),
   };
 }
 
@@ -362,6 +370,7 @@ const OPTIONS = {
   "soak-seconds": { type: "string" },
   "soak-rounds": { type: "string" },
   merge: { type: "string", multiple: true },
+  render: { type: "string" },
 } as const;
 
 function parse(argv: readonly string[]) {
