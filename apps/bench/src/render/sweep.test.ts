@@ -25,6 +25,10 @@ describe("the sweep's renderers", () => {
     const answers = renderSweepTerminal(report).split("\n");
     expect(answers[0]).toMatch(/^compress, ts vs napi: ts is faster below/);
     for (const line of answers) expect(md).toContain(`- ${line}`);
+    // At 60 columns the answers wrap, every line within them.
+    const narrow = renderSweepTerminal(report, { colour: false, width: 60 }).split("\n");
+    expect(narrow.length).toBeGreaterThan(answers.length);
+    for (const line of narrow) expect([...line].length).toBeLessThanOrEqual(60);
   });
 });
 
