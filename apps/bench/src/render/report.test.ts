@@ -7,7 +7,8 @@ import { computeOverhead } from "../summarise/results.js";
 import { renderMarkdown } from "./markdown.js";
 import { formatTime } from "./numbers.js";
 import { CAP, colourFor, renderSvg } from "./svg.js";
-import { markdownTable } from "./table.js";
+import { markdownTable, type Table, textTable } from "./table.js";
+import { c } from "./tables.js";
 import { renderTerminal } from "./terminal.js";
 
 // A real `pnpm bench --quick` run on 4 codecs and 3 payloads, recorded (see README).
@@ -218,6 +219,32 @@ describe("renderTerminal", () => {
     for (const c of full.codecs) expect(text).toContain(c.id);
     const relative = text.split("Time per op")[0]!;
     expect(relative.match(/^payload +op /gm)!.length).toBeGreaterThan(1);
+  });
+});
+
+describe("textTable", () => {
+  const table: Table = {
+    headers: ["payload", "op", "a", "b", "c"],
+    align: ["l", "l", "r", "r", "r"],
+    rows: [
+      [c("beacon-block"), c("compress"), c("1.00×", true), c("2.00×"), c("3.00×")],
+      [c("blob"), c("uncompress"), c("1.50×"), c("0.50×", true), c("0.90×", true)],
+    ],
+  };
+
+  it("aligns every column, the plain-text mark of a strong cell included", () => {
+    const lines = textTable(table, { colour: false }).split("\n");
+    expect(new Set(lines.map((l) => [...l].length)).size).toBe(1);
+    expect(lines[2]).toContain("1.00×*");
+  });
+
+  it("splits a table wider than the view into parts that repeat the label columns", () => {
+    const text = textTable(table, { colour: false, width: 40 });
+    const parts = text.split("\n\n");
+    expect(parts.length).toBeGreaterThan(1);
+    for (const part of parts) expect(part.split("\n")[0]).toMatch(/^payload +op /);
+    for (const line of text.split("\n")) expect([...line].length).toBeLessThanOrEqual(40);
+    for (const h of ["a", "b", "c"]) expect(text).toMatch(new RegExp(`\\s${h}(\\s|$)`, "m"));
   });
 });
 

@@ -42,9 +42,10 @@ export function textTable(
   { colour, width = Number.POSITIVE_INFINITY }: View,
 ): string {
   const cells = [table.headers.map((h) => ({ text: h, strong: false })), ...table.rows];
-  const widths = table.headers.map((_, i) =>
-    Math.max(...cells.map((row) => [...(row[i]?.text ?? "")].length)),
-  );
+  // Without colour a strong cell is marked by a trailing "*", which takes a column too.
+  const shown = (cell: Cell | undefined) =>
+    [...(cell?.text ?? "")].length + (cell?.strong && !colour ? 1 : 0);
+  const widths = table.headers.map((_, i) => Math.max(...cells.map((row) => shown(row[i]))));
   const lineWidth = (cols: readonly number[]) =>
     cols.reduce((n, i) => n + widths[i]!, 0) + 2 * (cols.length - 1);
   const all = widths.map((_, i) => i);
@@ -78,9 +79,14 @@ function lines(
     cols
       .map((i) => {
         const cell = row[i] ?? { text: "" };
-        const fill = " ".repeat(widths[i]! - [...cell.text].length);
-        const text = cell.strong && colour ? `\x1b[1m${cell.text}\x1b[22m` : cell.text;
-        const marked = cell.strong && !colour ? `${text}*` : text;
+        const marked = cell.strong
+          ? colour
+            ? `\x1b[1m${cell.text}\x1b[22m`
+            : `${cell.text}*`
+          : cell.text;
+        const fill = " ".repeat(
+          widths[i]! - [...cell.text].length - (cell.strong && !colour ? 1 : 0),
+        );
         return align[i] === "r" ? fill + marked : marked + fill;
       })
       .join("  ")
