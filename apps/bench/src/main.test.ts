@@ -38,16 +38,32 @@ describe("main", () => {
     expect(c.err()).toMatch(/error: .*--qiuck[\s\S]*see --help/);
   });
 
-  it("exits 2 on an unknown codec and lists the valid ones", async () => {
+  it("suggests the flag a typo was meant to be", async () => {
     const c = capture();
-    expect(await main(["--codec", "napi,snapy"], c.io)).toBe(2);
-    expect(c.err()).toMatch(/unknown codec "snapy"; valid: .*libsnappy.*napi/);
+    expect(await main(["--codc", "ts"], c.io)).toBe(2);
+    expect(c.err()).toMatch(/unknown flag --codc \(did you mean "--codec"\?\)/);
   });
 
-  it("exits 2 on an unknown payload and lists the valid ones", async () => {
+  it("takes the arguments after a leading -- (`pnpm bench -- --list`)", async () => {
+    const c = capture();
+    expect(await main(["--", "--list"], c.io)).toBe(0);
+    expect(c.out()).toMatch(/^codecs:/);
+  });
+
+  it("exits 2 on an unknown codec, suggesting one and listing the valid ones", async () => {
+    const c = capture();
+    expect(await main(["--codec", "napi,snapyjs"], c.io)).toBe(2);
+    expect(c.err()).toMatch(
+      /unknown codec "snapyjs" \(did you mean "snappyjs"\?\); valid: .*libsnappy.*napi/,
+    );
+  });
+
+  it("exits 2 on an unknown payload, suggesting one and listing the valid ones", async () => {
     const c = capture();
     expect(await main(["--payload", "beacon-blok"], c.io)).toBe(2);
-    expect(c.err()).toMatch(/unknown payload "beacon-blok"; valid: .*beacon-block.*all/);
+    expect(c.err()).toMatch(
+      /unknown payload "beacon-blok" \(did you mean "beacon-block"\?\); valid: .*beacon-block.*all/,
+    );
   });
 
   it("exits 2 on an unknown op", async () => {
@@ -126,10 +142,32 @@ describe("main", () => {
     expect(c.err()).toMatch(/unknown --slow-down codec "snappyjs"/);
   });
 
+  it("renders a saved report again beside it, under its own name, its figures untouched", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "bench-render-"));
+    const saved = readFileSync(new URL("./__fixtures__/report.json", import.meta.url), "utf8");
+    writeFileSync(join(dir, "run.json"), saved);
+    const c = capture();
+    expect(await main(["--render", join(dir, "run.json")], c.io)).toBe(0);
+    expect(readdirSync(dir).sort()).toEqual(["run.json", "run.md", "run.svg"]);
+    expect(readFileSync(join(dir, "run.json"), "utf8")).toBe(saved);
+    expect(readFileSync(join(dir, "run.svg"), "utf8")).toMatch(/^<svg /);
+    const bad = capture();
+    expect(await main(["--render", join(dir, "run.json"), "--codec", "ts"], bad.io)).toBe(2);
+    expect(bad.err()).toContain("--codec does not apply to --render");
+    writeFileSync(join(dir, "not.json"), "{}");
+    expect(await main(["--render", join(dir, "not.json")], bad.io)).toBe(2);
+    expect(bad.err()).toMatch(/--render: .*nor a sweep or soak report/);
+  });
+
   it("lists codecs, payloads with the default set marked, and ops", async () => {
     const c = capture();
     expect(await main(["--list"], c.io)).toBe(0);
     expect(c.out()).toMatch(/codecs:[\s\S]*payloads \(\* = default set\):[\s\S]*\* beacon-block/);
+    // Every codec's library starts in one column, the longest id (napi-external) included.
+    const codecLines = c.out().split("payloads")[0]!.split("\n").slice(1, -1);
+    const starts = codecLines.map((l) => /^ {2}\S+\s+/.exec(l)![0].length);
+    expect(codecLines.some((l) => l.includes("napi-external"))).toBe(true);
+    expect(new Set(starts).size).toBe(1);
   });
 });
 

@@ -1,6 +1,6 @@
 // `pnpm bench`: the command line in, an exit code out. What a run does is pipeline.ts,
 // select → gate → measure → summarise → report → formats, whatever the mode.
-import { HELP, parseCliArgs, UsageError } from "./inputs/args.js";
+import { HELP, parseCliArgs, UsageError, withoutSeparator } from "./inputs/args.js";
 import { GateError } from "./inputs/prepare.js";
 import { clearProgress, type Io } from "./measure/progress.js";
 import { runPipeline } from "./pipeline.js";
@@ -14,12 +14,13 @@ export async function main(
 ): Promise<number> {
   const log = (line: string) => io.stderr.write(`${line}\n`);
   try {
-    const opts = parseCliArgs(argv);
+    const args = withoutSeparator(argv);
+    const opts = parseCliArgs(args);
     if (opts.help) {
       io.stdout.write(`${HELP}\n`);
       return 0;
     }
-    return await runPipeline(opts, argv, io, formats);
+    return await runPipeline(opts, args, io, formats);
   } catch (error) {
     clearProgress(io.stderr);
     if (error instanceof UsageError) {

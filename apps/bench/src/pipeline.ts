@@ -8,7 +8,7 @@ import { UsageError } from "./inputs/args.js";
 import { gateReference, loadCatalog } from "./inputs/catalog.js";
 import { readUserPayloads } from "./inputs/payloads.js";
 import { prepareInputs } from "./inputs/prepare.js";
-import { outputDir } from "./inputs/reports.js";
+import { keptNote, outputDir } from "./inputs/reports.js";
 import { listing } from "./inputs/select.js";
 import { collectEnvironment, withEndLoad } from "./measure/env.js";
 import { openRuntime } from "./measure/launch.js";
@@ -38,8 +38,10 @@ export async function runPipeline(
   };
   const mode = MODES[opts.mode];
   if ("read" in mode) {
-    const outcome = { kind: mode.kind, report: mode.read(run) } as Outcome;
-    return render(outcome, formats, files, outputDir(opts.out, false, "merge"), run);
+    const outcome = mode.read(run);
+    const target = mode.target?.(run);
+    const dir = target?.dir ?? outputDir(opts.out, false, "merge");
+    return render(outcome, formats, files, dir, run, target?.stem);
   }
 
   // 1. What to run: the adapters and payloads there are, and what the command line picks.
@@ -85,11 +87,7 @@ export async function runPipeline(
 
     // 5. Every format: the files asked for, then the terminal's.
     render(outcome, formats, files, prepared.out, run);
-    if (!opts.out && !complete) {
-      log(
-        "(a filtered, quick or --forks 0 run: the full report in apps/bench/results/ is left as it was)",
-      );
-    }
+    if (!opts.out && !complete) log(keptNote(mode.kind, runtime.name));
     return mode.exitCode?.(run, report) ?? 0;
   } finally {
     await runtime.close();
@@ -103,9 +101,14 @@ function render(
   files: readonly string[],
   out: string,
   { io, log, started }: RunContext,
+  stem?: string,
 ): number {
-  const written = writeReport(outcome, formats, files, out);
-  const view = { colour: io.stdout.isTTY === true && !process.env.NO_COLOR };
+  const written = writeReport(outcome, formats, files, out, stem);
+  const tty = io.stdout.isTTY === true;
+  const view = {
+    colour: tty && !process.env.NO_COLOR,
+    ...(tty && io.stdout.columns > 0 && { width: io.stdout.columns }),
+  };
   for (const format of Object.values(formats)) {
     if (format.extension !== undefined) continue;
     const text = renderFormat(format, outcome, view);

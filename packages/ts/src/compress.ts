@@ -209,7 +209,7 @@ function compressBlock(length: number, op: number, leaveRest: boolean): number {
   }
   if (length < INPUT_MARGIN) return emitLiteral(0, length, op);
   // Locals, not the module bindings: each module-variable read is a load chain the
-  // optimiser repeats at every use (measured: see the package README).
+  // optimiser repeats at every use (measured: docs/findings/2026-12-ts-wasm-kernel.md).
   const table = sharedTable;
   const block = sharedBlock;
   const blockView = sharedBlockView;

@@ -35,7 +35,7 @@ export const SEPARATE = 0x7fffffff;
  * it, so no move has changed them). Single bytes only below 4 bytes or at a distance below
  * 4. Every byte a move reads was written before; nothing is read or written past the
  * `length` bytes (the compressor's literals, the decoder's checked path). No tail loop:
- * compressInto of gossip messages −13–18 %, of beacon-block −8 % (package README).
+ * compressInto of gossip messages −13–18 %, of beacon-block −8 % (docs/findings/2026-12-ts-wasm-kernel.md).
  */
 export function moveExact(
   fromView: DataView,

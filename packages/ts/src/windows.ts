@@ -21,7 +21,7 @@ const LONG_LITERAL = 256;
 // it repeats for a view passed in (`--print-opt-code`: ~11 instructions around every 4-byte
 // move instead of ~4). Against decoding through views of the caller's arrays,
 // `uncompressInto` ÷ napi went from 1.35 to 1.01 on beacon-block and from 2.18 to 1.38 on
-// json-log (package README). The price: the output is copied out of `OUT` at the end (one
+// json-log (docs/findings/2026-12-ts-wasm-kernel.md). The price: the output is copied out of `OUT` at the end (one
 // `set`), and the input into `IN`.
 
 /**

@@ -1,6 +1,9 @@
 // Sweep cases with known cost curves, for the sweep's figure and rendering tests.
+
+import { provenance } from "@snappykit/auto";
 import type { CaseResult } from "../model/report.js";
-import { SWEEP_SIZES } from "../model/sweep.js";
+import { SWEEP_SIZES, type SweepReport } from "../model/sweep.js";
+import { sweepCrossovers, sweepPoints } from "../summarise/sweep.js";
 
 /** A case whose fork medians are `ns` × (1, 1.01, 0.99, …): a tight interval around ns. */
 export function sweepCase(codec: string, op: string, size: number, ns: number): CaseResult {
@@ -49,3 +52,30 @@ export const runtime: ReadonlyMap<string, string> = new Map([
 export const sweepResults = SWEEP_SIZES.flatMap((size) =>
   Object.entries(cost).map(([codec, f]) => sweepCase(codec, "compress", size, f(size))),
 );
+
+/** A sweep report of the three codecs' compress cases, with auto's thresholds inside the sizes. */
+export function sweepReport(): SweepReport {
+  return {
+    schema: 1,
+    command: "pnpm bench --sweep",
+    mode: "full",
+    timing: { forks: 9, clock: "wall" },
+    durationMs: 1,
+    environment: { date: "2026-11-30T12:00:00Z", commit: "abc", node: "v20", cpu: "x", cores: 2 },
+    gateReference: "libsnappy",
+    data: "d",
+    sizes: SWEEP_SIZES,
+    codecs: [...runtime].map(([id, r]) => ({ id, library: id, runtime: r })),
+    points: sweepPoints(sweepResults),
+    crossover: sweepCrossovers(sweepResults, "compress", runtime),
+    failures: [],
+    auto: {
+      thresholds: {
+        compress: { compressible: 800, incompressible: 65536 },
+        uncompress: { compressible: 1000, incompressible: null },
+      },
+      source: "shipped",
+      provenance: { ...provenance, date: "2026-11-30T12:00:00Z" },
+    },
+  } as unknown as SweepReport;
+}

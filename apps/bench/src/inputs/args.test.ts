@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { HELP, parseCliArgs, selectNames, UsageError } from "./args.js";
+import { didYouMean, HELP, parseCliArgs, selectNames, UsageError } from "./args.js";
 
 describe("parseCliArgs", () => {
   it("gives the defaults for an empty command line", () => {
@@ -102,7 +102,7 @@ describe("parseCliArgs", () => {
   });
 
   it.each([
-    [["--fast"], /Unknown option '--fast'/],
+    [["--fast"], /unknown flag --fast; known: /],
     [["--codec"], /--codec/],
     [["positional"], /positional/i],
     [["--threshold", "ten"], /--threshold must be a non-negative number/],
@@ -202,5 +202,23 @@ describe("--sweep and --soak", () => {
   it("documents both in --help", () => {
     for (const flag of ["--sweep", "--sizes", "--soak", "--soak-seconds", "--soak-rounds"])
       expect(HELP).toContain(flag);
+  });
+});
+
+describe("didYouMean", () => {
+  it("finds a name a typo or a case slip away, and nothing for a name far from all", () => {
+    expect(didYouMean("--codc", ["--codec", "--clock", "--compare"])).toBe("--codec");
+    expect(didYouMean("NAPI", ["napi", "ts"])).toBe("napi");
+    expect(didYouMean("beacon-blok", ["beacon-block", "blob-sidecar"])).toBe("beacon-block");
+    expect(didYouMean("zip", ["compress", "uncompress"])).toBeUndefined();
+    expect(didYouMean("--fast", ["--list", "--quick"])).toBeUndefined();
+    expect(didYouMean("x", [])).toBeUndefined();
+  });
+
+  it("drops a leading -- as pnpm passes it", () => {
+    expect(parseCliArgs(["--", "--quick"]).quick).toBe(true);
+    expect(() => parseCliArgs(["--qiuck"])).toThrow(
+      /unknown flag --qiuck \(did you mean "--quick"\?\)/,
+    );
   });
 });

@@ -1,6 +1,7 @@
 // Command-line flags: parsed with node:util parseArgs, validated with messages that list
 // what is valid. Names of codecs and payloads are checked later, once they are known.
 import { parseArgs } from "node:util";
+import { closest, distance } from "fastest-levenshtein";
 import { DEFAULT_THRESHOLD_PERCENT } from "../model/compare.js";
 import {
   type CliOptions,
@@ -79,6 +80,9 @@ interval over the forks, and each codec is also given relative to a reference co
                           runtimes) side by side in one report, merge.{json,md,svg}: per
                           run the times and ratios, each codec's rank, and whether the runs
                           agree on the order (only --out and --format apply)
+  --render <report.json>  instead of timing: a saved bench, sweep or soak report rendered again
+                          by today's renderers, its files written beside it under its own
+                          name (e.g. after a chart changes; only --out and --format apply)
   --list                  print codecs (and why any failed to load), payloads and ops, then exit
   -h, --help              this text
 
@@ -94,18 +98,57 @@ const split = (values: string[] | undefined) =>
         .filter((v) => v !== "");
 
 /**
- * Parse `argv` (without node and the script).
+ * The valid name `name` was most likely meant to be: the same but for case, two letters
+ * swapped, or within one edit per three letters (dashes aside); undefined when none is that
+ * close.
+ */
+export function didYouMean(name: string, valid: readonly string[]): string | undefined {
+  const folded = valid.find((v) => v.toLowerCase() === name.toLowerCase());
+  if (folded) return folded;
+  const letters = (s: string) => [...s].sort().join("");
+  const limit = Math.max(1, Math.floor(name.replace(/^-+/, "").length / 3));
+  const near = valid.filter(
+    (v) => distance(name, v) <= limit || (v.length === name.length && letters(v) === letters(name)),
+  );
+  return near.length === 0 ? undefined : closest(name, near);
+}
+
+const meant = (name: string, valid: readonly string[]) => {
+  const guess = didYouMean(name, valid);
+  return guess === undefined ? "" : ` (did you mean "${guess}"?)`;
+};
+
+/**
+ * The arguments after the npm habit's separator: `pnpm bench -- --list` hands the bench
+ * `-- --list`, which would otherwise end its flags before they start.
+ */
+export const withoutSeparator = (argv: readonly string[]): readonly string[] =>
+  argv[0] === "--" ? argv.slice(1) : argv;
+
+/**
+ * Parse `argv` (without node and the script; a leading `--` is dropped).
  * @throws UsageError for an unknown flag, a missing value or a bad format/threshold.
  */
-export function parseCliArgs(argv: readonly string[]): CliOptions {
+export function parseCliArgs(args: readonly string[]): CliOptions {
+  const argv = withoutSeparator(args);
   let values: ReturnType<typeof parse>["values"];
   let positionals: string[];
   try {
     ({ values, positionals } = parse(argv));
   } catch (error) {
-    throw new UsageError((error as Error).message.replace(/\. To specify .*$/s, "."));
+    const { code, message } = error as { code?: string; message: string };
+    const flag = /^Unknown option '(--?[^']+)'/.exec(message)?.[1];
+    if (code === "ERR_PARSE_ARGS_UNKNOWN_OPTION" && flag) {
+      const flags = Object.keys(OPTIONS).map((o) => `--${o}`);
+      throw new UsageError(`unknown flag ${flag}${meant(flag, flags)}; known: ${flags.join(", ")}`);
+    }
+    throw new UsageError(message.replace(/\. To specify .*$/s, "."));
   }
   const merge = parseMerge(values, positionals);
+  if (values.render !== undefined) {
+    const other = Object.keys(values).find((k) => !["render", "out", "format"].includes(k));
+    if (other) throw new UsageError(`--${other} does not apply to --render (only --out, --format)`);
+  }
   // Checked against the formats table when the run starts (render/formats.ts).
   const formats = split(values.format);
   const threshold =
@@ -213,6 +256,7 @@ export function parseCliArgs(argv: readonly string[]): CliOptions {
     ...(soakSeconds !== undefined && { soakSeconds }),
     ...(soakRounds !== undefined && { soakRounds }),
     ...(merge && { mode: "merge" as const, merge }),
+    ...(values.render !== undefined && { mode: "render" as const, render: values.render }),
   };
 }
 
@@ -301,44 +345,48 @@ function parseModes(values: ReturnType<typeof parse>["values"]): {
   };
 }
 
+const OPTIONS = {
+  help: { type: "boolean", short: "h" },
+  list: { type: "boolean" },
+  quick: { type: "boolean" },
+  codec: { type: "string", multiple: true },
+  payload: { type: "string", multiple: true },
+  data: { type: "string", multiple: true },
+  op: { type: "string", multiple: true },
+  out: { type: "string" },
+  format: { type: "string", multiple: true },
+  compare: { type: "string" },
+  threshold: { type: "string" },
+  "fail-on-regression": { type: "boolean" },
+  reference: { type: "string" },
+  clock: { type: "string" },
+  runtime: { type: "string" },
+  forks: { type: "string" },
+  "slow-down": { type: "string", multiple: true },
+  sweep: { type: "boolean" },
+  sizes: { type: "string", multiple: true },
+  soak: { type: "boolean" },
+  calibrate: { type: "boolean" },
+  "soak-seconds": { type: "string" },
+  "soak-rounds": { type: "string" },
+  merge: { type: "string", multiple: true },
+  render: { type: "string" },
+} as const;
+
 function parse(argv: readonly string[]) {
   return parseArgs({
     args: [...argv],
     strict: true,
     // Only --merge takes them (its files); parseMerge refuses any other.
     allowPositionals: true,
-    options: {
-      help: { type: "boolean", short: "h" },
-      list: { type: "boolean" },
-      quick: { type: "boolean" },
-      codec: { type: "string", multiple: true },
-      payload: { type: "string", multiple: true },
-      data: { type: "string", multiple: true },
-      op: { type: "string", multiple: true },
-      out: { type: "string" },
-      format: { type: "string", multiple: true },
-      compare: { type: "string" },
-      threshold: { type: "string" },
-      "fail-on-regression": { type: "boolean" },
-      reference: { type: "string" },
-      clock: { type: "string" },
-      runtime: { type: "string" },
-      forks: { type: "string" },
-      "slow-down": { type: "string", multiple: true },
-      sweep: { type: "boolean" },
-      sizes: { type: "string", multiple: true },
-      soak: { type: "boolean" },
-      calibrate: { type: "boolean" },
-      "soak-seconds": { type: "string" },
-      "soak-rounds": { type: "string" },
-      merge: { type: "string", multiple: true },
-    },
+    options: OPTIONS,
   });
 }
 
 /**
  * Check requested names against the valid ones (case-sensitive, as ids are).
- * @throws UsageError naming the unknown ones and listing every valid name.
+ * @throws UsageError naming the unknown ones, the name each was likely meant to be, and
+ *   every valid name.
  */
 export function selectNames(
   what: string,
@@ -348,7 +396,7 @@ export function selectNames(
   const unknown = requested.filter((n) => !valid.includes(n));
   if (unknown.length > 0) {
     throw new UsageError(
-      `unknown ${what}${unknown.length > 1 ? "s" : ""} ${unknown.map((n) => `"${n}"`).join(", ")}; valid: ${valid.join(", ")}`,
+      `unknown ${what}${unknown.length > 1 ? "s" : ""} ${unknown.map((n) => `"${n}"${meant(n, valid)}`).join(", ")}; valid: ${valid.join(", ")}`,
     );
   }
   return [...new Set(requested)];

@@ -4,7 +4,14 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { renderJson } from "../render/json.js";
-import { otherRuntimes, outputDir, readReport, readSafety } from "./reports.js";
+import {
+  keptNote,
+  onlyCodecs,
+  otherRuntimes,
+  outputDir,
+  readReport,
+  readSafety,
+} from "./reports.js";
 
 // A real `pnpm bench --quick` run on 4 codecs and 3 payloads, recorded (see README).
 const FIXTURE = fileURLToPath(new URL("../__fixtures__/report.json", import.meta.url));
@@ -43,7 +50,62 @@ describe("readSafety", () => {
   });
 });
 
+describe("a filtered run's safety section", () => {
+  const markdown = [
+    "Run 2026-11-30 on X.",
+    "| adapter | calls |",
+    "| ------- | ----: |",
+    "| napi (snappy@7.4.3) | 1 |",
+    "| napi-external (snappy@7.4.3) | 1 |",
+    "| ts (@snappykit/ts@0.1.0) | 1 |",
+    "| library (raw) | calls |",
+    "| napi: snappy@7.4.3 | 1 |",
+    "| snappyjs: snappyjs@0.7.0 | 1 |",
+    "| codec | set |",
+    "| ts (raw) | random |",
+    "| napi | crafted |",
+    "- snappyjs (raw), crafted #9, hang: `01fc`",
+    "- napi (raw), random #16, ≥ 64 MiB: `8a83`",
+  ].join("\n");
+
+  it("keeps only the rows and examples of the run's codecs, and every header", () => {
+    const kept = onlyCodecs(markdown, ["napi"]);
+    expect(kept).toContain("| napi (snappy@7.4.3) | 1 |");
+    expect(kept).toContain("| napi: snappy@7.4.3 | 1 |");
+    expect(kept).toContain("| napi | crafted |");
+    expect(kept).toContain("- napi (raw), random #16");
+    for (const header of ["| adapter | calls |", "| library (raw) | calls |", "| codec | set |"])
+      expect(kept).toContain(header);
+    for (const gone of ["napi-external", "ts (", "snappyjs"]) expect(kept).not.toContain(gone);
+  });
+
+  it("names the fuzzing run's machine and the codecs it kept", () => {
+    const root = mkdtempSync(join(tmpdir(), "safety-"));
+    mkdirSync(join(root, "apps/fuzz/docs"), { recursive: true });
+    const file = {
+      date: "2026-11-30T01:27:40.128Z",
+      environment: { cpu: "Some CPU", cores: 2, node: "v20.20.2" },
+      markdown,
+    };
+    writeFileSync(join(root, "apps/fuzz/docs/safety.json"), JSON.stringify(file));
+    const safety = readSafety(root, ["ts"])!;
+    expect(safety.machine).toBe("Some CPU × 2, Node 20.20.2, 2026-11-30");
+    expect(safety.codecs).toEqual(["ts"]);
+    expect(safety.markdown).not.toContain("napi");
+    expect(readSafety(root)!.markdown).toBe(markdown);
+  });
+});
+
 describe("where reports go", () => {
+  it("says the full report was left as it was only when there is one", () => {
+    const dir = mkdtempSync(join(tmpdir(), "full-"));
+    expect(keptNote("bench", "node26", dir)).toMatch(/there is no full bench report in .* yet/);
+    writeFileSync(join(dir, "bench.json"), "{}");
+    expect(keptNote("bench", "node26", dir)).toMatch(
+      /the full report .*bench\.json is left as it was/,
+    );
+  });
+
   it("replaces the full report only after a complete run, each runtime in its own folder", () => {
     expect(outputDir(undefined, true)).toMatch(/apps\/bench\/results$/);
     expect(outputDir(undefined, false)).toMatch(/apps\/bench\/results\/partial$/);

@@ -3,7 +3,7 @@
 // Runtimes section) and apps/fuzz's safety matrix. They enter the run here, before its
 // report is built, so the renderers read only the report.
 import { existsSync, readFileSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { join, relative, resolve } from "node:path";
 import { repoRoot } from "@snappykit/workspace";
 import { DEFAULT_RUNTIME, RUNTIMES } from "../model/options.js";
 import {
@@ -34,6 +34,21 @@ export function outputDir(
   if (out) return resolve(out);
   const runtimeDir = runtimeFolder(runtime);
   return complete ? join(DEFAULT_OUT, ...runtimeDir) : join(DEFAULT_OUT, "partial", ...runtimeDir);
+}
+
+/**
+ * What a run that is not complete (filtered, quick, --forks 0) says about the full report
+ * of its kind it did not touch: that it was left as it was, or that there is none yet.
+ */
+export function keptNote(
+  kind: string,
+  runtime: string,
+  fullDir = outputDir(undefined, true, runtime),
+): string {
+  const full = join(fullDir, `${kind}.json`);
+  return existsSync(full)
+    ? `(a filtered, quick or --forks 0 run: the full report ${relative(repoRoot, full)} is left as it was)`
+    : `(a filtered, quick or --forks 0 run: there is no full ${kind} report in ${relative(repoRoot, fullDir)} yet; a run without filters writes one)`;
 }
 
 /**
@@ -108,16 +123,51 @@ export function otherRuntimes(
  */
 export const SAFETY_FILES = ["apps/fuzz/results/safety.json", "apps/fuzz/docs/safety.json"];
 
-/** The fuzzer's safety matrix from the first of its report files found, else undefined. */
-export function readSafety(root = repoRoot): SafetySection | undefined {
+/**
+ * The fuzzer's safety matrix from the first of its report files found, else undefined; with
+ * `codecs` (a run filtered by --codec), only their rows.
+ */
+export function readSafety(root = repoRoot, codecs?: readonly string[]): SafetySection | undefined {
   const source = SAFETY_FILES.find((f) => existsSync(join(root, f)));
   if (!source) return undefined;
   try {
-    const markdown = (
-      JSON.parse(readFileSync(join(root, source), "utf8")) as { markdown?: unknown }
-    )?.markdown;
-    return { source, ...(typeof markdown === "string" && { markdown }) };
+    const file = JSON.parse(readFileSync(join(root, source), "utf8")) as {
+      markdown?: unknown;
+      date?: string;
+      environment?: { cpu?: string; cores?: number; node?: string };
+    };
+    const e = file.environment;
+    const machine =
+      e?.cpu &&
+      `${e.cpu} × ${e.cores}, Node ${e.node?.replace(/^v/, "")}, ${file.date?.slice(0, 10)}`;
+    const markdown = typeof file.markdown === "string" ? file.markdown : undefined;
+    return {
+      source,
+      ...(machine && { machine }),
+      ...(codecs && { codecs: [...codecs] }),
+      ...(markdown !== undefined && { markdown: codecs ? onlyCodecs(markdown, codecs) : markdown }),
+    };
   } catch (error) {
     return { source, error: (error as Error).message };
   }
+}
+
+/**
+ * The fuzzer's Markdown with only the table rows and example lines of `codecs`: each names
+ * its codec first ("| napi (snappy@7…) |", "| napi: snappy@7 |", "- napi (raw), …").
+ */
+export function onlyCodecs(markdown: string, codecs: readonly string[]): string {
+  const codecOf = (line: string) => {
+    const m = /^(?:\| |- )([a-z0-9-]+)(?: \(|: |\s+\|)/.exec(line);
+    return m?.[1];
+  };
+  return markdown
+    .split("\n")
+    .filter((line) => {
+      if (/^\| -/.test(line)) return true;
+      const id = codecOf(line);
+      // Header rows name a column ("adapter", "codec"), not a codec: kept.
+      return id === undefined || codecs.includes(id) || /^\| (adapter|library|codec) /.test(line);
+    })
+    .join("\n");
 }

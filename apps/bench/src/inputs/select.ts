@@ -105,15 +105,18 @@ export function chooseCodecs(opts: CliOptions, catalog: Catalog): CodecTarget[] 
 /** Load-time facts for `--list`: codecs, payloads (default set marked) and ops. */
 export function listing(catalog: Catalog): string {
   const lines = ["codecs:"];
+  // Columns as wide as the longest name, so every description starts in one column.
+  const idW = Math.max(0, ...[...catalog.codecs, ...catalog.failed].map((c) => c.id.length));
   for (const l of catalog.codecs)
-    lines.push(`  ${l.id.padEnd(12)} ${l.codec.library} (${l.codec.runtime})`);
-  for (const f of catalog.failed) lines.push(`  ${f.id.padEnd(12)} UNAVAILABLE: ${f.reason}`);
+    lines.push(`  ${l.id.padEnd(idW)}  ${l.codec.library} (${l.codec.runtime})`);
+  for (const f of catalog.failed) lines.push(`  ${f.id.padEnd(idW)}  UNAVAILABLE: ${f.reason}`);
   lines.push("payloads (* = default set):");
   const source = catalog.payloads;
+  const nameW = Math.max(0, ...source.all.map((p) => p.name.length));
   for (const p of source.all) {
     const mark = source.defaults.includes(p.name) ? "*" : " ";
     lines.push(
-      `  ${mark} ${p.name.padEnd(28)} ${p.items.length} item(s), ${p.bytes} B: ${p.description}`,
+      `  ${mark} ${p.name.padEnd(nameW)}  ${p.items.length} item(s), ${p.bytes} B: ${p.description}`,
     );
   }
   lines.push(`ops: ${OPS.map((o) => o.id).join(", ")}`);

@@ -24,9 +24,10 @@ export const DEFAULT_RUNTIME: RuntimeName = "node26";
 /**
  * What a run does (modes/ has one file each): time the payloads, `--sweep` sizes 64 B → 4 MiB
  * for crossovers, `--soak` memory under load, `--merge` earlier runs side by side, or
- * `--calibrate` @snappykit/auto's thresholds on this machine. Each makes its own kind of report.
+ * `--calibrate` @snappykit/auto's thresholds on this machine. Each makes its own kind of report;
+ * `--render` draws a saved one again with today's renderers.
  */
-export const MODES = ["bench", "sweep", "soak", "merge", "calibrate"] as const;
+export const MODES = ["bench", "sweep", "soak", "merge", "calibrate", "render"] as const;
 /** One mode, and the kind of report it makes. */
 export type ModeName = (typeof MODES)[number];
 
@@ -67,6 +68,8 @@ export interface CliOptions {
   readonly soakRounds?: number;
   /** `--merge`: the bench.json files to put side by side. */
   readonly merge?: readonly string[];
+  /** `--render`: a bench, sweep or soak report (.json) to render again. */
+  readonly render?: string;
 }
 
 /** The codec relative figures divide by unless `--reference` names another. */

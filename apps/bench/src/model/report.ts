@@ -79,6 +79,10 @@ export interface BenchReport {
 export interface SafetySection {
   /** The file, relative to the repository root. */
   readonly source: string;
+  /** The machine, Node and date of the fuzzing run; reports before it: not recorded. */
+  readonly machine?: string;
+  /** The codecs a filtered run kept the rows of (all when absent). */
+  readonly codecs?: readonly string[];
   /** The fuzzer's own Markdown of the matrix; absent when the file holds none. */
   readonly markdown?: string;
   /** Why the file could not be read. */

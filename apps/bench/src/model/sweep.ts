@@ -1,6 +1,7 @@
 // sweep.json: the size sweep's report (`--sweep`, modes/sweep.ts). Its figures are the shape
 // @snappykit/workspace/sweep gives every reader (auto's thresholds script among them); the
 // bench adds its run header, as in bench.json.
+import type { AutoDescription } from "@snappykit/auto";
 import type { SweepFigures } from "@snappykit/workspace/sweep";
 import type { BenchReport } from "./report.js";
 
@@ -29,7 +30,13 @@ export interface SweepReport
     Pick<
       BenchReport,
       "command" | "mode" | "timing" | "durationMs" | "environment" | "gateReference" | "failures"
-    > {}
+    > {
+  /**
+   * The thresholds @snappykit/auto routed by in the run, as its `describe()` gives them (the
+   * chart draws them); sweeps before it: none.
+   */
+  readonly auto?: Pick<AutoDescription, "thresholds" | "source" | "provenance">;
+}
 
 /** A sweep case's payload name: "sweep-blocks-4096" (one stream), "sweep-4096" (both added). */
 export const sweepPayloadName = (size: number, series?: string) =>

@@ -132,7 +132,8 @@ export const benchMode: Mode<"bench", BenchSelection, Timed> = {
       compareCases(selection.baseline, report, opts.thresholdPercent, opts.compare!);
     for (const w of compared?.info.warnings ?? []) log(`warning: ${w}`);
     // What the Markdown shows beside the figures enters here, so renderers read only the report.
-    const safety = readSafety();
+    // A run filtered by --codec shows only its codecs' fuzzing rows.
+    const safety = readSafety(undefined, opts.codecs && selection.selected.map((a) => a.id));
     const runtimes = otherRuntimes(runtime.name, out, log);
     return {
       ...report,

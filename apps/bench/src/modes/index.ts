@@ -7,15 +7,17 @@ import { benchMode } from "./bench.js";
 import { calibrateMode } from "./calibrate.js";
 import { mergeMode } from "./merge.js";
 import type { Mode, ReadingMode, Selected } from "./mode.js";
+import { renderMode } from "./render.js";
 import { soakMode } from "./soak.js";
 import { sweepMode } from "./sweep.js";
 
 export const MODES: {
-  readonly [K in ModeName]: Mode<ReportKind, Selected, unknown> | ReadingMode<ReportKind>;
+  readonly [K in ModeName]: Mode<ReportKind, Selected, unknown> | ReadingMode;
 } = {
   bench: benchMode,
   sweep: sweepMode,
   soak: soakMode,
   merge: mergeMode,
   calibrate: calibrateMode,
+  render: renderMode,
 };

@@ -7,8 +7,7 @@ import { readReport } from "../inputs/reports.js";
 import { mergeReports } from "../summarise/merge.js";
 import type { ReadingMode } from "./mode.js";
 
-export const mergeMode: ReadingMode<"merge"> = {
-  kind: "merge",
+export const mergeMode: ReadingMode = {
   read({ opts, command }) {
     const files = opts.merge ?? [];
     const reports = files.map((file) => {
@@ -22,6 +21,6 @@ export const mergeMode: ReadingMode<"merge"> = {
       const rel = relative(process.cwd(), resolve(f));
       return rel.startsWith("..") ? resolve(f) : rel;
     });
-    return mergeReports(reports, shown, command);
+    return { kind: "merge", report: mergeReports(reports, shown, command) };
   },
 };

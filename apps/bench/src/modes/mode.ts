@@ -8,7 +8,7 @@ import type { OpenRuntime } from "../measure/launch.js";
 import type { Io } from "../measure/progress.js";
 import type { BenchPayload, PreparedInputs, Target } from "../model/case.js";
 import type { CliOptions, RuntimeName } from "../model/options.js";
-import type { ReportKind, Reports } from "../model/outcome.js";
+import type { Outcome, ReportKind, Reports } from "../model/outcome.js";
 import type { Environment } from "../model/report.js";
 
 /** The run as every stage sees it. */
@@ -50,10 +50,11 @@ export interface Prepared<S extends Selected> {
  * A mode that reads reports instead of timing (`--merge`): no catalog, no runtime, no gate;
  * it builds its report from the files it reads, and the formats render it.
  */
-export interface ReadingMode<K extends ReportKind> {
-  readonly kind: K;
+export interface ReadingMode {
   /** Read and check the inputs (a bad one is a UsageError) and build the report. */
-  read(run: RunContext): Reports[K];
+  read(run: RunContext): Outcome;
+  /** Where its files go, and their name (default: results/partial/merge, the report's kind). */
+  readonly target?: (run: RunContext) => { readonly dir: string; readonly stem: string };
 }
 
 /** One mode: its stages of the pipeline, and the kind of report it makes. */

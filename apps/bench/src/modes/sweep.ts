@@ -7,6 +7,7 @@
 // so each has its own crossover (@snappykit/auto routes by both); the headline points add the
 // two up fork by fork.
 
+import { createCodec as createAuto } from "@snappykit/auto";
 import { buildCases } from "../inputs/cases.js";
 import { codecTarget } from "../inputs/catalog.js";
 import { getOp } from "../inputs/ops.js";
@@ -14,7 +15,13 @@ import { chooseCodecs, selectOps } from "../inputs/select.js";
 import { type SweepStream, sweepData, sweepPayloads, sweepStreams } from "../inputs/streams.js";
 import { type TimedCases, timeAndSummarise, timingFor } from "../measure/time.js";
 import type { BenchCase, OpSpec } from "../model/case.js";
-import { parseSweepPayload, SWEEP_OPS, SWEEP_SCHEMA, SWEEP_SIZES } from "../model/sweep.js";
+import {
+  parseSweepPayload,
+  SWEEP_OPS,
+  SWEEP_SCHEMA,
+  SWEEP_SIZES,
+  type SweepReport,
+} from "../model/sweep.js";
 import type { TimingOptions } from "../model/timing.js";
 import { sweepFigures } from "../summarise/sweep.js";
 import type { Mode, Selected } from "./mode.js";
@@ -30,7 +37,12 @@ const shape = (sizes: readonly number[], streams: readonly SweepStream[]) =>
   `${sizes.length} sizes × ${streams.length} stream${streams.length === 1 ? "" : "s"}`;
 const bytes = (xs: readonly Uint8Array[]) => xs.reduce((n, x) => n + x.length, 0);
 
-export const sweepMode: Mode<"sweep", SweepSelection, TimedCases & { timing: TimingOptions }> = {
+interface SweepMeasured extends TimedCases {
+  readonly timing: TimingOptions;
+  readonly auto: SweepReport["auto"];
+}
+
+export const sweepMode: Mode<"sweep", SweepSelection, SweepMeasured> = {
   kind: "sweep",
   runtime: (opts) => opts.runtime,
 
@@ -71,9 +83,12 @@ export const sweepMode: Mode<"sweep", SweepSelection, TimedCases & { timing: Tim
     run.log(
       `sweep: ${cases.length} cases (${codecs.length} codecs × ${ops.length} ops × ${shape(sizes, streams)}) × ${Math.max(1, timing.forks)} forks`,
     );
+    // The thresholds auto routes by here, as it says itself, for the chart to draw.
+    const { thresholds, source, provenance } = (await createAuto()).describe();
     return {
       ...(await timeAndSummarise(cases, gate, codecs, { slowdowns: [] }, timing, run, { runtime })),
       timing,
+      auto: { thresholds, source, provenance },
     };
   },
 
@@ -105,6 +120,7 @@ export const sweepMode: Mode<"sweep", SweepSelection, TimedCases & { timing: Tim
         })),
       ),
       failures: m.failures,
+      auto: m.auto,
     };
   },
 };

@@ -163,5 +163,11 @@ export function safetyText(safety: SafetySection | undefined): string {
   if (safety.markdown === undefined) return `\`${safety.source}\` holds no rendered safety matrix.`;
   // The fuzzer's Markdown starts with its own "## Safety on hostile input" heading.
   const body = safety.markdown.trim().replace(/^## Safety on hostile input\s*/, "");
-  return `From \`${safety.source}\` (\`pnpm fuzz\`).\n\n${body}`;
+  const where = safety.machine
+    ? `, run on ${safety.machine}, not necessarily this run's machine`
+    : "";
+  const only = safety.codecs
+    ? `; only the rows of this run's codecs (${safety.codecs.join(", ")})`
+    : "";
+  return `From \`${safety.source}\` (\`pnpm fuzz\`${where})${only}.\n\n${body}`;
 }

@@ -4,7 +4,7 @@
 import type { MergedCell, MergeReport } from "../model/merge.js";
 import { levelText } from "./levels.js";
 import { formatRatio, formatTime } from "./numbers.js";
-import { markdownTable, type Table, textTable, type View } from "./table.js";
+import { markdownTable, type Table, textTable, type View, wrapText } from "./table.js";
 
 const cellText = (cell: MergedCell | null) => {
   if (!cell) return "—";
@@ -71,12 +71,12 @@ export function renderMergeMarkdown(report: MergeReport): string {
 }
 
 /** The terminal's view: the runs and the cases the runs disagree on. */
-export function renderMergeTerminal(report: MergeReport, { colour }: View): string {
+export function renderMergeTerminal(report: MergeReport, view: View): string {
   const table = mergeTable(report);
   const differ = table.rows.filter((row) => row.at(-1)?.text !== "yes");
   return [
-    ...runLines(report).map((l) => l.replaceAll("**", "")),
-    agreement(report),
-    ...(differ.length > 0 ? ["", textTable({ ...table, rows: differ }, colour)] : []),
+    ...runLines(report).map((l) => wrapText(l.replaceAll("**", ""), view.width)),
+    wrapText(agreement(report), view.width),
+    ...(differ.length > 0 ? ["", textTable({ ...table, rows: differ }, view)] : []),
   ].join("\n");
 }

@@ -5,8 +5,10 @@ import type { BenchReport, RuntimeRun } from "../model/report.js";
 import { compareCases } from "../summarise/compare.js";
 import { computeOverhead } from "../summarise/results.js";
 import { renderMarkdown } from "./markdown.js";
+import { formatTime } from "./numbers.js";
 import { CAP, colourFor, renderSvg } from "./svg.js";
-import { markdownTable } from "./table.js";
+import { markdownTable, type Table, textTable } from "./table.js";
+import { c } from "./tables.js";
 import { renderTerminal } from "./terminal.js";
 
 // A real `pnpm bench --quick` run on 4 codecs and 3 payloads, recorded (see README).
@@ -81,6 +83,16 @@ describe("renderMarkdown", () => {
     expect(safety({ source: "f.json", markdown: fuzz })).toMatch(
       /^\n\nFrom `f.json` \(`pnpm fuzz`\).\n\n\| a \|\n\|---\|\n/,
     );
+    expect(
+      safety({
+        source: "f.json",
+        markdown: fuzz,
+        machine: "CPU × 2, Node 20, 2026-11-30",
+        codecs: ["ts"],
+      }),
+    ).toMatch(
+      /^\n\nFrom `f.json` \(`pnpm fuzz`, run on CPU × 2, Node 20, 2026-11-30, not necessarily this run's machine\); only the rows of this run's codecs \(ts\)\./,
+    );
     expect(safety({ source: "f.json" })).toContain("`f.json` holds no rendered safety matrix.");
     expect(safety({ source: "f.json", error: "bad JSON" })).toContain(
       "`f.json` could not be read: bad JSON",
@@ -146,17 +158,30 @@ describe("renderSvg", () => {
   });
 
   it("draws one coloured cell per adapter case, the tied fastest of each row outlined", () => {
-    const cells = svg.match(/<rect [^>]*height="20" fill="rgb\(/g) ?? [];
+    const cells = svg.match(/<rect [^>]*data-codec="[^"]+"/g) ?? [];
     expect(cells).toHaveLength(recorded.cases.filter((c) => c.impl === "adapter").length);
     const outlined = (svg.match(/class="best"/g) ?? []).length;
     expect(outlined).toBe(recorded.relative.reduce((n, r) => n + r.fastest.length, 0));
     expect(svg).toContain(`≥${CAP}×</text>`);
   });
 
-  it("keeps the legend clear of the subtitle with few codecs", () => {
-    const few = renderSvg({ ...recorded, codecs: recorded.codecs.slice(0, 2) });
-    const legendY = Number(/<rect x="\d+" y="(\d+)" width="44"/.exec(few)![1]);
-    expect(legendY).toBeGreaterThan(56 + 4); // the subtitle's second line sits at y = 56
+  it("writes each cell's interval under its time, and nothing that needs a hover", () => {
+    const c = recorded.cases.find((x) => x.impl === "adapter" && x.ci)!;
+    expect(svg).toContain(`>${formatTime(c.ci!.low)}–${formatTime(c.ci!.high)}</text>`);
+    expect(svg).not.toMatch(/hover/i);
+  });
+
+  it("colours async ops against the fastest async codec, not the fastest sync one", () => {
+    for (const r of recorded.relative.filter((x) => x.op.endsWith("-async"))) {
+      const cases = recorded.cases.filter(
+        (c) => c.impl === "adapter" && c.payload === r.payload && c.op === r.op,
+      );
+      const fastest = cases.reduce((a, b) => (b.p50 < a.p50 ? b : a));
+      const cell = new RegExp(
+        `<rect [^>]*fill="([^"]+)" data-codec="${fastest.codec}" data-payload="${r.payload}" data-op="${r.op}"`,
+      ).exec(svg);
+      expect(cell?.[1], `${r.payload} ${r.op}`).toBe(colourFor(1));
+    }
   });
 
   it("uses viridis, light at 1× to dark at the cap", () => {
@@ -180,6 +205,46 @@ describe("renderTerminal", () => {
 
   it("marks the fastest cells bold on a TTY", () => {
     expect(renderTerminal(recorded, { colour: true })).toContain("\x1b[1m");
+  });
+
+  it("fits a 100-column terminal, splitting wide tables into parts that repeat the labels", () => {
+    const full = readReport(
+      fileURLToPath(new URL("../../docs/sample-report.json", import.meta.url)),
+    );
+    const wide = renderTerminal(full, { colour: false });
+    expect(Math.max(...wide.split("\n").map((l) => [...l].length))).toBeGreaterThan(100);
+    const text = renderTerminal(full, { colour: false, width: 100 });
+    for (const line of text.split("\n")) expect([...line].length, line).toBeLessThanOrEqual(100);
+    // Every codec still appears, and each part starts with the label columns.
+    for (const c of full.codecs) expect(text).toContain(c.id);
+    const relative = text.split("Time per op")[0]!;
+    expect(relative.match(/^payload +op /gm)!.length).toBeGreaterThan(1);
+  });
+});
+
+describe("textTable", () => {
+  const table: Table = {
+    headers: ["payload", "op", "a", "b", "c"],
+    align: ["l", "l", "r", "r", "r"],
+    rows: [
+      [c("beacon-block"), c("compress"), c("1.00×", true), c("2.00×"), c("3.00×")],
+      [c("blob"), c("uncompress"), c("1.50×"), c("0.50×", true), c("0.90×", true)],
+    ],
+  };
+
+  it("aligns every column, the plain-text mark of a strong cell included", () => {
+    const lines = textTable(table, { colour: false }).split("\n");
+    expect(new Set(lines.map((l) => [...l].length)).size).toBe(1);
+    expect(lines[2]).toContain("1.00×*");
+  });
+
+  it("splits a table wider than the view into parts that repeat the label columns", () => {
+    const text = textTable(table, { colour: false, width: 40 });
+    const parts = text.split("\n\n");
+    expect(parts.length).toBeGreaterThan(1);
+    for (const part of parts) expect(part.split("\n")[0]).toMatch(/^payload +op /);
+    for (const line of text.split("\n")) expect([...line].length).toBeLessThanOrEqual(40);
+    for (const h of ["a", "b", "c"]) expect(text).toMatch(new RegExp(`\\s${h}(\\s|$)`, "m"));
   });
 });
 

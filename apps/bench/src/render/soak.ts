@@ -2,7 +2,7 @@
 // keeps growing.
 import { formatBytes } from "@snappykit/workspace/format";
 import { MIB, type SoakReport } from "../model/soak.js";
-import { markdownTable, type Table, textTable, type View } from "./table.js";
+import { markdownTable, type Table, textTable, type View, wrapText } from "./table.js";
 import { loadWarning, runLine } from "./text.js";
 
 const mib = (b: number) => (b > 0 ? `${(b / MIB).toFixed(0)} MiB` : "—");
@@ -89,10 +89,10 @@ export function renderSoakMarkdown(report: SoakReport): string {
 }
 
 /** The terminal's: the table, then which codec's RSS keeps growing. */
-export function renderSoakTerminal(report: SoakReport, { colour }: View): string {
+export function renderSoakTerminal(report: SoakReport, view: View): string {
   const growing = report.rows.filter((r) => r.grows);
   const warning = loadWarning(report.environment);
-  return `${warning ? `${warning}\n` : ""}${textTable(soakTable(report), colour)}\n${
+  return `${warning ? `${wrapText(warning, view.width)}\n` : ""}${textTable(soakTable(report), view)}\n${
     growing.length === 0
       ? "no codec's RSS keeps growing (rule: see soak.md)"
       : `RSS keeps growing: ${growing.map((r) => `${r.codec} (${r.scenario})`).join(", ")}`

@@ -1,8 +1,10 @@
-// The SVG chart: a heat map, rows payload × op, columns codecs, each cell showing the
-// codec's time and coloured by how many times slower it is than the fastest codec on that
-// payload in that direction (compress and compress-async share one yardstick, so a 40 µs
-// thread-pool row does not look as good as a 0.7 µs sync one). Viridis, which colour-blind
-// readers can tell apart; cells tied for fastest (within the interval) are outlined.
+// The SVG chart, made to be read in a README at GitHub's width (830 px, every text ≥ 11 px
+// there: chart.test.ts checks it in Chromium): one panel per payload, rows codecs, columns
+// ops, each cell the codec's time and, under it, its interval (an embedded image has no
+// hover). A cell's colour says how many times slower it is than the fastest codec on that
+// payload and op: async ops against the fastest async codec, as a thread-pool call is a
+// different choice from a sync one. Viridis, which colour-blind readers can tell apart;
+// cells tied for fastest (within the interval) are outlined.
 import type { BenchReport } from "../model/report.js";
 import { reportLevels } from "./levels.js";
 import { formatTime } from "./numbers.js";
@@ -44,110 +46,123 @@ export function colourFor(factor: number): string {
 /** Dark cells get white text. */
 const textOn = (factor: number) => (position(factor) > 0.45 ? "cell dark" : "cell");
 
-/** compress and compress-async are one direction, measured against one yardstick. */
-const direction = (op: string) => op.replace(/-async$/, "");
+/** The width the chart is drawn at: GitHub's README column, so 1 unit is 1 px there. */
+export const WIDTH = 830;
 
 /** Render the heat map as a standalone SVG document. */
 export function renderSvg(report: BenchReport): string {
   const cols = codecColumns(report);
-  const rows = rowKeys(report);
-  const labelW = 300;
-  const cellW = 84;
-  const cellH = 22;
-  const fastestW = 330;
-  const top = 128;
-  // Wide enough for the header lines whatever the number of codecs.
-  const width = Math.max(labelW + cols.length * cellW + fastestW, 760);
+  const keys = rowKeys(report);
+  const payloads = [...new Set(keys.map((k) => k.payload))];
+  const labelW = 150;
+  const cellH = 32;
   const runtime = new Map(report.codecs.map((k) => [k.id, k.runtime]));
-  const yardstick = new Map<string, number>();
-  for (const c of report.cases) {
-    if (c.impl !== "adapter" || !Number.isFinite(c.p50)) continue;
-    const k = `${c.payload}\u0000${direction(c.op)}`;
-    yardstick.set(k, Math.min(yardstick.get(k) ?? Number.POSITIVE_INFINITY, c.p50));
-  }
+  const e = report.environment;
+
+  const head: string[] = [];
+  const line = (y: number, cls: string, text: string) =>
+    head.push(`<text x="10" y="${y}" class="${cls}">${esc(text)}</text>`);
+  line(24, "title", "Snappy time per op (lower is faster)");
+  line(
+    44,
+    "sub",
+    `Median of ${report.timing.forks === 0 ? "1 in-process run" : `${report.timing.forks} forks`} (child processes), ${report.mode} run, ${report.timing.clock ?? "wall"} clock; under each time, its ${reportLevels(report).cases} interval.`,
+  );
+  line(
+    60,
+    "sub",
+    `Outlined: the fastest, or not distinguishable from it (${reportLevels(report).ratios} interval of the ratio).`,
+  );
+  line(
+    76,
+    "sub",
+    `${e.cpu} × ${e.cores} · ${formatRuntime(e)} · ${e.date.slice(0, 10)} · commit ${(e.commit ?? "unknown").slice(0, 12)}`,
+  );
+  // Legend: the colour scale from 1× to CAP×.
+  line(
+    100,
+    "sub",
+    "Colour: times the fastest codec on that payload and op (async ops: the fastest async codec)",
+  );
+  [1, 2, 4, 8, 16, CAP].forEach((f, i) => {
+    const x = 10 + i * 52;
+    head.push(
+      `<rect x="${x}" y="108" width="50" height="20" fill="${colourFor(f)}"/>`,
+      `<text x="${x + 25}" y="122" class="${textOn(f)}" text-anchor="middle">${f === CAP ? `≥${f}` : f}×</text>`,
+    );
+  });
 
   const body: string[] = [];
-  cols.forEach((id, i) => {
-    const x = labelW + i * cellW + cellW / 2;
+  let y = 150;
+  for (const payload of payloads) {
+    const ops = keys.filter((k) => k.payload === payload).map((k) => k.op);
+    const rows = ops.map((op) => ({ op, cases: rowCases(report, payload, op) }));
+    const codecs = cols.filter((id) => rows.some((r) => r.cases.has(id)));
+    // The panel's ops share the width; long ids break at their last hyphen
+    // ("compress" / "async") so no header runs into the next.
+    const cellW = Math.min(170, Math.floor((WIDTH - 10 - labelW) / ops.length));
     body.push(
-      `<text x="${x}" y="${top - 18}" class="codec" text-anchor="middle">${esc(id)}</text>`,
-      `<text x="${x}" y="${top - 6}" class="axis" text-anchor="middle">${esc(runtime.get(id) ?? "")}</text>`,
+      `<text x="10" y="${y + 16}" class="group">${esc(payloadLabel(report, payload))}</text>`,
     );
-  });
-  let y = top;
-  let previous = "";
-  for (const { payload, op } of rows) {
-    if (payload !== previous && previous !== "") {
-      body.push(`<line x1="10" y1="${y + 3}" x2="${width - 10}" y2="${y + 3}" class="sep"/>`);
-      y += 6;
-    }
-    const cases = rowCases(report, payload, op);
-    const best = yardstick.get(`${payload}\u0000${direction(op)}`)!;
-    const fastest =
-      report.relative.find((r) => r.payload === payload && r.op === op)?.fastest ?? [];
-    if (payload !== previous) {
-      body.push(
-        `<text x="10" y="${y + 15}" class="group">${esc(payloadLabel(report, payload))}</text>`,
-      );
-    }
-    body.push(
-      `<text x="${labelW - 8}" y="${y + 15}" class="label" text-anchor="end">${esc(op)}</text>`,
-    );
-    cols.forEach((id, i) => {
-      const x = labelW + i * cellW;
-      const r = cases.get(id);
-      if (!r || !Number.isFinite(r.p50)) {
+    y += 24;
+    ops.forEach((op, j) => {
+      const x = labelW + j * cellW + cellW / 2;
+      const cut = op.lastIndexOf("-");
+      const parts = cut > 0 ? [op.slice(0, cut), op.slice(cut + 1)] : [op];
+      parts.forEach((part, k) => {
         body.push(
-          `<rect x="${x + 1}" y="${y + 1}" width="${cellW - 2}" height="${cellH - 2}" class="none"/>`,
+          `<text x="${x}" y="${y + 14 + k * 15}" class="op" text-anchor="middle">${esc(part)}</text>`,
         );
-        return;
-      }
-      const f = r.p50 / best;
-      const tied = fastest.includes(id);
-      body.push(
-        `<rect x="${x + 1}" y="${y + 1}" width="${cellW - 2}" height="${cellH - 2}" fill="${colourFor(f)}"${tied ? ' class="best"' : ""}><title>${esc(`${id} · ${payload} · ${op}: ${formatTime(r.p50)}${r.ci ? ` [${formatTime(r.ci.low)}, ${formatTime(r.ci.high)}]` : ""}, ${f.toFixed(2)}× the fastest ${direction(op)}`)}</title></rect>`,
-        `<text x="${x + cellW / 2}" y="${y + 15}" class="${textOn(f)}${tied ? " fastest" : ""}" text-anchor="middle">${esc(formatTime(r.p50))}</text>`,
-      );
+      });
     });
-    body.push(
-      `<text x="${labelW + cols.length * cellW + 10}" y="${y + 15}" class="label">${esc(
-        fastest.length > 1 ? `tied: ${fastest.join(", ")}` : `fastest: ${fastest[0] ?? "—"}`,
-      )}</text>`,
+    y += 36;
+    // Each op's own yardstick: its fastest codec on this payload.
+    const best = rows.map((r) =>
+      Math.min(...[...r.cases.values()].map((c) => c.p50).filter(Number.isFinite)),
     );
-    previous = payload;
-    y += cellH;
+    const fastest = ops.map(
+      (op) => report.relative.find((r) => r.payload === payload && r.op === op)?.fastest ?? [],
+    );
+    for (const id of codecs) {
+      body.push(
+        `<text x="10" y="${y + 20}" class="label">${esc(id)} <tspan class="axis">${esc(runtime.get(id) ?? "")}</tspan></text>`,
+      );
+      rows.forEach(({ op, cases }, j) => {
+        const x = labelW + j * cellW;
+        const r = cases.get(id);
+        if (!r || !Number.isFinite(r.p50)) {
+          body.push(
+            `<rect x="${x + 1}" y="${y + 1}" width="${cellW - 2}" height="${cellH - 2}" class="none"/>`,
+          );
+          return;
+        }
+        const f = r.p50 / best[j]!;
+        const tied = fastest[j]!.includes(id);
+        const interval = r.ci ? `${formatTime(r.ci.low)}–${formatTime(r.ci.high)}` : "no interval";
+        body.push(
+          `<rect x="${x + 1}" y="${y + 1}" width="${cellW - 2}" height="${cellH - 2}" fill="${colourFor(f)}" data-codec="${esc(id)}" data-payload="${esc(payload)}" data-op="${esc(op)}"${tied ? ' class="best"' : ""}/>`,
+          `<text x="${x + cellW / 2}" y="${y + 14}" class="${textOn(f)}${tied ? " fastest" : ""}" text-anchor="middle">${esc(formatTime(r.p50))}</text>`,
+          `<text x="${x + cellW / 2}" y="${y + 27}" class="${textOn(f)} ci" text-anchor="middle">${esc(interval)}</text>`,
+        );
+      });
+      y += cellH;
+    }
+    y += 14;
   }
 
-  // Legend on its own line under the subtitle: the colour scale from 1× to CAP×.
-  const legend: string[] = [
-    `<text x="10" y="88" class="axis">times the fastest on the payload, same direction:</text>`,
-  ];
-  const steps = [1, 2, 4, 8, 16, CAP];
-  steps.forEach((f, i) => {
-    const x = 270 + i * 46;
-    legend.push(
-      `<rect x="${x}" y="76" width="44" height="16" fill="${colourFor(f)}"/>`,
-      `<text x="${x + 22}" y="88" class="${textOn(f)}" text-anchor="middle">${f === CAP ? `≥${f}` : f}×</text>`,
-    );
-  });
-
-  const e = report.environment;
-  const title = "Snappy time per op, coloured by times the fastest codec";
-  const height = y + 16;
-  return `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="system-ui, -apple-system, Segoe UI, sans-serif" role="img" aria-labelledby="chart-title">
+  const title = "Snappy time per op, per payload and op, coloured by times the fastest codec";
+  const height = y;
+  return `<svg xmlns="http://www.w3.org/2000/svg" width="${WIDTH}" height="${height}" viewBox="0 0 ${WIDTH} ${height}" font-family="system-ui, -apple-system, Segoe UI, sans-serif" role="img" aria-labelledby="chart-title">
 <title id="chart-title">${title}</title>
 <style>
-.title{font-size:15px;font-weight:600;fill:#0f172a}.sub{font-size:11px;fill:#475569}
-.group{font-size:12px;font-weight:600;fill:#0f172a}.label{font-size:11px;fill:#334155}
-.codec{font-size:11px;font-weight:600;fill:#0f172a}.axis{font-size:10px;fill:#475569}
-.cell{font-size:11px;fill:#111827}.dark{fill:#ffffff}.fastest{font-weight:700}
-.best{stroke:#0f172a;stroke-width:2}.none{fill:#f1f5f9}.sep{stroke:#cbd5e1;stroke-width:1}
+.title{font-size:17px;font-weight:600;fill:#0f172a}.sub{font-size:12px;fill:#475569}
+.group{font-size:14px;font-weight:600;fill:#0f172a}.label{font-size:13px;fill:#0f172a}
+.op{font-size:12px;font-weight:600;fill:#334155}.axis{font-size:11px;fill:#64748b}
+.cell{font-size:12px;fill:#111827}.ci{font-size:11px}.dark{fill:#ffffff}.fastest{font-weight:700}
+.best{stroke:#0f172a;stroke-width:2}.none{fill:#f1f5f9}
 </style>
 <rect width="100%" height="100%" fill="#fff"/>
-<text x="10" y="22" class="title">${title}</text>
-<text x="10" y="40" class="sub">${esc(`Median of ${report.timing.forks === 0 ? "1 in-process run" : `${report.timing.forks} forks`}; outlined = fastest or not distinguishable from it (${reportLevels(report).ratios} interval); hover a cell for its interval. ${report.mode} run, ${report.timing.clock ?? "wall"} clock.`)}</text>
-<text x="10" y="56" class="sub">${esc(`${e.cpu} × ${e.cores} · ${formatRuntime(e)} · ${e.date.slice(0, 10)} · commit ${(e.commit ?? "unknown").slice(0, 12)}`)}</text>
-${legend.join("\n")}
+${head.join("\n")}
 ${body.join("\n")}
 </svg>
 `;

@@ -4,7 +4,7 @@ import { formatBytes } from "@snappykit/workspace/format";
 import type { SweepCrossover, SweepReport } from "../model/sweep.js";
 import { halfWidthPercent } from "../summarise/stats.js";
 import { levelText } from "./levels.js";
-import { markdownTable, type Table } from "./table.js";
+import { markdownTable, type Table, type View, wrapText } from "./table.js";
 import { loadWarning, runLine } from "./text.js";
 
 /** "[8.00 KiB, 20.0 KiB]", open ends as "< 64 B" / "> 4.00 MiB". */
@@ -40,9 +40,11 @@ export function sweepAnswers(report: SweepReport): string[] {
 }
 
 /** The terminal's: the answers. */
-export function renderSweepTerminal(report: SweepReport): string {
+export function renderSweepTerminal(report: SweepReport, view: View = { colour: false }): string {
   const warning = loadWarning(report.environment);
-  return [...(warning ? [warning] : []), ...sweepAnswers(report)].join("\n");
+  return [...(warning ? [warning] : []), ...sweepAnswers(report)]
+    .map((line) => wrapText(line, view.width))
+    .join("\n");
 }
 
 /** Throughput table for one op: codecs × sizes, MB/s ± half-interval %. */

@@ -1,27 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { sweepResults as results, runtime } from "../__fixtures__/sweep.js";
-import { SWEEP_SIZES, type SweepReport } from "../model/sweep.js";
-import { sweepCrossovers, sweepPoints } from "../summarise/sweep.js";
+import { sweepReport } from "../__fixtures__/sweep.js";
 import { renderSweepMarkdown, renderSweepTerminal } from "./sweep-md.js";
 import { renderSweepSvg, spreadLabels } from "./sweep-svg.js";
 
 describe("the sweep's renderers", () => {
   it("renders the answers, the chart and its crossover marks", () => {
-    const report = {
-      schema: 1,
-      command: "pnpm bench --sweep",
-      mode: "full",
-      timing: { forks: 9, clock: "wall" },
-      durationMs: 1,
-      environment: { date: "2026-11-30T12:00:00Z", commit: "abc", node: "v20", cpu: "x", cores: 2 },
-      gateReference: "libsnappy",
-      data: "d",
-      sizes: SWEEP_SIZES,
-      codecs: [...runtime].map(([id, r]) => ({ id, library: id, runtime: r })),
-      points: sweepPoints(results),
-      crossover: sweepCrossovers(results, "compress", runtime),
-      failures: [],
-    } as unknown as SweepReport;
+    const report = sweepReport();
     const md = renderSweepMarkdown(report);
     expect(md).toMatch(
       /- compress, ts vs napi: ts is faster below ~\d+ B \[.+\] \(96 % pointwise\), napi above/,
@@ -29,8 +13,11 @@ describe("the sweep's renderers", () => {
     const svg = renderSweepSvg(report);
     expect(svg.startsWith("<svg")).toBe(true);
     expect(svg).toMatch(/<title>Snappy throughput by message size/);
-    for (const id of runtime.keys()) expect(svg).toContain(`>${id}</text>`);
-    expect(svg).toContain("solid rule, ts vs napi: equal at ~");
+    for (const c of report.codecs) expect(svg).toContain(`>${c.id}</text>`);
+    expect(svg).toContain("Solid grey: ts = napi at ~");
+    // auto's thresholds: a rule for each kind inside the sizes, named.
+    expect(svg).toContain("auto: compressible → native from 800 B");
+    expect(svg).toContain("auto: incompressible → native from 64.0 KiB");
     expect(svg).toContain(">16 KiB</text>");
     expect(svg).toContain("MB/s (log scale)");
     expect(svg).toContain("message size");
@@ -38,10 +25,21 @@ describe("the sweep's renderers", () => {
     const answers = renderSweepTerminal(report).split("\n");
     expect(answers[0]).toMatch(/^compress, ts vs napi: ts is faster below/);
     for (const line of answers) expect(md).toContain(`- ${line}`);
+    // At 60 columns the answers wrap, every line within them.
+    const narrow = renderSweepTerminal(report, { colour: false, width: 60 }).split("\n");
+    expect(narrow.length).toBeGreaterThan(answers.length);
+    for (const line of narrow) expect([...line].length).toBeLessThanOrEqual(60);
   });
 });
 
 describe("spreadLabels", () => {
+  it("centres a crowd on its lines instead of pushing it all below them", () => {
+    const ys = spreadLabels([100, 100, 100], 10);
+    expect(ys).toEqual([90, 100, 110]);
+    expect(spreadLabels([0, 0], 10, 0)).toEqual([0, 10]);
+    expect(spreadLabels([50, 50], 10, 0, 50)).toEqual([40, 50]);
+  });
+
   it("keeps labels at least a gap apart and in order", () => {
     const ys = spreadLabels([100, 101, 102, 300], 12);
     const sorted = [...ys].sort((a, b) => a - b);

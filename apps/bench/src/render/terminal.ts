@@ -2,7 +2,7 @@
 import type { BenchReport } from "../model/report.js";
 import { comparisonSummary, comparisonTable } from "./comparison.js";
 import { reportLevels } from "./levels.js";
-import { type Table, textTable, type View } from "./table.js";
+import { type Table, textTable, type View, wrapText } from "./table.js";
 import {
   allocationTable,
   overheadTable,
@@ -14,12 +14,18 @@ import {
 import { headline, loadWarning } from "./text.js";
 
 /** The run's main tables for the terminal. */
-export function renderTerminal(report: BenchReport, { colour }: View): string {
+export function renderTerminal(report: BenchReport, view: View): string {
+  const { colour } = view;
   const warning = loadWarning(report.environment);
-  const out: string[] = [headline(report), ...(warning ? [warning] : []), ""];
+  const out: string[] = [
+    wrapText(headline(report), view.width),
+    ...(warning ? [wrapText(warning, view.width)] : []),
+    "",
+  ];
   const add = (title: string, table: Table | undefined) => {
     if (!table || table.rows.length === 0) return;
-    out.push(colour ? `\x1b[1m${title}\x1b[22m` : title, textTable(table, colour), "");
+    const fitted = wrapText(title, view.width);
+    out.push(colour ? `\x1b[1m${fitted}\x1b[22m` : fitted, textTable(table, view), "");
   };
   const best = colour ? "bold" : "*";
   const levels = reportLevels(report);
@@ -41,10 +47,10 @@ export function renderTerminal(report: BenchReport, { colour }: View): string {
       colour
         ? `\x1b[1mCompared with ${report.compared.baseline}\x1b[22m`
         : `Compared with ${report.compared.baseline}`,
-      ...comparisonSummary(report),
+      ...comparisonSummary(report).map((line) => wrapText(line, view.width)),
       "",
     );
-    if (changed.length > 0) out.push(textTable({ ...table, rows: changed }, colour), "");
+    if (changed.length > 0) out.push(textTable({ ...table, rows: changed }, view), "");
   }
   return out.join("\n");
 }

@@ -16,21 +16,22 @@ export function writeFiles(dir: string, files: readonly (readonly [string, strin
 
 /**
  * Render `outcome` in each of the file formats `names` (ids in `formats`) into `dir`, as
- * `<kind>.<extension>` (bench.md, sweep.svg); a format with no renderer for this kind of
- * report is left out. Returns the paths written.
+ * `<stem>.<extension>` (stem: the report's kind, as in bench.md, sweep.svg); a format with
+ * no renderer for this kind of report is left out. Returns the paths written.
  */
 export function writeReport(
   outcome: Outcome,
   formats: Formats,
   names: readonly string[],
   dir: string,
+  stem: string = outcome.kind,
 ): string[] {
   return writeFiles(
     dir,
     names.flatMap((name) => {
       const format = formats[name]!;
       const text = render(format, outcome, { colour: false });
-      return text === undefined ? [] : [[`${outcome.kind}.${format.extension}`, text] as const];
+      return text === undefined ? [] : [[`${stem}.${format.extension}`, text] as const];
     }),
   );
 }

@@ -1,0 +1,177 @@
+// The charts as a README reader sees them: each committed SVG (apps/bench/docs) and fresh
+// renderings of the fixtures, shown 830 px wide (GitHub's README column) in headless
+// Chromium, measured from the text boxes it lays out.
+import { readdirSync, readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { launchChromium } from "@snappykit/workspace/chromium";
+import type { Browser } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { sweepReport } from "../__fixtures__/sweep.js";
+import { readReport } from "../inputs/reports.js";
+import type { BenchReport } from "../model/report.js";
+import { colourFor, renderSvg } from "./svg.js";
+import { renderSweepSvg } from "./sweep-svg.js";
+
+const DISPLAY = 830;
+const docs = fileURLToPath(new URL("../../docs/", import.meta.url));
+const fixture = readReport(fileURLToPath(new URL("../__fixtures__/report.json", import.meta.url)));
+
+const charts: [string, string][] = [
+  ...readdirSync(docs)
+    .filter((f) => f.endsWith(".svg"))
+    .map((f): [string, string] => [`docs/${f}`, readFileSync(`${docs}${f}`, "utf8")]),
+  ["fixture bench", renderSvg(fixture)],
+  ["fixture sweep", renderSweepSvg(sweepReport())],
+];
+
+interface Box {
+  readonly text: string;
+  readonly cls: string;
+  readonly px: number;
+  readonly left: number;
+  readonly right: number;
+  readonly top: number;
+  readonly bottom: number;
+  readonly codec?: string;
+  /** A line label's line end, in displayed px from the chart's top. */
+  readonly end?: number;
+}
+
+/** Every text of `svg` as laid out at 830 px: its box and its font size on screen. */
+async function layout(browser: Browser, svg: string) {
+  const page = await browser.newPage({ viewport: { width: 900, height: 800 } });
+  try {
+    const shown = svg.replace(
+      "<svg ",
+      `<svg id="chart" style="display:block;width:${DISPLAY}px;height:auto" `,
+    );
+    await page.setContent(`<!doctype html><body style="margin:0">${shown}</body>`);
+    return await page.evaluate(() => {
+      // The page's DOM, typed as far as used (the package compiles without the DOM lib).
+      interface Rect {
+        left: number;
+        right: number;
+        top: number;
+        bottom: number;
+        width: number;
+      }
+      interface Node {
+        textContent: string | null;
+        getAttribute(name: string): string | null;
+        getBoundingClientRect(): Rect;
+      }
+      const page = globalThis as unknown as {
+        document: {
+          getElementById(id: string): Node & {
+            viewBox: { baseVal: { width: number } };
+            querySelectorAll(selector: string): Iterable<Node>;
+          };
+        };
+        getComputedStyle(node: Node): { fontSize: string; fill: string };
+      };
+      const chart = page.document.getElementById("chart");
+      const frame = chart.getBoundingClientRect();
+      const scale = frame.width / chart.viewBox.baseVal.width;
+      const texts = [...chart.querySelectorAll("text")].map((t) => {
+        const r = t.getBoundingClientRect();
+        const end = t.getAttribute("data-end");
+        return {
+          text: t.textContent ?? "",
+          cls: t.getAttribute("class") ?? "",
+          px: Number.parseFloat(page.getComputedStyle(t).fontSize) * scale,
+          left: r.left - frame.left,
+          right: r.right - frame.left,
+          top: r.top - frame.top,
+          bottom: r.bottom - frame.top,
+          ...(t.getAttribute("data-codec") && { codec: t.getAttribute("data-codec")! }),
+          ...(end !== null && { end: Number(end) * scale }),
+        };
+      });
+      const cells = [...chart.querySelectorAll("rect[data-codec]")].map((r) => ({
+        codec: r.getAttribute("data-codec")!,
+        payload: r.getAttribute("data-payload")!,
+        op: r.getAttribute("data-op")!,
+        fill: page.getComputedStyle(r).fill,
+      }));
+      return { width: frame.width, texts, cells };
+    });
+  } finally {
+    await page.close();
+  }
+}
+
+/** Pairs of texts whose boxes overlap by more than the 1 px that stacked lines may touch. */
+function overlaps(boxes: readonly Box[]): string[] {
+  const out: string[] = [];
+  const sorted = [...boxes].sort((a, b) => a.top - b.top);
+  for (let i = 0; i < sorted.length; i++) {
+    const a = sorted[i]!;
+    for (let j = i + 1; j < sorted.length && sorted[j]!.top < a.bottom - 1; j++) {
+      const b = sorted[j]!;
+      const x = Math.min(a.right, b.right) - Math.max(a.left, b.left);
+      const y = Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top);
+      if (x > 1 && y > 1) out.push(`"${a.text}" / "${b.text}"`);
+    }
+  }
+  return out;
+}
+
+let browser: Browser;
+beforeAll(async () => {
+  browser = await launchChromium();
+}, 60_000);
+afterAll(async () => {
+  await browser?.close();
+});
+
+describe.each(charts)("%s at 830 px in Chromium", (name, svg) => {
+  it("has no text under 11 px, none outside the chart, and no two texts overlapping", async () => {
+    const { width, texts } = await layout(browser, svg);
+    expect(width).toBe(DISPLAY);
+    const boxes = texts.filter((t) => t.text.trim() !== "" && t.right > t.left);
+    const small = boxes
+      .filter((t) => t.px < 11 - 1e-6)
+      .map((t) => `"${t.text}" ${t.px.toFixed(1)} px`);
+    expect(small).toEqual([]);
+    const outside = boxes
+      .filter((t) => t.left < -0.5 || t.right > DISPLAY + 0.5)
+      .map((t) => t.text);
+    expect(outside).toEqual([]);
+    expect(overlaps(boxes)).toEqual([]);
+  });
+
+  it("puts each line's label beside the end of its own line", async () => {
+    const labels = (await layout(browser, svg)).texts.filter((t) => t.cls === "line-label");
+    if (name.includes("sweep")) expect(labels.length).toBeGreaterThan(0);
+    for (const l of labels) {
+      const middle = (l.top + l.bottom) / 2;
+      // Within three label heights of the line's end: a crowd of lines ending together
+      // spreads its labels no further than that.
+      expect(
+        Math.abs(middle - l.end!),
+        `${l.codec}: label at ${middle}, line at ${l.end}`,
+      ).toBeLessThan(3 * (l.bottom - l.top));
+    }
+  });
+});
+
+describe.each(charts.filter(([name]) => !name.includes("sweep")))("%s", (name, svg) => {
+  it("colours each async op against its own fastest codec", async () => {
+    const report: BenchReport = name.startsWith("docs/")
+      ? readReport(`${docs}${name.slice(5).replace(/\.svg$/, ".json")}`)
+      : fixture;
+    const { cells } = await layout(browser, svg);
+    const rows = report.relative.filter((r) => r.op.endsWith("-async"));
+    expect(rows.length).toBeGreaterThan(0);
+    for (const r of rows) {
+      const cases = report.cases.filter(
+        (c) => c.impl === "adapter" && c.payload === r.payload && c.op === r.op,
+      );
+      const fastest = cases.reduce((a, b) => (b.p50 < a.p50 ? b : a));
+      const cell = cells.find(
+        (c) => c.codec === fastest.codec && c.payload === r.payload && c.op === r.op,
+      );
+      expect(cell?.fill, `${r.payload} ${r.op} ${fastest.codec}`).toBe(colourFor(1));
+    }
+  });
+});
