@@ -12,6 +12,8 @@ import {
   relativeTable,
   speedTable,
 } from "../../apps/bench/dist/render/tables.js";
+import { day, machine, short } from "./docs-format.mjs";
+import { RUN_SECTIONS } from "./docs-runs.mjs";
 import { REPO_URL, REPORTS } from "./docs-sources.mjs";
 
 /**
@@ -45,16 +47,8 @@ function options(args) {
   );
 }
 
-const day = (iso) => iso.slice(0, 10);
-const short = (commit) => `\`${commit.replace(/-dirty$/, "").slice(0, 7)}\``;
 const int = (n) => n.toLocaleString("en-US");
 const cell = (c) => (c.strong ? `**${c.text}**` : c.text);
-const machine = (e) => `${e.cpu} × ${e.cores} cores`;
-/** The runtime the forks timed in (reports before `--runtime` was recorded: the bench's Node). */
-const timedIn = (e) =>
-  e.runtime && !e.runtime.name.startsWith("node")
-    ? `${e.runtime.name} ${e.runtime.version}`
-    : `Node ${e.runtime?.version ?? e.node.replace(/^v/, "")}`;
 
 /** "95 %": the coverage the intervals really have (order statistics: it depends on the forks). */
 function level(intervals) {
@@ -214,70 +208,7 @@ export const SECTIONS = {
     ].join("\n");
   },
 
-  /** How long the committed runs took: the payload run, the sweep and the soak. */
-  "bench-runs"(context, _args, at) {
-    const runs = [
-      [context.bench, REPORTS.bench],
-      [context.sweep, REPORTS.sweep],
-      [context.soak, REPORTS.soak],
-    ];
-    return markdownTable(
-      ["run", "took", "date", "commit", "machine", "report"],
-      ["l", "r", "l", "l", "l", "l"],
-      runs.map(([r, path]) => [
-        `\`${r.command}\``,
-        formatDuration(r.durationMs),
-        day(r.environment.date),
-        short(r.environment.commit),
-        `${machine(r.environment)}, ${timedIn(r.environment)}`,
-        at.link(path.replace(/json$/, "md")),
-      ]),
-    );
-  },
-
-  /** The `--compare` trials (apps/bench/scripts/trials.mjs): what each run flagged. */
-  trials(context) {
-    const t = context.trials;
-    if (!t)
-      throw new Error(
-        `no ${REPORTS.trials}: run \`npm run bench:trials\`, then \`npm run docs -- --adopt\``,
-      );
-    const e = t.environment;
-    const load = (l) =>
-      l?.start ? `${l.start[0].toFixed(1)} → ${l.end?.[0]?.toFixed(1) ?? "?"}` : "not recorded";
-    // In a planted run the slowed codec's cases should be flagged slower; in a rerun every
-    // flagged case is a false alarm, the slowed codec's included.
-    const planted = t.planted.map((r) => [
-      r.name,
-      `${r.slowedFlaggedSlower} of ${r.slowedCases}`,
-      `${r.othersFlagged} of ${r.cases - r.slowedCases}`,
-      r,
-    ]);
-    const reruns = t.reruns.map((r) => [r.name, "—", `${r.flagged.length} of ${r.cases}`, r]);
-    const rows = [...planted, ...reruns].map(([name, slowed, others, r]) => [
-      name,
-      slowed,
-      others,
-      `${r.testable} of ${r.cases}`,
-      load(r.load),
-    ]);
-    return [
-      `\`${t.command}\` on ${day(e.date)} at ${short(e.commit)}, ${machine(e)}, ${timedIn(e)};`,
-      `the baseline's load average ${load(t.base.load)} (1 min, start → end, ${e.load?.cores ?? "?"} cores).`,
-      "",
-      markdownTable(
-        [
-          "run (against the baseline)",
-          `${t.slowed.codec} cases flagged slower`,
-          "other cases flagged (rerun: any)",
-          "cases testable",
-          "load average",
-        ],
-        ["l", "r", "r", "r", "l"],
-        rows,
-      ),
-    ].join("\n");
-  },
+  ...RUN_SECTIONS,
 
   /** Where ts and napi cross, per stream of the sweep (what auto ships as thresholds). */
   "sweep-crossovers"(context, _args, at) {
