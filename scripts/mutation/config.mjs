@@ -1,0 +1,60 @@
+import { existsSync } from "node:fs";
+
+// StrykerJS options for `pnpm mutation` (scripts/mutation/run.mjs): the same for every package
+// but what names the package. Run from the repository root, so each package's vitest.config.ts
+// finds ../../vitest.shared.ts in the sandbox as it does in the checkout.
+
+/** The packages `pnpm mutation` tests: the code that decides correctness. */
+export const PACKAGES = ["ts", "framing", "core"];
+
+/** Where the reports go (ignored by git): `<pkg>.json`, `<pkg>.html`, `<pkg>.incremental.json`. */
+export const REPORTS = "reports/mutation";
+
+/** @returns {import("@stryker-mutator/api/core").PartialStrykerOptions} */
+export function mutationConfig(pkg) {
+  const dir = `packages/${pkg}`;
+  return {
+    testRunner: "vitest",
+    plugins: ["@stryker-mutator/vitest-runner"],
+    // Forks, as vitest runs them: the shared config gives workers --expose-gc, which a
+    // worker thread (Stryker's default pool) refuses.
+    vitest: { configFile: `${dir}/vitest.config.ts`, pool: "forks" },
+    // Source files only: no tests, test helpers (src/test, src/test-support) or scripts.
+    mutate: [
+      `${dir}/src/**/*.ts`,
+      `!${dir}/src/**/*.test.ts`,
+      ...["test", "test-support"]
+        .filter((helpers) => existsSync(`${dir}/src/${helpers}`))
+        .map((helpers) => `!${dir}/src/${helpers}/**`),
+    ],
+    // The sandbox holds this package and the root files its vitest config reads; the other
+    // workspace packages are reached through the symlinked node_modules (their builds).
+    ignorePatterns: [
+      "/*",
+      "!/package.json",
+      "!/tsconfig.base.json",
+      "!/vitest.shared.ts",
+      "!/packages",
+      "/packages/*",
+      `!/${dir}`,
+    ],
+    coverageAnalysis: "perTest",
+    // One test process: the machine is shared and has 2 cores (`--concurrency 2` when idle).
+    concurrency: 1,
+    // A mutant in a loop can spin forever (ts's decoder warms itself up at import, so even an
+    // import can hang): Stryker's timeout, the dry run's time × 1.5 + 10 s, kills it.
+    timeoutFactor: 1.5,
+    timeoutMS: 10_000,
+    dryRunTimeoutMinutes: 30,
+    // Reruns retest only mutants whose code or covering tests changed (`--force`: all).
+    incremental: true,
+    incrementalFile: `${REPORTS}/${pkg}.incremental.json`,
+    reporters: ["progress", "clear-text", "json", "html"],
+    jsonReporter: { fileName: `${REPORTS}/${pkg}.json` },
+    htmlReporter: { fileName: `${REPORTS}/${pkg}.html` },
+    clearTextReporter: { reportScoreTable: true, reportMutants: false, reportTests: false },
+    // One per package: runs of two packages may overlap.
+    tempDirName: `.stryker-tmp-${pkg}`,
+    thresholds: { high: 90, low: 85, break: null },
+  };
+}

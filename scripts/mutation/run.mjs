@@ -1,0 +1,56 @@
+#!/usr/bin/env node
+// `pnpm mutation [ts|framing|core ...] [--force] [--concurrency N]`: StrykerJS on each package's
+// source (scripts/mutation/config.mjs), one package after another, then each package's
+// mutation score and docs/mutation.md's section for it (scripts/mutation/doc.mjs).
+//
+// StrykerJS 10 needs Node >= 22, the workspace runs on Node 20: on an older Node this script
+// runs itself again on the registry's `node` package (pinned below; npm caches it).
+import { spawnSync } from "node:child_process";
+import { existsSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const NODE = "node@22.23.3";
+const root = join(dirname(fileURLToPath(import.meta.url)), "../..");
+process.chdir(root);
+
+if (Number(process.versions.node.split(".")[0]) < 22) {
+  const args = ["exec", "--yes", `--package=${NODE}`, "--", "node", ...process.argv.slice(1)];
+  const { status } = spawnSync("npm", args, { stdio: "inherit" });
+  process.exit(status ?? 1);
+}
+
+const { Stryker } = await import("@stryker-mutator/core");
+const { mutationConfig, PACKAGES } = await import("./config.mjs");
+const { scoreOf, writeDoc } = await import("./doc.mjs");
+
+const argv = process.argv.slice(2);
+const option = (name) => {
+  const at = argv.indexOf(name);
+  return at < 0 ? undefined : argv.splice(at, 2)[1];
+};
+const force = argv.includes("--force");
+const concurrency = option("--concurrency");
+const packages = argv.filter((arg) => !arg.startsWith("--"));
+for (const pkg of packages) {
+  if (!PACKAGES.includes(pkg)) throw new Error(`unknown package ${pkg}: one of ${PACKAGES}`);
+}
+
+const runs = [];
+for (const pkg of packages.length > 0 ? packages : PACKAGES) {
+  const config = mutationConfig(pkg);
+  const incremental = !force && existsSync(config.incrementalFile);
+  const started = Date.now();
+  const results = await new Stryker({
+    ...config,
+    force,
+    ...(concurrency && { concurrency: Number(concurrency) }),
+  }).runMutationTest();
+  const seconds = Math.round((Date.now() - started) / 1000);
+  runs.push({ pkg, seconds, incremental, concurrency: Number(concurrency ?? config.concurrency) });
+  console.log(`mutation: packages/${pkg}/src ${scoreOf(results).text} in ${seconds} s`);
+}
+writeDoc(runs);
+for (const { pkg, seconds } of runs) {
+  console.log(`mutation: packages/${pkg}/src ${scoreOf(pkg).text}, ${seconds} s`);
+}
