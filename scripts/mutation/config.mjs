@@ -1,8 +1,7 @@
-import { existsSync } from "node:fs";
-
 // StrykerJS options for `pnpm mutation` (scripts/mutation/run.mjs): the same for every package
 // but what names the package. Run from the repository root, so each package's vitest.config.ts
 // finds ../../vitest.shared.ts in the sandbox as it does in the checkout.
+import { existsSync } from "node:fs";
 
 /** The packages `pnpm mutation` tests: the code that decides correctness. */
 export const PACKAGES = ["ts", "framing", "core"];

@@ -39,7 +39,8 @@ export function scoreOf(pkgOrMutants) {
   };
 }
 
-const squash = (code) => code.replace(/\s+/g, " ").trim();
+// Whitespace squashed, and backticks as quotes: keys are shown inside Markdown code spans.
+const squash = (code) => code.replace(/\s+/g, " ").replace(/`/g, "'").trim();
 
 /** The code a mutant replaces: its location in the file's source (lines and columns 1-based). */
 function originalOf(source, { start, end }) {
@@ -85,7 +86,7 @@ function keyedMutants(report) {
 }
 
 const cell = (text) => text.replace(/\|/g, "\\|");
-const code = (text) => `\`${cell(shorten(text)).replace(/`/g, "'")}\``;
+const code = (text) => `\`${cell(shorten(text))}\``;
 
 function section(pkg, run, explanations) {
   const report = reportOf(pkg);
@@ -101,7 +102,7 @@ function section(pkg, run, explanations) {
   lines.push(`Mutation score **${score.text}** of ${mutants.length} mutants.`);
   if (run) {
     lines.push(
-      `\`pnpm mutation ${pkg}\` on ${run.date}: ${run.minutes} min wall time, concurrency ${run.concurrency}, Node ${run.node}, StrykerJS ${run.stryker}${run.incremental ? " (incremental: unchanged mutants taken from the run before)" : ""}.`,
+      `\`${run.command}\` on ${run.date}: ${run.minutes} min wall time, concurrency ${run.concurrency}, Node ${run.node}, StrykerJS ${run.stryker}${run.incremental ? " (incremental: unchanged mutants taken from the run before)" : ""}.`,
     );
   }
   lines.push("");
@@ -115,7 +116,7 @@ function section(pkg, run, explanations) {
       const why = explanations.mutants[m.key];
       const text =
         why === undefined
-          ? `**unexplained** (${m.status}); key: ${code(m.key)}`
+          ? `**unexplained** (${m.status}); key: \`${cell(m.key)}\``
           : (explanations.reasons[why] ?? why);
       lines.push(
         `| ${m.file.slice(prefix.length)}:${m.location.start.line} | ${m.mutatorName} | ${code(m.original)} → ${code(m.replacement)} | ${cell(text)} |`,
@@ -154,6 +155,7 @@ export function writeDoc(runs) {
             node: process.versions.node,
             stryker,
             incremental: run.incremental,
+            command: run.command,
           };
     const { text, unexplained, stale } = section(pkg, details, explanations);
     const pattern = new RegExp(`<!-- mutation:${pkg} -->[\\s\\S]*?<!-- /mutation:${pkg} -->`);

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
-// `pnpm mutation [ts|framing|core ...] [--force] [--concurrency N]`: StrykerJS on each package's
-// source (scripts/mutation/config.mjs), one package after another, then each package's
+// `pnpm mutation [ts|framing|core ...] [--force] [--concurrency N] [--mutate <files>]`: StrykerJS
+// on each package's source (or, with --mutate, on the comma-separated files given, within it) (scripts/mutation/config.mjs), one package after another, then each package's
 // mutation score and docs/mutation.md's section for it (scripts/mutation/doc.mjs).
 //
 // StrykerJS 10 needs Node >= 22, the workspace runs on Node 20: on an older Node this script
@@ -31,6 +31,7 @@ const option = (name) => {
 };
 const force = argv.includes("--force");
 const concurrency = option("--concurrency");
+const mutate = option("--mutate")?.split(",");
 const packages = argv.filter((arg) => !arg.startsWith("--"));
 for (const pkg of packages) {
   if (!PACKAGES.includes(pkg)) throw new Error(`unknown package ${pkg}: one of ${PACKAGES}`);
@@ -45,9 +46,16 @@ for (const pkg of packages.length > 0 ? packages : PACKAGES) {
     ...config,
     force,
     ...(concurrency && { concurrency: Number(concurrency) }),
+    ...(mutate && { mutate }),
   }).runMutationTest();
   const seconds = Math.round((Date.now() - started) / 1000);
-  runs.push({ pkg, seconds, incremental, concurrency: Number(concurrency ?? config.concurrency) });
+  runs.push({
+    pkg,
+    seconds,
+    incremental,
+    concurrency: Number(concurrency ?? config.concurrency),
+    command: `pnpm mutation ${pkg}${mutate ? ` --mutate ${mutate.join(",")}` : ""}`,
+  });
   console.log(`mutation: packages/${pkg}/src ${scoreOf(results).text} in ${seconds} s`);
 }
 writeDoc(runs);
