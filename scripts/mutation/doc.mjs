@@ -6,6 +6,7 @@
 // elsewhere; one whose code changed no longer matches, and the doc lists it as stale.
 //
 //   node scripts/mutation/doc.mjs [ts|framing|core ...]   (rewrite sections from the last reports)
+//   node scripts/mutation/doc.mjs --unexplained [pkg ...]  (print the keys that need a reason)
 import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
@@ -176,10 +177,15 @@ export function writeDoc(runs) {
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  const pkgs = process.argv.slice(2);
-  writeDoc(
-    (pkgs.length > 0 ? pkgs : PACKAGES).filter((pkg) =>
-      existsSync(join(root, REPORTS, `${pkg}.json`)),
-    ),
+  const args = process.argv.slice(2);
+  const pkgs = args.filter((arg) => !arg.startsWith("--"));
+  const reported = (pkgs.length > 0 ? pkgs : PACKAGES).filter((pkg) =>
+    existsSync(join(root, REPORTS, `${pkg}.json`)),
   );
+  if (args.includes("--unexplained")) {
+    // A skeleton to paste into docs/mutation-survivors.json's `mutants` and fill in.
+    const explanations = JSON.parse(readFileSync(EXPLANATIONS, "utf8"));
+    const keys = reported.flatMap((pkg) => section(pkg, undefined, explanations).unexplained);
+    console.log(JSON.stringify(Object.fromEntries(keys.map((m) => [m.key, ""])), null, 2));
+  } else writeDoc(reported);
 }
