@@ -482,3 +482,83 @@ describe("ssz_snappy rejections", () => {
     );
   });
 });
+
+describe("streaming pieces", () => {
+  const data = structuredBytes(5000);
+  const framed = encodeFramed(codec, data, { chunkSize: 1000 });
+
+  it("decode whatever way the stream is cut, headers split across writes included", () => {
+    // Cut inside the identifier's header, inside a data chunk's header, and right after one.
+    for (const cut of [2, 12, 14, 15, framed.length - 3]) {
+      const decoder = new FrameDecoder(codec);
+      const pieces = [
+        ...decoder.write(framed.subarray(0, cut)),
+        ...decoder.write(framed.subarray(cut)),
+      ];
+      decoder.end();
+      expectBytes(concat(...pieces), data);
+      expect(pieces.length, `cut at ${cut}`).toBe(5);
+    }
+  });
+
+  it("yield no piece for an empty chunk, and end cleanly after a trailing empty padding chunk", () => {
+    const empty = new Uint8Array(0);
+    const stream = concat(
+      STREAM_IDENTIFIER,
+      compressedChunk(empty),
+      chunk(0x01, [...crcOf(empty)]),
+      compressedChunk(data.subarray(0, 10)),
+      chunk(0xfe, []),
+    );
+    const decoder = new FrameDecoder(codec);
+    const pieces = [...decoder.write(stream)];
+    decoder.end();
+    expect(pieces.map((p) => p.length)).toEqual([10]);
+    expectBytes(decodeFramed(codec, stream), data.subarray(0, 10));
+  });
+
+  it("end throws once for a cut-short stream, then is done", async () => {
+    const decoder = new FrameDecoder(codec);
+    for (const _ of decoder.write(framed.subarray(0, 20)));
+    await rejection(() => decoder.end(), "CORRUPT_INPUT");
+    expect(() => decoder.end()).not.toThrow();
+  });
+
+  it("encode a chunk as soon as its bytes are written, and a fresh identifier each time", () => {
+    const encoder = new FrameEncoder(codec, { chunkSize: 1000 });
+    const first = [...encoder.write(data.subarray(0, 1000))];
+    expect(first.length).toBe(2);
+    expectBytes(first[0]!, STREAM_IDENTIFIER);
+    first[0]!.fill(0); // the caller owns what it was given
+    expect([...encoder.end()]).toEqual([]);
+    const next = [...new FrameEncoder(codec).end()];
+    expectBytes(next[0]!, STREAM_IDENTIFIER);
+    next[0]!.fill(0);
+    expectBytes([...new FrameEncoder(codec).write(data)][0]!, STREAM_IDENTIFIER);
+    expectBytes(
+      encodeFramed(codec, new Uint8Array(0)),
+      Uint8Array.of(0xff, 6, 0, 0, 0x73, 0x4e, 0x61, 0x50, 0x70, 0x59),
+    );
+  });
+
+  it("refuse what is not bytes, naming the argument", async () => {
+    expect(await messageOf(() => decodeFramed(codec, "abc" as never), "INVALID_ARGUMENT")).toBe(
+      "input must be a Uint8Array, got string",
+    );
+    expect(
+      await messageOf(() => [...new FrameEncoder(codec).write(5 as never)], "INVALID_ARGUMENT"),
+    ).toBe("data must be a Uint8Array, got number 5");
+    expect(await messageOf(() => encodeFramed(codec, 5 as never), "INVALID_ARGUMENT")).toBe(
+      "data must be a Uint8Array, got number 5",
+    );
+  });
+
+  it("name a compressed chunk with a CRC and no data", () => {
+    expectRejected(
+      codec,
+      concat(STREAM_IDENTIFIER, chunk(0x00, [0, 0, 0, 0])),
+      "CORRUPT_INPUT",
+      /^compressed chunk at byte 10: empty input: a Snappy stream needs at least its length preamble$/,
+    );
+  });
+});
