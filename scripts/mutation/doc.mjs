@@ -65,7 +65,7 @@ function shorten(code) {
  * Every mutant of a report with its stable key: `<file>: <mutator> <original> → <replacement>`,
  * with ` #n` for the n-th (from 2) mutant of a file with the same key, in source order.
  */
-function keyedMutants(report) {
+export function keyedMutants(report) {
   const out = [];
   for (const [file, { source, mutants }] of Object.entries(report.files)) {
     const seen = new Map();

@@ -1,7 +1,9 @@
 #!/usr/bin/env node
 // `pnpm mutation [ts|framing|core ...] [--force] [--concurrency N] [--mutate <files>]`: StrykerJS
-// on each package's source (or, with --mutate, on the comma-separated files given, within it) (scripts/mutation/config.mjs), one package after another, then each package's
-// mutation score and docs/mutation.md's section for it (scripts/mutation/doc.mjs).
+// on each package's source files (scripts/mutation/config.mjs; --mutate: only the
+// comma-separated files given), one package after another; prints each package's mutation
+// score and rewrites its section of docs/mutation.md (scripts/mutation/doc.mjs). Ctrl-C keeps
+// the results so far in the incremental file: the next run goes on from there.
 //
 // StrykerJS 10 needs Node >= 22, the workspace runs on Node 20: on an older Node this script
 // runs itself again on the registry's `node` package (pinned below; npm caches it).
@@ -37,7 +39,6 @@ for (const pkg of packages) {
   if (!PACKAGES.includes(pkg)) throw new Error(`unknown package ${pkg}: one of ${PACKAGES}`);
 }
 
-const runs = [];
 for (const pkg of packages.length > 0 ? packages : PACKAGES) {
   const config = mutationConfig(pkg);
   const incremental = !force && existsSync(config.incrementalFile);
@@ -49,16 +50,13 @@ for (const pkg of packages.length > 0 ? packages : PACKAGES) {
     ...(mutate && { mutate }),
   }).runMutationTest();
   const seconds = Math.round((Date.now() - started) / 1000);
-  runs.push({
+  const run = {
     pkg,
     seconds,
     incremental,
     concurrency: Number(concurrency ?? config.concurrency),
     command: `pnpm mutation ${pkg}${mutate ? ` --mutate ${mutate.join(",")}` : ""}`,
-  });
+  };
   console.log(`mutation: packages/${pkg}/src ${scoreOf(results).text} in ${seconds} s`);
-}
-writeDoc(runs);
-for (const { pkg, seconds } of runs) {
-  console.log(`mutation: packages/${pkg}/src ${scoreOf(pkg).text}, ${seconds} s`);
+  writeDoc([run]);
 }

@@ -52,13 +52,14 @@ describe("validateCompressed", () => {
     expect(validateCompressed(Uint8Array.from([8, ...abcd, 0x0f, 4, 0, 0, 0]))).toBe(8);
   });
 
-  it("rejects a copy cut short at the end of the input, whatever its offset bytes", () => {
-    // 300 bytes produced, then a copy-1 with its offset's top bits in the tag (offset 256 +
-    // the missing byte), a copy-2 and a copy-4 missing their last offset byte.
-    const produced = [(60 << 2) | 0, 299, ...new Uint8Array(300)];
-    rejects([0xb0, 0x02, ...produced, 0x21], /truncated copy tag \(at byte 304\)/);
-    rejects([0xb0, 0x02, ...produced, 0x0e, 4], /truncated copy tag/);
-    rejects([0xb0, 0x02, ...produced, 0x0f, 4, 0, 0], /truncated copy tag/);
+  it("rejects a copy cut short at the end of the input after 300 bytes, whatever its offset bytes", () => {
+    // 300 bytes produced (a literal with a 2-byte length), then a copy-1 with its offset's
+    // top bits in the tag (offset 256 + the missing byte), a copy-2 and a copy-4 missing
+    // their last offset byte: read as offsets they would be in range, and the total right.
+    const produced = [61 << 2, 43, 1, ...new Uint8Array(300)];
+    rejects([0xb0, 0x02, ...produced, 0x21], /^truncated copy tag \(at byte 305\)$/);
+    rejects([0xb0, 0x02, ...produced, 0x0e, 4], /^truncated copy tag \(at byte 305\)$/);
+    rejects([0xb0, 0x02, ...produced, 0x0f, 4, 0, 0], /^truncated copy tag \(at byte 305\)$/);
   });
 
   it("rejects a copy-4 offset of 2^24 or more that reaches before the output", () => {
