@@ -9,7 +9,7 @@
 //   node scripts/mutation/doc.mjs --unexplained [pkg ...]  (print the keys that need a reason)
 import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { PACKAGES, REPORTS } from "./config.mjs";
@@ -22,7 +22,18 @@ const EXPLANATIONS = join(root, "docs/mutation-survivors.json");
 const LIVE = ["Survived", "NoCoverage"];
 const DEAD = ["Killed", "Timeout"];
 
-const reportOf = (pkg) => JSON.parse(readFileSync(join(root, REPORTS, `${pkg}.json`), "utf8"));
+/**
+ * The last report of `pkg`, and whether it is partial: a run interrupted with Ctrl-C leaves
+ * only its incremental file (the mutants tested so far), newer than the last full report.
+ */
+function reportOf(pkg) {
+  const full = join(root, REPORTS, `${pkg}.json`);
+  const incremental = join(root, REPORTS, `${pkg}.incremental.json`);
+  const partial =
+    existsSync(incremental) && (!existsSync(full) || mtime(incremental) > mtime(full) + 60_000);
+  return { ...JSON.parse(readFileSync(partial ? incremental : full, "utf8")), partial };
+}
+const mtime = (path) => statSync(path).mtimeMs;
 
 /** Stryker's mutation score: killed and timed out over every valid mutant. */
 export function scoreOf(pkgOrMutants) {
@@ -100,10 +111,14 @@ function section(pkg, run, explanations) {
     (key) => key.startsWith(prefix) && !known.has(key),
   );
   const lines = [`<!-- mutation:${pkg} -->`, "", `## packages/${pkg}/src`, ""];
-  lines.push(`Mutation score **${score.text}** of ${mutants.length} mutants.`);
+  lines.push(
+    report.partial
+      ? `**Partial**: the last run was interrupted. Of the ${mutants.length} mutants tested so far, **${score.text}**.`
+      : `Mutation score **${score.text}** of ${mutants.length} mutants.`,
+  );
   if (run) {
     lines.push(
-      `\`${run.command}\` on ${run.date}: ${run.minutes} min wall time, concurrency ${run.concurrency}, Node ${run.node}, StrykerJS ${run.stryker}${run.incremental ? " (incremental: unchanged mutants taken from the run before)" : ""}.`,
+      `\`${run.command}\` on ${run.date}: ${run.minutes} min wall time, concurrency ${run.concurrency}, Node ${run.node}, StrykerJS ${run.stryker}${run.incremental ? " (incremental: the results of mutants it did not retest are the runs' before)" : ""}.`,
     );
   }
   lines.push("");

@@ -41,7 +41,9 @@ for (const pkg of packages) {
 
 for (const pkg of packages.length > 0 ? packages : PACKAGES) {
   const config = mutationConfig(pkg);
-  const incremental = !force && existsSync(config.incrementalFile);
+  // Results taken from the runs before: those of unchanged mutants, or (with --mutate) of
+  // every mutant outside the files or lines given.
+  const incremental = (!force || mutate !== undefined) && existsSync(config.incrementalFile);
   const started = Date.now();
   const results = await new Stryker({
     ...config,
@@ -55,7 +57,7 @@ for (const pkg of packages.length > 0 ? packages : PACKAGES) {
     seconds,
     incremental,
     concurrency: Number(concurrency ?? config.concurrency),
-    command: `pnpm mutation ${pkg}${mutate ? ` --mutate ${mutate.join(",")}` : ""}`,
+    command: `pnpm mutation ${pkg}${force ? " --force" : ""}${mutate ? ` --mutate ${mutate.join(",")}` : ""}`,
   };
   console.log(`mutation: packages/${pkg}/src ${scoreOf(results).text} in ${seconds} s`);
   writeDoc([run]);
