@@ -195,7 +195,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const args = process.argv.slice(2);
   const pkgs = args.filter((arg) => !arg.startsWith("--"));
   const reported = (pkgs.length > 0 ? pkgs : PACKAGES).filter((pkg) =>
-    existsSync(join(root, REPORTS, `${pkg}.json`)),
+    ["json", "incremental.json"].some((end) => existsSync(join(root, REPORTS, `${pkg}.${end}`))),
   );
   if (args.includes("--unexplained")) {
     // A skeleton to paste into docs/mutation-survivors.json's `mutants` and fill in.
