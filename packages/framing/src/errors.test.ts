@@ -23,6 +23,7 @@ import {
   chunk,
   codecs,
   concat,
+  crcOf,
   decodeInSteps,
   expectBytes,
   expectRejected,
@@ -31,8 +32,6 @@ import {
 
 const codec = codecs[0]!;
 const any = { minSize: 0, maxSize: 1 << 20 };
-const le32 = (x: number) => [x & 0xff, (x >>> 8) & 0xff, (x >>> 16) & 0xff, x >>> 24];
-const crcOf = (data: Uint8Array) => le32(maskChecksum(crc32c(data)));
 
 /** The SnappyError `run` throws (or its promise rejects with), checked for `code`. */
 async function rejection(run: () => unknown, code: string): Promise<SnappyError> {
