@@ -15,7 +15,6 @@ import { repoRoot, workspacePackages } from "@snappykit/workspace";
 import { formatBytes } from "@snappykit/workspace/format";
 import { publint } from "publint";
 import { formatMessage } from "publint/utils";
-import { adapterTable, withAdapterTable } from "./adapter-table.mjs";
 import { mapLimit, pack } from "./lib/pack.mjs";
 
 const run = promisify(execFile);
@@ -117,6 +116,9 @@ function checkManifest(p) {
       report(name, `"exports" must map "./package.json" to "./package.json"`);
     }
     checkConditions(name, pkg.exports, "");
+    // `npm view` and the registry's page show the top-level field, not the exports map.
+    const types = pkg.exports["."]?.types;
+    if (pkg.types !== types) report(name, `"types" must be "${types}", exports["."]'s types`);
   }
   if (!Array.isArray(pkg.files) || pkg.files.length === 0)
     report(name, `"files" must list what ships`);
@@ -154,22 +156,12 @@ function checkAdapter(p) {
   if (!p.pkg.keywords?.includes("snappykit-adapter")) {
     report(p.name, `keywords: "snappykit-adapter" is missing`);
   }
-  // The README's adapter table is generated from these (scripts/adapter-table.mjs).
+  // The README's adapter table is generated from these (scripts/docs.mjs).
   for (const field of ["wraps", "runtime", "guard"]) {
     if (typeof p.pkg.snappykit?.[field] !== "string" || !p.pkg.snappykit[field]) {
       report(p.name, `"snappykit.${field}" is missing (a cell of the README's adapter table)`);
     }
   }
-}
-
-// The README's adapter table is what the released adapters' package.json say.
-const readme = readFileSync(join(root, "README.md"), "utf8");
-try {
-  if (withAdapterTable(readme, adapterTable(root)) !== readme) {
-    report("README.md", "the adapter table is stale: run `node scripts/adapter-table.mjs --write`");
-  }
-} catch (error) {
-  report("README.md", error.message);
 }
 
 // Private packages (apps/bench, ...) are never versioned or published.

@@ -6,6 +6,7 @@ import type { SnappyCodec } from "@snappykit/core";
 import { loadPayloads } from "@snappykit/fixtures";
 import { discoverAdapters, type LoadedAdapter, loadAdapters } from "@snappykit/workspace";
 import { machine } from "@snappykit/workspace/environment";
+import { adapterTargets } from "@snappykit/workspace/targets";
 import {
   craftedSet,
   type InputSet,
@@ -148,16 +149,12 @@ export async function runFuzz(options: FuzzOptions = {}): Promise<SafetyReport> 
   // report the ones that do not load, and to build the mutated set's valid streams.
   const { loaded, failed: notLoaded } = await loadAdapters(entries);
   const pool = buildPool(pickCompressor(loaded));
-  const subjects: Subject[] = loaded.flatMap((a) => [
-    { id: a.id, entry: a.entry, target: "adapter" as const },
-    ...a.variants.map((v) => ({
-      id: v.name,
-      entry: a.entry,
-      target: "adapter" as const,
-      variant: v.name,
-    })),
-    ...(withRaw ? [{ id: a.id, entry: a.entry, target: "raw" as const }] : []),
-  ]);
+  const subjects: Subject[] = adapterTargets(loaded, { raw: withRaw }).map((t) => ({
+    id: t.id,
+    entry: t.entry,
+    target: t.impl,
+    ...(t.impl === "adapter" && t.variant !== undefined && { variant: t.variant }),
+  }));
   const failed: FailedRow[] = notLoaded.map((f) => ({
     id: f.id,
     target: "adapter",

@@ -3,6 +3,7 @@
 // on a hang or runaway memory and forks a fresh one, so nothing here needs to survive that.
 import { pathToFileURL } from "node:url";
 import type { AdapterModule } from "@snappykit/core";
+import { openTarget } from "@snappykit/workspace/targets";
 import { MemoryProbe } from "./memory.js";
 import { classifyReturn, classifyThrow, type Expected } from "./outcome.js";
 import type { ChildMessage, ParentMessage, RunMessage, Target } from "./protocol.js";
@@ -38,23 +39,16 @@ function describeOutput(output: unknown, expected: Expected): string {
 async function load(entry: string, target: Target, variant?: string): Promise<void> {
   try {
     const mod = (await import(pathToFileURL(entry).href)) as Partial<AdapterModule>;
-    if (typeof mod.createCodec !== "function" || typeof mod.createRaw !== "function") {
-      throw new Error(`${entry} does not export createCodec and createRaw`);
-    }
     let library: string;
     let compress: (input: Uint8Array) => Uint8Array;
     if (target === "adapter") {
-      const codec =
-        variant === undefined
-          ? await mod.createCodec()
-          : (await mod.createVariants?.())?.find((v) => v.name === variant);
-      if (!codec) throw new Error(`${entry} has no variant named ${variant}`);
+      const codec = await openTarget(mod, { impl: "adapter", variant }, entry);
       library = codec.library;
       compress = (input) => codec.compress(input);
       decompress = (input, maxLength) =>
         codec.uncompress(input, maxLength === undefined ? undefined : { maxLength });
     } else {
-      const raw = await mod.createRaw();
+      const raw = await openTarget(mod, { impl: "raw" }, entry);
       library = raw.library;
       compress = (input) => raw.compress(input);
       decompress = (input) => raw.uncompress(input);

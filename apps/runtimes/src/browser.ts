@@ -3,8 +3,8 @@
 // in its own page. A bundle or page error means the adapter cannot load there.
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { bundleForBrowser, openPage } from "@snappykit/bench/chromium";
 import type { PayloadSet } from "@snappykit/conformance/cases";
+import { bundleForBrowser, openPage } from "@snappykit/workspace/chromium";
 import type { Browser } from "playwright-core";
 import { type AdapterResult, importsOf, type Target } from "./portable.js";
 

@@ -1,23 +1,31 @@
 #!/usr/bin/env node
-// `pnpm test:runtimes`: the conformance checks for every adapter under Bun, Deno and
-// headless Chromium. Prints one summary line per runtime and each adapter's result; exits 1
-// when an adapter that loads fails a check, or when the load matrix differs from what the
-// adapters' package.json say (`snappykit.cannotLoad`).
+// `pnpm test:runtimes`: the conformance checks for every adapter under the Node LTS lines
+// (tools/node-lines), Bun, Deno and headless Chromium. Prints one summary line per runtime
+// and each adapter's result; exits 1 when an adapter that loads fails a check, or when the
+// load matrix differs from what the adapters' package.json say (`snappykit.cannotLoad`) and,
+// for a Node line, what scripts/node-addons.mjs could not build for it.
 import { execFileSync } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { launchChromium } from "@snappykit/bench/chromium";
 import { discoverAdapters } from "@snappykit/workspace";
+import { launchChromium } from "@snappykit/workspace/chromium";
+import {
+  addonFailure,
+  isNodeLine,
+  NODE_LINES,
+  nodeLineBinary,
+} from "@snappykit/workspace/node-lines";
 import { runInPage } from "./browser.js";
 import { fixturePayloads } from "./payloads.js";
 import { type AdapterResult, FRAMING, type Target } from "./portable.js";
-import { type ChildReport, type ExpectedCannotLoad, type Runtime, report } from "./report.js";
+import { type ChildReport, expectedCannotLoad, type Runtime, report } from "./report.js";
 
 const here = dirname(fileURLToPath(import.meta.url));
 // Bun and Deno are pinned in the root package.json (the bench forks into them too).
 const bin = (name: string) => join(here, "..", "..", "..", "node_modules", ".bin", name);
 
-const RUNTIMES: readonly Runtime[] = ["bun", "deno", "browser"];
+const RUNTIMES: readonly Runtime[] = [...NODE_LINES, "bun", "deno", "browser"];
 
 /**
  * Every adapter in the workspace, imported from the module its `exports` map gives the
@@ -31,19 +39,17 @@ function adapters(runtime: Runtime): Target[] {
   }));
 }
 
-function runChild(runtime: "bun" | "deno", targets: readonly Target[]) {
-  const args = runtime === "bun" ? ["run"] : ["run", "--allow-all", "--quiet"];
-  const stdout = execFileSync(
-    bin(runtime),
-    [...args, join(here, "child.js"), JSON.stringify(targets)],
-    {
-      encoding: "utf8",
-      maxBuffer: 64 * 2 ** 20,
-      stdio: ["ignore", "pipe", "inherit"],
-      // Each runtime takes seconds; a hang (a worker pool keeping it alive) fails clearly.
-      timeout: 5 * 60_000,
-    },
-  );
+function runChild(runtime: Exclude<Runtime, "browser">, targets: readonly Target[]) {
+  const [file, args] = isNodeLine(runtime)
+    ? [nodeLineBinary(runtime), []]
+    : [bin(runtime), runtime === "bun" ? ["run"] : ["run", "--allow-all", "--quiet"]];
+  const stdout = execFileSync(file, [...args, join(here, "child.js"), JSON.stringify(targets)], {
+    encoding: "utf8",
+    maxBuffer: 64 * 2 ** 20,
+    stdio: ["ignore", "pipe", "inherit"],
+    // Each runtime takes seconds; a hang (a worker pool keeping it alive) fails clearly.
+    timeout: 5 * 60_000,
+  });
   const line = stdout.trim().split("\n").at(-1) ?? "";
   return JSON.parse(line) as ChildReport;
 }
@@ -60,19 +66,18 @@ async function runBrowser(targets: readonly Target[]) {
   }
 }
 
-/** Runtime → adapter id → why it cannot load there, from the adapters' package.json. */
-function expectedCannotLoad(): ExpectedCannotLoad {
-  const expected: Record<string, Record<string, string>> = {};
-  for (const { id, metadata } of discoverAdapters()) {
-    for (const [runtime, reason] of Object.entries(metadata.cannotLoad ?? {})) {
-      expected[runtime] = { ...expected[runtime], [id]: reason };
-    }
-  }
-  return expected;
-}
+/** Every adapter's declared reasons and dependencies, for {@link expectedCannotLoad}. */
+const declared = () =>
+  discoverAdapters().map(({ id, metadata, dir }) => ({
+    id,
+    cannotLoad: metadata.cannotLoad ?? {},
+    dependencies: Object.keys(
+      JSON.parse(readFileSync(join(dir, "package.json"), "utf8")).dependencies ?? {},
+    ),
+  }));
 
 async function main(): Promise<number> {
-  const expected = expectedCannotLoad();
+  const expected = expectedCannotLoad(declared(), NODE_LINES, addonFailure);
   const problems: string[] = [];
   for (const name of RUNTIMES) {
     const list = [...adapters(name), FRAMING];

@@ -2,7 +2,7 @@ import type { SnappyCodec } from "@snappykit/core";
 import { createCodec, createRaw } from "@snappykit/ts";
 import { describe, expect, it } from "vitest";
 import { runTarget } from "./portable.js";
-import { report } from "./report.js";
+import { expectedCannotLoad, report } from "./report.js";
 
 const target = { id: "ts", module: "@snappykit/ts" };
 const run = (codec: () => Promise<SnappyCodec>, variants?: () => Promise<SnappyCodec[]>) =>
@@ -41,6 +41,27 @@ describe("runTarget", () => {
   it("reports an import or createCodec error as cannot load, with the reason", async () => {
     const result = await run(() => Promise.reject(new Error("no such addon")));
     expect(result).toEqual({ id: "ts", status: "cannot load", reason: "no such addon" });
+  });
+});
+
+describe("expectedCannotLoad", () => {
+  it("takes each adapter's declared reasons, and a Node line's addon that did not build", () => {
+    const adapters: Parameters<typeof expectedCannotLoad>[0] = [
+      {
+        id: "libsnappy",
+        cannotLoad: { bun: "NAN addon" },
+        dependencies: ["@snappykit/core", "snappy"],
+      },
+      { id: "ts", cannotLoad: {}, dependencies: ["@snappykit/core"] },
+    ];
+    const failed = (line: string, dependency: string) =>
+      line === "node26" && dependency === "snappy"
+        ? "snappy@6.3.5 did not build for Node v26"
+        : undefined;
+    expect(expectedCannotLoad(adapters, ["node24", "node26"], failed)).toEqual({
+      bun: { libsnappy: "NAN addon" },
+      node26: { libsnappy: "snappy@6.3.5 did not build for Node v26" },
+    });
   });
 });
 

@@ -44,8 +44,12 @@ export interface Choice {
   readonly threshold: number | null;
 }
 
-/** Where the shipped thresholds came from (see thresholds.json in this package). */
+/**
+ * Where a set of thresholds came from: this package's thresholds.json (`source: "shipped"`),
+ * or a calibration on the machine that runs it (`pnpm bench --calibrate`: "calibrated").
+ */
 export interface Provenance {
+  readonly source: "shipped" | "calibrated";
   readonly commit: string;
   readonly node: string;
   readonly machine: string;
@@ -63,7 +67,15 @@ export interface AutoOptions {
    * kind (`{ incompressible: 65536 }`); the rest keep the shipped values. `0` sends
    * everything to native, `null` nothing.
    */
-  thresholds?: { readonly compress?: ThresholdOverride; readonly uncompress?: ThresholdOverride };
+  thresholds?: {
+    readonly compress?: ThresholdOverride;
+    readonly uncompress?: ThresholdOverride;
+    /**
+     * Where they came from: a calibration's thresholds file carries it, and is passed as it
+     * is (`JSON.parse` of it); `describe()` then names it.
+     */
+    readonly provenance?: Provenance;
+  };
   /**
    * Try to load the native codec (`@snappykit/napi`). `false` uses `@snappykit/ts` for
    * every call, e.g. to take native code out of a comparison.
@@ -84,7 +96,15 @@ export interface AutoDescription {
   readonly thresholds: Thresholds;
   /** How each call's kind is judged, in words. */
   readonly kinds: { readonly compress: string; readonly uncompress: string };
-  /** Where the shipped thresholds were measured. */
+  /**
+   * Which thresholds are in force: the shipped ones, a calibration's (from the file given
+   * as `thresholds`), or "custom" (sizes given by hand, without a provenance).
+   */
+  readonly source: "shipped" | "calibrated" | "custom";
+  /**
+   * Where the thresholds in force were measured: the calibration's machine, Node and date,
+   * or the shipped ones' (also for custom sizes, which replace only what they name).
+   */
   readonly provenance: Provenance;
   /** Which operations write into caller memory (through ts), by name. */
   readonly into: readonly string[];
@@ -112,4 +132,4 @@ export const shippedThresholds: Thresholds = {
   compress: shipped.compress,
   uncompress: shipped.uncompress,
 };
-export const provenance: Provenance = shipped.provenance;
+export const provenance: Provenance = { ...shipped.provenance, source: "shipped" };

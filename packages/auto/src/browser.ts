@@ -6,6 +6,7 @@ import type { AutoCodec, AutoOptions } from "./auto.js";
 import { route, routeRaw } from "./route.js";
 
 export * from "./auto.js";
+export * from "./calibrate.js";
 
 const NO_NATIVE = { reason: "browser build: no native code, @snappykit/ts for every call" };
 

@@ -4,7 +4,13 @@ import { getPayload, payloadNames } from "@snappykit/fixtures";
 import { createCodec as createTs } from "@snappykit/ts";
 import { describe, expect, it } from "vitest";
 import * as browser from "./browser.js";
-import { createCodec, createRaw, provenance, shippedThresholds } from "./index.js";
+import {
+  createCodec,
+  createRaw,
+  provenance,
+  shippedThresholds,
+  thresholdsFromSweep,
+} from "./index.js";
 
 const block = getPayload("beacon-block").items[0]!;
 
@@ -16,6 +22,7 @@ describe("@snappykit/auto", () => {
     expect(about.ts).toMatch(/^@snappykit\/ts@\d+\.\d+\.\d+$/);
     expect(about.reason).toContain(about.native);
     expect(about.thresholds).toEqual(shippedThresholds);
+    expect(about).toMatchObject({ source: "shipped", provenance });
     expect(codec.runtime).toBe("native");
     expect(codec.library).toMatch(
       /^@snappykit\/auto@\d+\.\d+\.\d+ \(@snappykit\/ts@.+ \+ snappy@7/,
@@ -35,6 +42,55 @@ describe("@snappykit/auto", () => {
     expect(provenance.machine).not.toBe("");
     expect(provenance.command).toContain("pnpm");
     expect(provenance.generatedBy).toContain("run thresholds");
+    expect(provenance.source).toBe("shipped");
+  });
+
+  it("takes a calibration's thresholds file as it is, and says it is calibrated, where and when", async () => {
+    const calibration = thresholdsFromSweep(
+      {
+        command: "pnpm bench --calibrate",
+        environment: {
+          commit: "abc",
+          date: "2026-12-01T12:00:00.000Z",
+          cpu: "Test CPU",
+          cores: 4,
+          os: "Linux 6",
+          arch: "x64",
+          memoryGiB: 8,
+          runtime: { name: "node26", version: "26.10.0" },
+        },
+        series: ["blocks", "sidecars"].map((name) => ({
+          name,
+          ratio: 1,
+          points: [],
+          crossover: [
+            { op: "compress", codecs: ["ts", "napi"], size: 3000 },
+            { op: "uncompress", codecs: ["ts", "napi"], size: 9000 },
+          ],
+        })),
+      },
+      "pnpm bench --calibrate",
+      "calibrated",
+    );
+    // Through JSON, as a file on disk would be read.
+    const codec = await createCodec({ thresholds: JSON.parse(JSON.stringify(calibration)) });
+    const about = codec.describe();
+    expect(about.source).toBe("calibrated");
+    expect(about.provenance).toMatchObject({
+      source: "calibrated",
+      node: "v26.10.0",
+      machine: "Test CPU ×4, Linux 6 x64, 8 GiB",
+      date: "2026-12-01T12:00:00.000Z",
+    });
+    expect(about.thresholds.compress).toEqual({ compressible: 3000, incompressible: 3000 });
+    expect(codec.backendFor("uncompress", 8999)).toBe("ts");
+    expect(codec.backendFor("uncompress", 9000)).toBe("napi");
+    // Sizes given by hand, without a provenance, are custom.
+    expect((await createCodec({ thresholds: { compress: 5 } })).describe().source).toBe("custom");
+    const bad = await createCodec({ thresholds: { provenance: { node: 26 } as never } }).catch(
+      (e) => e,
+    );
+    expect(bad).toMatchObject({ code: "INVALID_ARGUMENT", message: /provenance must say node/ });
   });
 
   it("routes by size, op and kind, as the thresholds say", async () => {
@@ -196,7 +252,7 @@ describe("@snappykit/auto", () => {
     const never = { compressible: null, incompressible: null };
     expect(about.thresholds).toEqual({ compress: never, uncompress: never });
     expect(codec.backendFor("uncompress", 2 ** 30)).toBe("ts");
-    expect(codec.runtime).toBe("js");
+    expect(codec.runtime).toBe((await createTs()).runtime); // ts: its kernel's wasm, or js
     expect(codec.compressAsync).toBeUndefined();
     expect(codec.uncompress(codec.compress(block))).toEqual(block);
   });

@@ -11,6 +11,7 @@ import type { AutoCodec, AutoOptions } from "./auto.js";
 import { type NativeResult, route, routeRaw } from "./route.js";
 
 export * from "./auto.js";
+export * from "./calibrate.js";
 
 async function loadNative(options: AutoOptions): Promise<NativeResult> {
   if (options.native === false) return { reason: "native disabled by options (native: false)" };

@@ -12,11 +12,13 @@ import {
 } from "@snappykit/core";
 import {
   type AutoCodec,
+  type AutoDescription,
   type AutoOptions,
   type Kind,
   type KindThresholds,
   library,
   type Op,
+  type Provenance,
   provenance,
   shippedThresholds,
   type Thresholds,
@@ -34,7 +36,7 @@ const NEVER: Thresholds = {
 
 function resolveThresholds(options: AutoOptions): Thresholds {
   checkOptions(options, ["thresholds", "native"]);
-  checkOptions(options.thresholds, OPS, "thresholds");
+  checkOptions(options.thresholds, [...OPS, "provenance"], "thresholds");
   const resolved = {} as Record<Op, KindThresholds>;
   for (const op of OPS) {
     const given = options.thresholds?.[op];
@@ -162,11 +164,37 @@ function declaredSize(input: Uint8Array): number {
   }
 }
 
+/**
+ * Which thresholds are in force and where they came from: a calibration's file names itself;
+ * sizes given by hand are "custom".
+ * @throws SnappyError `INVALID_ARGUMENT` for a provenance that is not a calibration's.
+ */
+function sourceOf(options: AutoOptions): Pick<AutoDescription, "source" | "provenance"> {
+  const given = options.thresholds;
+  if (given?.provenance !== undefined) {
+    const p = given.provenance as Partial<Provenance> | null;
+    const fields = ["node", "machine", "date"] as const;
+    if (typeof p !== "object" || p === null || fields.some((f) => typeof p[f] !== "string")) {
+      throw new SnappyError(
+        "INVALID_ARGUMENT",
+        "thresholds.provenance must say node, machine and date (a calibration's thresholds file has them)",
+      );
+    }
+    return {
+      source: p.source === "shipped" ? "shipped" : "calibrated",
+      provenance: p as Provenance,
+    };
+  }
+  const custom = given !== undefined && OPS.some((op) => given[op] !== undefined);
+  return { source: custom ? "custom" : "shipped", provenance };
+}
+
 /** Build the routing codec over `ts` and whatever `native` resolved to. */
 export function route(ts: SnappyCodec, native: NativeResult, options: AutoOptions): AutoCodec {
   const nativeCodec = "codec" in native ? native.codec : undefined;
   // Validated even when native is absent, so a bad option fails everywhere alike.
   const requested = resolveThresholds(options);
+  const origin = sourceOf(options);
   const thresholds: Thresholds = nativeCodec ? requested : NEVER;
   const compressNative = chooser("compress", thresholds.compress);
   const uncompressNative = chooser("uncompress", thresholds.uncompress);
@@ -180,16 +208,19 @@ export function route(ts: SnappyCodec, native: NativeResult, options: AutoOption
     library: nativeCodec
       ? `${library} (${ts.library} + ${nativeCodec.library})`
       : `${library} (${ts.library})`,
-    runtime: nativeCodec ? "native" : "js",
-    // A non-Uint8Array goes to ts, which rejects it with INVALID_ARGUMENT.
-    compress: (input) =>
-      input instanceof Uint8Array && compressNative(input, input.length)
-        ? big.compress(input)
-        : ts.compress(input),
-    uncompress: (input, options) =>
-      input instanceof Uint8Array && uncompressNative(input, declaredSize(input))
+    runtime: nativeCodec ? "native" : ts.runtime,
+    // Checked before routing: routing reads the input, and a Proxy of a Uint8Array passes
+    // `instanceof` but throws a TypeError at its first typed-array read.
+    compress: (input) => {
+      assertBytes(input);
+      return compressNative(input, input.length) ? big.compress(input) : ts.compress(input);
+    },
+    uncompress: (input, options) => {
+      assertBytes(input);
+      return uncompressNative(input, declaredSize(input))
         ? big.uncompress(input, options)
-        : ts.uncompress(input, options),
+        : ts.uncompress(input, options);
+    },
     // Pure functions of the format: the same for every codec.
     uncompressedLength: (input, options) => checkUncompressedLength(input, options).length,
     maxCompressedLength: ts.maxCompressedLength ?? maxCompressedLength,
@@ -202,7 +233,7 @@ export function route(ts: SnappyCodec, native: NativeResult, options: AutoOption
           : `${nativeCodec?.library} loaded; sizes at or over the threshold of their kind go to it`,
       thresholds,
       kinds: KIND_RULES,
-      provenance,
+      ...origin,
       into: (["compressInto", "uncompressInto"] as const).filter((k) => ts[k] !== undefined),
     }),
     backendFor: (op, size, kind = "compressible") => {

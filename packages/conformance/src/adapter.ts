@@ -3,7 +3,7 @@
 // names agree with its folder and with what it really loaded. Plain functions like the codec
 // checks, so the suite's own tests can prove each one fails on a broken module.
 import type { AdapterModule, RawBackend, SnappyCodec } from "@snappykit/core";
-import type { Check } from "./checks.js";
+import type { Check } from "./check.js";
 import { builtinCorpus } from "./corpus.js";
 import { fail, sameBytes } from "./expect.js";
 import { oracleUncompress } from "./oracle.js";

@@ -2,18 +2,12 @@
 // code by readSizeConstants) and each power of two, ±1, as random, zero and text bytes,
 // through every operation the codec offers. A decoder that fails one valid stream at one
 // size (ts once threw on a 4096-byte output held in one literal) fails here.
-import {
-  isSnappyError,
-  MAX_SNAPPY_LENGTH,
-  maxCompressedLength,
-  type SnappyCodec,
-} from "@snappykit/core";
+import { isSnappyError, MAX_SNAPPY_LENGTH, maxCompressedLength } from "@snappykit/core";
+import type { AddCheck } from "./check.js";
 import { literalStream, prng, randomBytes, varint } from "./corpus.js";
 import { expectSnappyError, fail, sameBytes } from "./expect.js";
 import { oracleUncompress } from "./oracle.js";
 import type { BoundaryPlan } from "./sizes.js";
-
-type Add = (group: string, name: string, run: (codec: SnappyCodec) => void | Promise<void>) => void;
 
 const GROUP = "boundary sizes";
 
@@ -57,7 +51,7 @@ function expectCode(call: () => unknown, code: string, what: string): void {
 }
 
 /** Register one check per size of `plan`. */
-export function boundaryChecks(add: Add, plan: BoundaryPlan): void {
+export function boundaryChecks(add: AddCheck, plan: BoundaryPlan): void {
   for (const { size, because } of plan.sizes) {
     add(GROUP, `${size} B (${because.join("; ")})`, async (c) => {
       for (const [kind, data] of kinds(size)) {

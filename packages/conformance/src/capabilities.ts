@@ -9,12 +9,10 @@ import {
   type UncompressOptions,
 } from "@snappykit/core";
 import { hostileCases, validStreams } from "./cases.js";
-import type { PayloadSet } from "./checks.js";
+import type { AddCheck, PayloadSet } from "./check.js";
 import { builtinCorpus, mutations, randomBytes, varint } from "./corpus.js";
 import { expectSnappyError, fail, sameBytes } from "./expect.js";
 import { oracleUncompress } from "./oracle.js";
-
-type Add = (group: string, name: string, run: (codec: SnappyCodec) => void | Promise<void>) => void;
 
 const GROUP = "caller-owned output";
 const SENTINEL = 0xa5;
@@ -61,7 +59,7 @@ const requireMember = <K extends keyof SnappyCodec>(c: SnappyCodec, key: K, beca
 };
 
 /** Register the capability checks; `payloads` adds real data to the exact-bytes checks. */
-export function capabilityChecks(add: Add, payloads: readonly PayloadSet[]): void {
+export function capabilityChecks(add: AddCheck, payloads: readonly PayloadSet[]): void {
   const samples = () => [
     ...builtinCorpus().map((item) => ({ name: item.name, bytes: item.bytes })),
     ...payloads.flatMap((p) =>

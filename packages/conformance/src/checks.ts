@@ -10,27 +10,13 @@ import {
 import { boundaryChecks } from "./boundaries.js";
 import { capabilityChecks } from "./capabilities.js";
 import { hostileCases, validStreams } from "./cases.js";
+import type { AddCheck, Check, PayloadSet } from "./check.js";
 import { builtinCorpus, type CorpusItem, mutations, prng, randomBytes } from "./corpus.js";
 import { expectSnappyError, fail, sameBytes } from "./expect.js";
 import { lifetimeChecks } from "./lifetime.js";
 import { oracleUncompress } from "./oracle.js";
 import { ownershipChecks } from "./ownership.js";
 import type { BoundaryPlan } from "./sizes.js";
-
-/** One named check; `run` throws (or rejects) when the codec fails it. */
-export interface Check {
-  readonly group: string;
-  readonly name: string;
-  run(codec: SnappyCodec): void | Promise<void>;
-}
-
-/** A set of real payloads: every item round-trips, and every golden stream decodes to it. */
-export interface PayloadSet {
-  readonly name: string;
-  readonly items: readonly Uint8Array[];
-  /** The items as a reference encoder (Google's libsnappy) compressed them, in order. */
-  readonly golden?: readonly Uint8Array[];
-}
 
 /** Extra inputs for the round-trip and golden checks. */
 export interface ConformanceInputs {
@@ -101,8 +87,7 @@ const hex = (bytes: Uint8Array) =>
 /** Every check the suite runs, in order. */
 export function conformanceChecks(inputs: ConformanceInputs = {}): Check[] {
   const checks: Check[] = [];
-  const add = (group: string, name: string, run: (codec: SnappyCodec) => void | Promise<void>) =>
-    checks.push({ group, name, run });
+  const add: AddCheck = (group, name, run) => checks.push({ group, name, run });
 
   add("contract", "declares contractVersion 1, a name, its library@version and runtime", (c) => {
     if (c.contractVersion !== 1) fail(`contractVersion is ${String(c.contractVersion)}`);
@@ -173,15 +158,44 @@ export function conformanceChecks(inputs: ConformanceInputs = {}): Check[] {
   );
 
   add("rejects bad input with SnappyError", "non-Uint8Array arguments", (c) => {
-    for (const bad of [null, undefined, "abc", [1, 2, 3], 42]) {
+    // A Proxy of a Uint8Array passes `instanceof`, and then every typed-array method throws
+    // a TypeError on it.
+    const fakes: [string, unknown][] = [
+      ["null", null],
+      ["undefined", undefined],
+      ['"abc"', "abc"],
+      ["[1, 2, 3]", [1, 2, 3]],
+      ["42", 42],
+      ["a Proxy of a Uint8Array", new Proxy(randomBytes(20, 1), {})],
+      ["an object inheriting from Uint8Array", Object.create(Uint8Array.prototype)],
+    ];
+    for (const [what, bad] of fakes) {
       for (const op of ["compress", "uncompress"] as const) {
-        try {
-          (c[op] as (x: unknown) => unknown)(bad);
-        } catch (error) {
-          if (isSnappyError(error, "INVALID_ARGUMENT")) continue;
-          fail(`${op}(${JSON.stringify(bad)}): threw ${String(error)}, not INVALID_ARGUMENT`);
-        }
-        fail(`${op}(${JSON.stringify(bad)}) returned instead of throwing INVALID_ARGUMENT`);
+        expectSnappyError(
+          () => (c[op] as (x: unknown) => unknown)(bad),
+          ["INVALID_ARGUMENT"],
+          `${op}(${what})`,
+        );
+      }
+    }
+  });
+
+  add("rejects bad input with SnappyError", "options it does not know, and non-objects", (c) => {
+    // snappyjs takes maxLength positionally: a caller migrating from it must not lose the
+    // limit it believes is in force, nor one who misspells it.
+    const wire = c.compress(randomBytes(100, 2));
+    const bad: [string, unknown][] = [
+      ["10 (a positional maxLength)", 10],
+      ['"10"', "10"],
+      ["null", null],
+      ["{ maxlength: 10 }", { maxlength: 10 }],
+      ["{ maxLength: 10, limit: 5 }", { maxLength: 10, limit: 5 }],
+    ];
+    for (const [what, options] of bad) {
+      for (const op of ["uncompress", "uncompressedLength"] as const) {
+        const call = c[op] as ((x: Uint8Array, o: unknown) => unknown) | undefined;
+        if (!call) continue;
+        expectSnappyError(() => call(wire, options), ["INVALID_ARGUMENT"], `${op}(wire, ${what})`);
       }
     }
   });

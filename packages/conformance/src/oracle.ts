@@ -24,7 +24,7 @@ export function oracleUncompress(input: Uint8Array): Uint8Array {
   }
   if (declared > 0xffffffff) throw new Error("preamble larger than 2^32 - 1");
 
-  const out: number[] = [];
+  const out = new Output();
   const overflow = () => {
     if (out.length > declared) throw new Error("output longer than the preamble says");
   };
@@ -67,10 +67,37 @@ export function oracleUncompress(input: Uint8Array): Uint8Array {
     if (offset === 0) throw new Error("copy offset of 0");
     if (offset > out.length) throw new Error("copy reaches before the start of the output");
     for (let i = 0; i < length; i++) {
-      out.push(out[out.length - offset]!);
+      out.push(out.at(out.length - offset));
       overflow();
     }
   }
   if (out.length !== declared) throw new Error("output shorter than the preamble says");
-  return Uint8Array.from(out);
+  return out.bytes();
+}
+
+/**
+ * The bytes produced so far: an array of bytes that grows as they come (a number[] took
+ * seconds for the 32 MiB streams of the calling-pattern checks). Never sized by the
+ * preamble, which may lie.
+ */
+class Output {
+  #bytes = new Uint8Array(1024);
+  length = 0;
+
+  push(byte: number): void {
+    if (this.length === this.#bytes.length) {
+      const grown = new Uint8Array(this.#bytes.length * 2);
+      grown.set(this.#bytes);
+      this.#bytes = grown;
+    }
+    this.#bytes[this.length++] = byte;
+  }
+
+  at(index: number): number {
+    return this.#bytes[index]!;
+  }
+
+  bytes(): Uint8Array {
+    return this.#bytes.slice(0, this.length);
+  }
 }

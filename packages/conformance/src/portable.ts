@@ -11,12 +11,8 @@ export {
   onEveryCodec,
 } from "./adapter.js";
 export { type HostileCase, hostileCases, type ValidStream, validStreams } from "./cases.js";
-export {
-  type Check,
-  type ConformanceInputs,
-  conformanceChecks,
-  type PayloadSet,
-} from "./checks.js";
+export type { AddCheck, Check, PayloadSet } from "./check.js";
+export { type ConformanceInputs, conformanceChecks } from "./checks.js";
 export {
   builtinCorpus,
   type CorpusItem,

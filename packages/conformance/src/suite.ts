@@ -7,7 +7,8 @@ import { installedLibrary } from "@snappykit/core/node";
 import { getGolden, loadPayloads } from "@snappykit/fixtures";
 import { afterAll, beforeAll, describe, it } from "vitest";
 import { codecsOf, type LoadedModule, loadModule, moduleChecks, onEveryCodec } from "./adapter.js";
-import { type ConformanceInputs, conformanceChecks, type PayloadSet } from "./checks.js";
+import type { PayloadSet } from "./check.js";
+import { type ConformanceInputs, conformanceChecks } from "./checks.js";
 import { dependencyDirs, readSizeConstants } from "./constants.js";
 import { boundarySizes } from "./sizes.js";
 

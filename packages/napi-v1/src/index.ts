@@ -4,7 +4,7 @@
  * @packageDocumentation
  */
 import { guardedCodec, type RawBackend, type SnappyCodec } from "@snappykit/core";
-import { asBuffer, loadBackend } from "@snappykit/core/node";
+import { asBuffer, externalBuffersTransferable, loadBackend } from "@snappykit/core/node";
 
 /** Short id of this adapter in reports and CLI filters. */
 export const name = "napi-v1";
@@ -37,6 +37,11 @@ const load = () => loadBackend<NapiSnappyV1>(PACKAGE, import.meta.url);
  */
 export async function createCodec(): Promise<SnappyCodec> {
   const { module: binding, library } = load();
+  // Its outputs are Node-API external buffers, which Node 22 and later cannot transfer
+  // (DataCloneError): there each is copied, as results must be transferable.
+  const own = externalBuffersTransferable(() => binding.compressSync(new Uint8Array(1)))
+    ? (b: Buffer): Uint8Array => b
+    : (b: Buffer): Uint8Array => new Uint8Array(b);
   return guardedCodec({
     name,
     library,
@@ -46,9 +51,9 @@ export async function createCodec(): Promise<SnappyCodec> {
     freshOutput: true,
     // uncompress() reads the input on the thread pool after it returns (see @snappykit/napi).
     asyncBorrowsInput: true,
-    compress: (input) => binding.compressSync(input),
-    uncompress: (input) => binding.uncompressSync(asBuffer(input)),
-    uncompressAsync: (input) => binding.uncompress(asBuffer(input)),
+    compress: (input) => own(binding.compressSync(input)),
+    uncompress: (input) => own(binding.uncompressSync(asBuffer(input))),
+    uncompressAsync: async (input) => own(await binding.uncompress(asBuffer(input))),
   });
 }
 

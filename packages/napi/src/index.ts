@@ -1,5 +1,5 @@
 import { checkOptions, guardedCodec, type RawBackend, type SnappyCodec } from "@snappykit/core";
-import { loadBackend } from "@snappykit/core/node";
+import { externalBuffersTransferable, loadBackend } from "@snappykit/core/node";
 
 type SnappyModule = typeof import("snappy");
 
@@ -23,6 +23,14 @@ export interface NapiCodecOptions {
   copyUncompressOutput?: boolean;
 }
 
+// Node 22 and later cannot transfer external buffers (DataCloneError), so there every output
+// is copied whatever the options say: results must be transferable.
+let external: boolean | undefined;
+const externalAllowed = (snappy: SnappyModule) =>
+  (external ??= externalBuffersTransferable(() =>
+    snappy.compressSync(new Uint8Array(1), { copyOutputData: false }),
+  ));
+
 /** Decoded outputs up to this long are copied unless `copyUncompressOutput` says otherwise. */
 const COPY_UNCOMPRESS_UP_TO = 256 * 1024;
 
@@ -37,11 +45,12 @@ const COPY_UNCOMPRESS_UP_TO = 256 * 1024;
 export async function createCodec(options: NapiCodecOptions = {}): Promise<SnappyCodec> {
   checkOptions(options, ["copyCompressOutput", "copyUncompressOutput"]);
   const { module: snappy, library } = loadBackend<SnappyModule>("snappy", import.meta.url);
-  const encode = { copyOutputData: options.copyCompressOutput ?? true };
+  const always = !externalAllowed(snappy);
+  const encode = { copyOutputData: always || (options.copyCompressOutput ?? true) };
   const copied = { asBuffer: true, copyOutputData: true } as const;
-  const external = { asBuffer: true, copyOutputData: false } as const;
+  const shared = { asBuffer: true, copyOutputData: false } as const;
   const decode = (length: number) =>
-    (options.copyUncompressOutput ?? length <= COPY_UNCOMPRESS_UP_TO) ? copied : external;
+    always || (options.copyUncompressOutput ?? length <= COPY_UNCOMPRESS_UP_TO) ? copied : shared;
   return guardedCodec({
     name: "napi",
     library,

@@ -4,6 +4,7 @@
 //
 // Usage: node scripts/time.mjs [payload ...] [--codecs=ts,napi] [--batches=25] [--cpu]
 //          [--before=<dir with dist/ and package.json>] [--per=napi] [--ops=compress,uncompress]
+//          [--files=<dir>]
 // Codecs: ts, napi, ts-into (compressInto/uncompressInto into one reused array), before and
 // before-into (the build in --before), snappyjs, stablelib, hysnappy.
 //
@@ -15,8 +16,11 @@
 // ratios to napi (or to the codec --per names, e.g. --per=before-into for an A/B of two
 // builds), p50 [q1–q3].
 // --cpu times batches by process CPU time instead of wall time.
+// --files=<dir> times every file in <dir> (one item each) instead of fixtures, e.g. the
+// standard corpus that scripts/corpus.sh fetches.
+import { readdirSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { resolve } from "node:path";
+import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { loadPayloads } from "@snappykit/fixtures";
 import * as ts from "../dist/index.js";
@@ -31,6 +35,7 @@ const batches = Number(opt("batches", 25));
 const cpu = args.includes("--cpu");
 const beforeDir = opt("before", "");
 const per = opt("per", "napi");
+const filesDir = opt("files", "");
 
 /** Codec name → { compress(b), uncompress(b, n, out) } plus optional setup. */
 const codecs = {
@@ -126,7 +131,15 @@ const cell = ({ p50, q1, q3 }) => `${fmt(p50)} [${fmt(q1)}–${fmt(q3)}]`;
 console.log(
   `node ${process.version}; µs per op, p50 [q1–q3] of ${batches} interleaved batches (${cpu ? "CPU" : "wall"} time); ratios are per-batch ÷ ${per}`,
 );
-const payloads = loadPayloads(names.length > 0 ? { names } : undefined);
+const payloads = filesDir
+  ? readdirSync(filesDir)
+      .filter((name) => names.length === 0 || names.includes(name))
+      .sort()
+      .map((name) => {
+        const bytes = new Uint8Array(readFileSync(join(filesDir, name)));
+        return { name, items: [bytes], bytes: bytes.length };
+      })
+  : loadPayloads(names.length > 0 ? { names } : undefined);
 for (const p of payloads) {
   const items = p.items;
   const reference = items.map((b) => napi.compressSync(b));

@@ -6,6 +6,7 @@
 // https://github.com/google/snappy/blob/main/format_description.txt
 
 import { assertBytes, assertOutputSpace, maxCompressedLength } from "@snappykit/core";
+import { kernel } from "./kernel.js";
 import { moveExact, SEPARATE, viewOf } from "./output.js";
 import {
   BLOCK_SIZE,
@@ -57,11 +58,19 @@ const OVERRUN = 8;
 const HASH_MULTIPLIER = 0x1e35a7bd;
 
 /**
+ * compressBlock in WebAssembly (kernel.wat: the same bytes), and its second result; null where
+ * WebAssembly is not available. With it, the block and the staged output below are regions
+ * of its memory (kernel.ts), and the hash table is its own.
+ */
+const KERNEL_COMPRESS_BLOCK = kernel ? kernel.compressBlock : null;
+const KERNEL_STATE = kernel ? kernel.state : new Int32Array(2);
+
+/**
  * Shared hash table of block positions, cleared (only the part in use) per block.
  * Module-level so compressing allocates nothing but its output; safe because compression is
  * synchronous and never re-entered.
  */
-const sharedTable = new Uint16Array(MAX_TABLE_SIZE);
+const sharedTable = new Uint16Array(kernel ? 0 : MAX_TABLE_SIZE);
 
 /**
  * Each block is copied here first: a `DataView` made once reads 4 bytes in one load (about
@@ -69,8 +78,14 @@ const sharedTable = new Uint16Array(MAX_TABLE_SIZE);
  * copy costs ~2 µs per 64 KiB; making a `DataView` over the caller's buffer costs an
  * allocation per call, which small messages cannot afford.
  */
-const sharedBlock = new Uint8Array(BLOCK_SIZE + OVERRUN);
-const sharedBlockView = new DataView(sharedBlock.buffer);
+const sharedBlock = kernel
+  ? new Uint8Array(kernel.memory, kernel.blockAt, BLOCK_SIZE + OVERRUN)
+  : new Uint8Array(BLOCK_SIZE + OVERRUN);
+const sharedBlockView = new DataView(
+  sharedBlock.buffer,
+  sharedBlock.byteOffset,
+  sharedBlock.length,
+);
 
 /**
  * `compress` stages inputs up to this long whole (block after block in {@link staged}) and
@@ -86,8 +101,10 @@ const PART = 1 << 18;
  * 0.92× the time of writing to the caller's array. Room for the worst case of {@link PART}
  * input bytes; pages past what an input writes are never touched.
  */
-const staged = new Uint8Array(maxCompressedLength(PART));
-const stagedView = new DataView(staged.buffer);
+const staged = kernel
+  ? new Uint8Array(kernel.memory, kernel.stagedAt, maxCompressedLength(PART))
+  : new Uint8Array(maxCompressedLength(PART));
+const stagedView = new DataView(staged.buffer, staged.byteOffset, staged.length);
 
 /** Outputs up to this long are copied out with 4-byte moves; longer ones with `set`. */
 const SHORT_OUTPUT = 256;
@@ -185,6 +202,11 @@ function emitCopy(op: number, offset: number, length: number): number {
  * many there are, for the caller to copy from the input.
  */
 function compressBlock(length: number, op: number, leaveRest: boolean): number {
+  if (KERNEL_COMPRESS_BLOCK !== null) {
+    op = KERNEL_COMPRESS_BLOCK(length, op, leaveRest ? 1 : 0);
+    restLeft = KERNEL_STATE[1]!;
+    return op;
+  }
   if (length < INPUT_MARGIN) return emitLiteral(0, length, op);
   // Locals, not the module bindings: each module-variable read is a load chain the
   // optimiser repeats at every use (measured: see the package README).

@@ -5,6 +5,7 @@
 // Format clauses cited below are from google/snappy format_description.txt:
 // https://github.com/google/snappy/blob/main/format_description.txt
 
+import { kernel } from "./kernel.js";
 import { copyTable, LITERAL_LENGTH_IN_TAG, TAG_LITERAL } from "./tags.js";
 import { windows } from "./windows.js";
 
@@ -13,6 +14,9 @@ const { IN, IN_VIEW, OUT, OUT_VIEW, LONG_LITERAL, DIRECT } = windows();
 const COPY_TABLE = copyTable();
 const LITERAL = TAG_LITERAL;
 const LENGTH_IN_TAG = LITERAL_LENGTH_IN_TAG;
+/** The same loop in WebAssembly (kernel.wat), with its second result; null without it. */
+const KERNEL_FAST_PATH = kernel ? kernel.fastPath : null;
+const KERNEL_STATE = kernel ? kernel.state : new Int32Array(1);
 
 /**
  * The fast path (libsnappy's): from `IN[pos..]` into `OUT[op..]` while a tag with 16 input
@@ -29,6 +33,12 @@ const LENGTH_IN_TAG = LITERAL_LENGTH_IN_TAG;
  * added here needs an element in the stream of `warmUp` (decompress.ts) that takes it.
  */
 export function fastPath(pos: number, op: number, fastEnd: number, fastOutEnd: number): number {
+  if (KERNEL_FAST_PATH !== null) {
+    // The kernel moves 8 bytes per instruction, without bounds checks (kernel.wat).
+    pos = KERNEL_FAST_PATH(pos, op, fastEnd, fastOutEnd);
+    fastOp = KERNEL_STATE[0]!;
+    return pos;
+  }
   const end = (fastEnd + 17) | 0;
   const outLimit = (fastOutEnd + 72) | 0;
   // Module constants through locals: each module-variable read in the loop is a load chain

@@ -1,7 +1,8 @@
 /**
- * `@snappykit/ts`: a pure-TypeScript Snappy codec. Writes the same bytes as Google libsnappy
- * 1.1.7 and snappy@7, decodes strictly, and runs wherever JavaScript does (no Node APIs, no
- * third-party dependencies).
+ * `@snappykit/ts`: a Snappy codec in TypeScript, its hot loops also in a small WebAssembly
+ * kernel (kernel.wat; the TypeScript loops run where WebAssembly cannot be compiled). Writes
+ * the same bytes as Google libsnappy 1.1.7 and snappy@7, decodes strictly, and runs wherever
+ * JavaScript does (no Node APIs, no third-party dependencies).
  * @packageDocumentation
  */
 import { maxCompressedLength, type RawBackend, type SnappyCodec } from "@snappykit/core";
@@ -9,6 +10,7 @@ import { maxCompressedLength, type RawBackend, type SnappyCodec } from "@snappyk
 import pkg from "../package.json" with { type: "json" };
 import { compress, compressInto } from "./compress.js";
 import { uncompress, uncompressedLength, uncompressInto } from "./decompress.js";
+import { kernel } from "./kernel.js";
 
 export {
   compress,
@@ -34,7 +36,8 @@ export async function createCodec(): Promise<SnappyCodec> {
     contractVersion: 1,
     name: "ts",
     library,
-    runtime: "js",
+    // The hot loops run in the WebAssembly kernel where it compiles, in TypeScript elsewhere.
+    runtime: kernel ? "wasm" : "js",
     compress,
     uncompress,
     uncompressedLength,

@@ -8,11 +8,15 @@
 // --cpu`, p50 of the per-batch ratios). Each decoding module therefore takes the windows
 // once, into constants of its own.
 
+import { kernel } from "./kernel.js";
+
 /** Literals at least this long use `set` (one call); shorter ones 8- or 4-byte moves. */
 const LONG_LITERAL = 256;
 
 // The decoder reads and writes only through two module constants, an input window `IN` and
-// an output window `OUT`, each with a `DataView` made once. The optimiser folds a constant
+// an output window `OUT`, each with a `DataView` made once; regions of the WebAssembly
+// kernel's memory (kernel.ts), whose fast path decodes there, or without it arrays of
+// their own. The optimiser folds a constant
 // view in: no map check, a constant length, and no reload of either after each store, which
 // it repeats for a view passed in (`--print-opt-code`: ~11 instructions around every 4-byte
 // move instead of ~4). Against decoding through views of the caller's arrays,
@@ -33,8 +37,8 @@ const IN_SIZE = 32 * 1024;
  * them in vain.
  */
 const SPARSE_IN = 4096;
-const IN = new Uint8Array(IN_SIZE);
-const IN_VIEW = new DataView(IN.buffer);
+const IN = kernel ? new Uint8Array(kernel.memory, kernel.inAt, IN_SIZE) : new Uint8Array(IN_SIZE);
+const IN_VIEW = new DataView(IN.buffer, IN.byteOffset, IN_SIZE);
 
 /**
  * Output window: `OUT[0..op)` holds output bytes `outBase..outBase + op`, of which
@@ -43,8 +47,10 @@ const IN_VIEW = new DataView(IN.buffer);
  * is full, keeping its last {@link KEEP} bytes for the copies that follow.
  */
 const OUT_SIZE = 256 * 1024;
-const OUT = new Uint8Array(OUT_SIZE);
-const OUT_VIEW = new DataView(OUT.buffer);
+const OUT = kernel
+  ? new Uint8Array(kernel.memory, kernel.outAt, OUT_SIZE)
+  : new Uint8Array(OUT_SIZE);
+const OUT_VIEW = new DataView(OUT.buffer, OUT.byteOffset, OUT_SIZE);
 
 /**
  * Output kept in the window when it moves on: the longest offset libsnappy writes (its

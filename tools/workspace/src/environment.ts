@@ -13,6 +13,14 @@ export interface Machine {
   readonly arch: string;
 }
 
+/** A run's machine, when it started and on what commit: the header every report carries. */
+export interface RunEnvironment extends Machine {
+  /** ISO date the run started. */
+  readonly date: string;
+  /** `git rev-parse HEAD`, with "-dirty" if the work tree had changes; null outside git. */
+  readonly commit: string | null;
+}
+
 export function machine(): Machine {
   return {
     node: process.version,

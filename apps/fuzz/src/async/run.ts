@@ -3,6 +3,7 @@
 import { loadavg } from "node:os";
 import { fileURLToPath } from "node:url";
 import { discoverAdapters, loadAdapters } from "@snappykit/workspace";
+import { adapterTargets } from "@snappykit/workspace/targets";
 import { forkChild } from "../child.js";
 import type { AsyncResult, AsyncStart } from "./waves.js";
 
@@ -86,13 +87,16 @@ export async function runAsyncFuzz(options: AsyncOptions = {}): Promise<AsyncRep
   let entries = discoverAdapters();
   if (options.codecs) entries = entries.filter((e) => options.codecs!.includes(e.id));
   const { loaded, failed } = await loadAdapters(entries);
-  const subjects = loaded.flatMap((a) => [
-    { id: a.id, start: { entry: a.entry, calls, wave, seed } as AsyncStart },
-    ...a.variants.map((v) => ({
-      id: v.name,
-      start: { entry: a.entry, variant: v.name, calls, wave, seed } as AsyncStart,
-    })),
-  ]);
+  const subjects = adapterTargets(loaded, { raw: false }).map((t) => ({
+    id: t.id,
+    start: {
+      entry: t.entry,
+      ...(t.impl === "adapter" && t.variant !== undefined && { variant: t.variant }),
+      calls,
+      wave,
+      seed,
+    } as AsyncStart,
+  }));
   const rows: AsyncRow[] = failed.map((f) => ({ id: f.id, failed: f.reason }));
   for (const [i, subject] of subjects.entries()) {
     options.onRow?.(subject.id, i, subjects.length);

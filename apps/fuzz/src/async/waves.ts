@@ -6,6 +6,7 @@ import { monitorEventLoopDelay } from "node:perf_hooks";
 import { pathToFileURL } from "node:url";
 import { firstDifference } from "@snappykit/conformance/cases";
 import { type AdapterModule, isSnappyError, type SnappyCodec } from "@snappykit/core";
+import { openTarget } from "@snappykit/workspace/targets";
 import { CALL_KINDS, type CallKind, type PlannedCall, planWave } from "./plan.js";
 
 export interface AsyncStart {
@@ -55,12 +56,7 @@ export interface AsyncResult {
 
 async function load(entry: string, variant?: string): Promise<SnappyCodec> {
   const mod = (await import(pathToFileURL(entry).href)) as AdapterModule;
-  const codec =
-    variant === undefined
-      ? await mod.createCodec()
-      : (await mod.createVariants?.())?.find((v) => v.name === variant);
-  if (!codec) throw new Error(`${entry}: no variant ${variant}`);
-  return codec;
+  return openTarget(mod, { impl: "adapter", variant }, entry);
 }
 
 function describe(error: unknown): string {

@@ -4,6 +4,7 @@ import type { ChildProcess } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { discoverAdapters, loadAdapters } from "@snappykit/workspace";
 import { formatDuration } from "@snappykit/workspace/format";
+import { adapterTargets } from "@snappykit/workspace/targets";
 import { forkChild } from "../child.js";
 import type { Target } from "../protocol.js";
 import { describeSpec, type EncoderInputSpec, encoderSpecs } from "./inputs.js";
@@ -187,16 +188,15 @@ export async function runEncoderFuzz(options: EncoderOptions = {}): Promise<Enco
   let entries = discoverAdapters();
   if (options.codecs) entries = entries.filter((e) => options.codecs!.includes(e.id));
   const { loaded, failed: notLoaded } = await loadAdapters(entries);
-  const subjects = loaded.flatMap((a) => [
-    { id: a.id, load: { type: "load" as const, entry: a.entry, target: "adapter" as const } },
-    ...a.variants.map((v) => ({
-      id: v.name,
-      load: { type: "load" as const, entry: a.entry, target: "adapter" as const, variant: v.name },
-    })),
-    ...(options.raw === false
-      ? []
-      : [{ id: a.id, load: { type: "load" as const, entry: a.entry, target: "raw" as const } }]),
-  ]);
+  const subjects = adapterTargets(loaded, { raw: options.raw !== false }).map((t) => ({
+    id: t.id,
+    load: {
+      type: "load" as const,
+      entry: t.entry,
+      target: t.impl,
+      ...(t.impl === "adapter" && t.variant !== undefined && { variant: t.variant }),
+    },
+  }));
   const failed = notLoaded.map((f) => ({
     id: f.id,
     target: "adapter" as Target,

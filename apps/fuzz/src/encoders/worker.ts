@@ -3,6 +3,7 @@
 // message per input.
 import { pathToFileURL } from "node:url";
 import type { AdapterModule } from "@snappykit/core";
+import { openTarget } from "@snappykit/workspace/targets";
 import { buildInput, type EncoderInputSpec } from "./inputs.js";
 import { describe, type EncoderSubject, judge } from "./judge.js";
 import type { EncoderChildMessage, EncoderParentMessage } from "./protocol.js";
@@ -14,16 +15,11 @@ const send = (message: EncoderChildMessage) => process.send!(message);
 async function load(entry: string, target: "adapter" | "raw", variant?: string): Promise<void> {
   try {
     const mod = (await import(pathToFileURL(entry).href)) as AdapterModule;
-    if (target === "raw") {
-      subject = await mod.createRaw();
-    } else {
-      const codec =
-        variant === undefined
-          ? await mod.createCodec()
-          : (await mod.createVariants?.())?.find((v) => v.name === variant);
-      if (!codec) throw new Error(`${entry} has no variant ${variant}`);
-      subject = codec;
-    }
+    subject = await openTarget(
+      mod,
+      target === "raw" ? { impl: "raw" } : { impl: "adapter", variant },
+      entry,
+    );
     send({ type: "ready", library: subject.library });
   } catch (error) {
     send({ type: "loadFailed", reason: describe(error) });

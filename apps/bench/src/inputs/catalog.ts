@@ -1,0 +1,48 @@
+// What a run can choose from, loaded once for every mode: each adapter in the workspace
+// (`@snappykit/workspace`: no list to maintain) as the codecs and raw library it offers, the
+// ones that failed to load with the reason, and the payloads.
+import { discoverAdapters, type FailedAdapter, loadAdapters } from "@snappykit/workspace";
+import { adapterTargets, type CodecTarget, type RawTarget } from "@snappykit/workspace/targets";
+import type { BenchPayload, Target } from "../model/case.js";
+import { adapterTarget } from "./cases.js";
+import { loadPayloadSource, type PayloadSource } from "./payloads.js";
+import { chooseReference } from "./prepare.js";
+
+/** Everything a run can name. */
+export interface Catalog {
+  /** Every adapter's id, loaded or not (unknown names are checked against these). */
+  readonly ids: readonly string[];
+  /** Each loaded adapter's default codec, then its variants, adapter by adapter. */
+  readonly codecs: readonly CodecTarget[];
+  /** Each loaded adapter's library called directly. */
+  readonly raw: readonly RawTarget[];
+  readonly failed: readonly FailedAdapter[];
+  readonly payloads: PayloadSource;
+}
+
+/** Load every adapter and the payloads (the fixtures, and `--data`'s already read). */
+export async function loadCatalog(user: readonly BenchPayload[] = []): Promise<Catalog> {
+  const payloads = loadPayloadSource(user);
+  const entries = discoverAdapters();
+  const { loaded, failed } = await loadAdapters(entries);
+  const targets = adapterTargets(loaded);
+  return {
+    ids: entries.map((e) => e.id),
+    codecs: targets.filter((t): t is CodecTarget => t.impl === "adapter"),
+    raw: targets.filter((t): t is RawTarget => t.impl === "raw"),
+    failed,
+    payloads,
+  };
+}
+
+/** A loaded codec as a timing target (a variant times only the sync ops). */
+export const codecTarget = (c: CodecTarget): Target =>
+  adapterTarget(c.id, c.codec, c.variant !== undefined);
+
+/**
+ * The codec the gate checks every other one against and whose output every `uncompress`
+ * decodes: libsnappy, else napi (prepare.ts), among every codec that loaded.
+ */
+export function gateReference(catalog: Catalog): Target {
+  return chooseReference(catalog.codecs.map((c) => adapterTarget(c.id, c.codec)));
+}

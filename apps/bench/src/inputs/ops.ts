@@ -1,0 +1,149 @@
+// Every op the bench knows, in a registry, so framed req/resp ops (ssz_snappy encode/decode)
+// plug in beside the block ones without touching the runner or the reports.
+import type { SnappyCodec } from "@snappykit/core";
+import { crc32cTs, decodeSszSnappy, encodeSszSnappy, MAX_PAYLOAD_SIZE } from "@snappykit/framing";
+import type { Backend, OpSpec, PreparedPayload } from "../model/case.js";
+
+const sumCompressed = (p: PreparedPayload) =>
+  p.referenceCompressed.reduce((n, c) => n + c.length, 0);
+
+function methodOp(
+  id: string,
+  description: string,
+  method: keyof Backend,
+  async: boolean,
+  inputs: (p: PreparedPayload) => readonly Uint8Array[],
+  outputBytes: (p: PreparedPayload) => number,
+): OpSpec {
+  return {
+    id,
+    description,
+    async,
+    call: (target) =>
+      typeof target.backend[method] === "function" && !(async && target.syncOnly)
+        ? { receiver: target.backend, method }
+        : undefined,
+    inputs,
+    outputBytes,
+  };
+}
+
+/**
+ * An `ssz_snappy` op (req/resp encoding: varint length + Snappy framing format) over an
+ * adapter's codec. Raw libraries have no `SnappyCodec`, so these ops skip them.
+ */
+function framedOp(
+  id: string,
+  description: string,
+  run: (codec: SnappyCodec) => (input: Uint8Array) => Uint8Array,
+  inputs: (p: PreparedPayload) => readonly Uint8Array[],
+  outputBytes: (p: PreparedPayload) => number,
+  inDefaultRun = true,
+): OpSpec {
+  return {
+    id,
+    description,
+    async: false,
+    call: (target) =>
+      target.impl === "adapter"
+        ? { receiver: { run: run(target.backend as SnappyCodec) }, method: "run" }
+        : undefined,
+    inputs,
+    outputBytes,
+    defaultFor: (payload) => inDefaultRun && payload.kind === "reqresp",
+  };
+}
+
+// ssz_snappy accepts any SSZ size up to the spec's MAX_PAYLOAD_SIZE here: the bench
+// measures the encoding, not a type's bounds.
+const ANY_SIZE = { minSize: 0, maxSize: MAX_PAYLOAD_SIZE };
+// The same with the pure-TypeScript CRC-32C forced, to measure what the native one buys.
+const TS_CRC = { crc32c: crc32cTs };
+const framedCache = new WeakMap<PreparedPayload, Uint8Array[]>();
+const referenceFramed = (p: PreparedPayload) => {
+  let framed = framedCache.get(p);
+  if (!framed) {
+    framed = p.payload.items.map((item) => encodeSszSnappy(p.reference, item));
+    framedCache.set(p, framed);
+  }
+  return framed;
+};
+
+/**
+ * Every op the bench knows, in report order. A new op (another framing, a streaming API)
+ * is one more `OpSpec` here; the runner and the reports need no change.
+ */
+export const OPS: readonly OpSpec[] = [
+  methodOp(
+    "compress",
+    "block-compress every item",
+    "compress",
+    false,
+    (p) => p.payload.items,
+    sumCompressed,
+  ),
+  methodOp(
+    "uncompress",
+    "block-decompress the reference codec's output for every item",
+    "uncompress",
+    false,
+    (p) => p.referenceCompressed,
+    (p) => p.payload.bytes,
+  ),
+  // Async ops await items one after another: the latency of a message through the
+  // thread pool, comparable with the sync rows (not the throughput of a parallel burst).
+  methodOp(
+    "compress-async",
+    "compressAsync (thread pool) every item, awaited one by one",
+    "compressAsync",
+    true,
+    (p) => p.payload.items,
+    sumCompressed,
+  ),
+  methodOp(
+    "uncompress-async",
+    "uncompressAsync (thread pool) the reference's output, awaited one by one",
+    "uncompressAsync",
+    true,
+    (p) => p.referenceCompressed,
+    (p) => p.payload.bytes,
+  ),
+  framedOp(
+    "ssz_snappy-encode",
+    "req/resp ssz_snappy encode (varint + framing format, CRC-32C) every item",
+    (codec) => (ssz) => encodeSszSnappy(codec, ssz),
+    (p) => p.payload.items,
+    (p) => sumCompressed(p) + p.payload.items.length * 64,
+  ),
+  framedOp(
+    "ssz_snappy-decode",
+    "req/resp ssz_snappy decode (checksums verified) of the reference's encoding",
+    (codec) => (framed) => decodeSszSnappy(codec, framed, ANY_SIZE),
+    referenceFramed,
+    (p) => p.payload.bytes,
+  ),
+  // Opt-in (`--op`): the framing CRC choice, not a codec property, so one codec suffices.
+  framedOp(
+    "ssz_snappy-encode-ts-crc",
+    "ssz_snappy encode with the pure-TypeScript CRC-32C instead of the native one",
+    (codec) => (ssz) => encodeSszSnappy(codec, ssz, TS_CRC),
+    (p) => p.payload.items,
+    (p) => sumCompressed(p) + p.payload.items.length * 64,
+    false,
+  ),
+  framedOp(
+    "ssz_snappy-decode-ts-crc",
+    "ssz_snappy decode with the pure-TypeScript CRC-32C instead of the native one",
+    (codec) => (framed) => decodeSszSnappy(codec, framed, { ...ANY_SIZE, ...TS_CRC }),
+    referenceFramed,
+    (p) => p.payload.bytes,
+    false,
+  ),
+];
+
+/** Look an op up by id. */
+export function getOp(id: string): OpSpec {
+  const op = OPS.find((o) => o.id === id);
+  if (!op) throw new Error(`unknown op "${id}"; valid: ${OPS.map((o) => o.id).join(", ")}`);
+  return op;
+}

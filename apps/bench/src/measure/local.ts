@@ -1,0 +1,139 @@
+// One target's cases timed in the current process, and how a fork builds its target: the
+// part of forking that needs no Node APIs, so a browser page can run it too (browser.ts).
+import type { AdapterModule } from "@snappykit/core";
+import { openTarget } from "@snappykit/workspace/targets";
+import { adapterTarget, rawTarget } from "../inputs/cases.js";
+import { getOp } from "../inputs/ops.js";
+import type { RowInputs, Target, TargetSpec } from "../model/case.js";
+import type { Allocation, TimingOptions } from "../model/timing.js";
+import { CaseTimer, type TimedCase } from "./run.js";
+
+/** Build the target a spec describes (in the child, or in-process for `--forks 0`). */
+export async function loadTarget(spec: TargetSpec): Promise<Target> {
+  const mod = (await import(
+    spec.entry.startsWith("file:") ? spec.entry : `file://${spec.entry}`
+  )) as AdapterModule;
+  return targetOf(mod, spec);
+}
+
+/** Build the target a spec describes from its adapter module, however that was imported. */
+export async function targetOf(mod: AdapterModule, spec: TargetSpec): Promise<Target> {
+  const target =
+    spec.impl === "raw"
+      ? rawTarget(spec.codec, await openTarget(mod, { impl: "raw" }, spec.entry))
+      : adapterTarget(
+          spec.codec,
+          await openTarget(
+            mod,
+            { impl: "adapter", ...(spec.variant && { variant: spec.codec }) },
+            spec.entry,
+          ),
+          spec.variant === true,
+        );
+  return spec.slowdown ? slowedDown(target, spec.slowdown) : target;
+}
+
+const busyUntil = (t: number) => {
+  while (performance.now() < t) {
+    // spin: the point is to spend CPU, like slower code would
+  }
+};
+
+/** The target with every call made `fraction` slower by a busy-wait after it. */
+function slowedDown(target: Target, fraction: number): Target {
+  const b = target.backend;
+  const wrapSync = (f: (x: Uint8Array) => Uint8Array) => (x: Uint8Array) => {
+    const t0 = performance.now();
+    const out = f.call(b, x);
+    busyUntil(t0 + (performance.now() - t0) * (1 + fraction));
+    return out;
+  };
+  const wrapAsync = (f: (x: Uint8Array) => Promise<Uint8Array>) => async (x: Uint8Array) => {
+    const t0 = performance.now();
+    const out = await f.call(b, x);
+    busyUntil(t0 + (performance.now() - t0) * (1 + fraction));
+    return out;
+  };
+  // Keep the codec's other members (name, library, ...) for framed ops.
+  const backend = Object.assign(Object.create(b) as typeof b, {
+    compress: wrapSync(b.compress),
+    uncompress: wrapSync(b.uncompress),
+    ...(b.compressAsync && { compressAsync: wrapAsync(b.compressAsync) }),
+    ...(b.uncompressAsync && { uncompressAsync: wrapAsync(b.uncompressAsync) }),
+  });
+  return { ...target, backend };
+}
+
+/** Timing requests for one target's cases, by row index; a child process or this one. */
+export interface CaseWorker {
+  readonly spec: TargetSpec;
+  /** Warm the row's case up; resolves to its batch size. */
+  warm(row: number): Promise<number>;
+  /** One sampling round: ns per op, one value per batch. */
+  sample(row: number): Promise<number[]>;
+  allocation(row: number): Promise<Allocation>;
+  close(): Promise<void>;
+}
+
+/** The cases of one target, timed in the current process. */
+export class LocalWorker implements CaseWorker {
+  private readonly timers = new Map<number, CaseTimer>();
+
+  private constructor(
+    readonly spec: TargetSpec,
+    private readonly target: Target,
+    private readonly rows: readonly RowInputs[],
+    private readonly timing: TimingOptions,
+  ) {}
+
+  static async start(
+    spec: TargetSpec,
+    rows: readonly RowInputs[],
+    timing: TimingOptions,
+  ): Promise<LocalWorker> {
+    return new LocalWorker(spec, await loadTarget(spec), rows, timing);
+  }
+
+  /** Time `target`, already built from `spec`, on `rows` (a browser page's fork). */
+  static of(
+    spec: TargetSpec,
+    target: Target,
+    rows: readonly RowInputs[],
+    timing: TimingOptions,
+  ): LocalWorker {
+    return new LocalWorker(spec, target, rows, timing);
+  }
+
+  private timer(row: number): CaseTimer {
+    let t = this.timers.get(row);
+    if (!t) {
+      const r = this.rows[row];
+      if (!r) throw new Error(`no row ${row}`);
+      const c: TimedCase = {
+        target: this.target,
+        op: getOp(r.op),
+        inputs: r.items,
+        outputBytes: r.outputBytes,
+      };
+      t = new CaseTimer(c, this.timing);
+      this.timers.set(row, t);
+    }
+    return t;
+  }
+
+  warm(row: number): Promise<number> {
+    return this.timer(row).warm();
+  }
+
+  sample(row: number): Promise<number[]> {
+    return this.timer(row).sample();
+  }
+
+  allocation(row: number): Promise<Allocation> {
+    return this.timer(row).allocation();
+  }
+
+  async close(): Promise<void> {
+    this.timers.clear();
+  }
+}

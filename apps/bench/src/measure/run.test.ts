@@ -1,0 +1,275 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { discoverAdapters, loadAdapters } from "@snappykit/workspace";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { adapterTarget } from "../inputs/cases.js";
+import { getOp } from "../inputs/ops.js";
+import { prepareInputs } from "../inputs/prepare.js";
+import { syntheticPayloads } from "../inputs/synthetic.js";
+import type { PreparedPayload, RowInputs, TargetSpec } from "../model/case.js";
+import type { TimingOptions } from "../model/timing.js";
+import { ChildWorker, ForkError, readInputs, writeInputs } from "./fork.js";
+import { LocalWorker } from "./local.js";
+import { CaseTimer, hasGc } from "./run.js";
+import { runForks } from "./schedule.js";
+
+const TINY: TimingOptions = {
+  forks: 2,
+  extraForks: 0,
+  targetWidthPercent: 5,
+  budgetMs: 10_000,
+  warmupMs: 5,
+  timeMs: 10,
+  minSamples: 3,
+  sliceMs: 2,
+  batchMs: 0.5,
+  batchMaxBytes: 256 * 1024,
+  allocationRuns: 3,
+  clock: "wall",
+};
+
+const napi = discoverAdapters().find((e) => e.id === "napi")!;
+const spec = (over: Partial<TargetSpec> = {}): TargetSpec => ({
+  codec: "napi",
+  impl: "adapter",
+  entry: napi.entry,
+  ...over,
+});
+
+let prepared: PreparedPayload[];
+let rows: RowInputs[];
+let dir: string;
+beforeAll(async () => {
+  const { loaded } = await loadAdapters([napi]);
+  const reference = adapterTarget("napi", loaded[0]!.codec);
+  prepared = (await prepareInputs(reference, [reference], syntheticPayloads())).prepared;
+  rows = prepared.flatMap((p) =>
+    ["compress", "uncompress", "uncompress-async"].map((id) => {
+      const op = getOp(id);
+      return {
+        payload: p.payload.name,
+        op: id,
+        outputBytes: op.outputBytes(p),
+        items: op.inputs(p),
+      };
+    }),
+  );
+  dir = mkdtempSync(join(tmpdir(), "bench-test-"));
+  writeInputs(dir, rows);
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const rowOf = (payload: string, op: string) =>
+  rows.findIndex((r) => r.payload === payload && r.op === op);
+
+describe("CaseTimer", () => {
+  it("runs under --expose-gc in tests too", () => {
+    expect(hasGc()).toBe(true);
+  });
+
+  it("sizes its batch within the output cap, samples in turns and measures allocation", async () => {
+    const worker = await LocalWorker.start(spec(), rows, TINY);
+    const row = rowOf("synthetic-block", "uncompress");
+    const k = await worker.warm(row);
+    expect(k * rows[row]!.outputBytes).toBeLessThanOrEqual(TINY.batchMaxBytes);
+    const samples = await worker.sample(row);
+    expect(samples.length).toBeGreaterThanOrEqual(1);
+    expect(samples.every((s) => s > 0)).toBe(true);
+    const alloc = await worker.allocation(row);
+    // The decoded 96 KiB live in a Buffer backing store: the external figure must see it.
+    expect(alloc.external).toBeGreaterThanOrEqual(96 * 1024);
+    expect(alloc.external).toBeLessThan(2 * 96 * 1024);
+  });
+
+  it("can time sync ops on process CPU time", async () => {
+    const p = prepared.find((x) => x.payload.name === "synthetic-block")!;
+    const { loaded } = await loadAdapters([napi]);
+    const timer = new CaseTimer(
+      {
+        target: adapterTarget("napi", loaded[0]!.codec),
+        op: getOp("compress"),
+        inputs: p.payload.items,
+        outputBytes: 1,
+      },
+      { ...TINY, clock: "cpu" },
+    );
+    await timer.warm();
+    expect((await timer.sample()).every((s) => s > 0)).toBe(true);
+  });
+});
+
+describe("fork inputs", () => {
+  it("reach the child byte for byte, each item in its own buffer", () => {
+    const back = readInputs(dir);
+    expect(back.map((r) => [r.payload, r.op, r.outputBytes])).toEqual(
+      rows.map((r) => [r.payload, r.op, r.outputBytes]),
+    );
+    for (let i = 0; i < rows.length; i++) {
+      expect(back[i]!.items.map((x) => Buffer.from(x).toString("hex"))).toEqual(
+        rows[i]!.items.map((x) => Buffer.from(x).toString("hex")),
+      );
+      for (const item of back[i]!.items) expect(item.byteOffset).toBe(0);
+    }
+  });
+});
+
+describe("ChildWorker", () => {
+  it("times a case in its own process", async () => {
+    const w = await ChildWorker.start(spec(), dir, TINY, 30_000);
+    try {
+      const row = rowOf("synthetic-small", "uncompress-async");
+      expect(await w.warm(row)).toBeGreaterThanOrEqual(1);
+      expect((await w.sample(row)).length).toBeGreaterThanOrEqual(1);
+    } finally {
+      await w.close();
+    }
+  });
+
+  it("reports a target that cannot load", async () => {
+    await expect(
+      ChildWorker.start(spec({ entry: join(dir, "missing.js") }), dir, TINY, 30_000),
+    ).rejects.toThrow(/cannot load napi/);
+  });
+
+  it("kills a child that does not answer in time", async () => {
+    // Every call slowed 10,000-fold: one warm-up batch outlasts the timeout.
+    const w = await ChildWorker.start(spec({ slowdown: 10_000 }), dir, TINY, 300);
+    await expect(w.warm(rowOf("synthetic-block", "compress"))).rejects.toThrow(ForkError);
+    await expect(w.sample(0)).rejects.toThrow(/child killed by SIGKILL/);
+  });
+});
+
+describe("runForks", () => {
+  it("times every case in every fork, interleaved, and reports lost targets", async () => {
+    const row = rowOf("synthetic-small", "compress");
+    const broken = spec({ codec: "broken", entry: join(dir, "missing.js") });
+    const order: string[] = [];
+    // One batch per turn and a count, not a time, to reach: the turn order does not depend
+    // on how fast the machine is.
+    const counted: TimingOptions = { ...TINY, sliceMs: 0, timeMs: 0, minSamples: 4 };
+    const { measurements, failures } = await runForks(
+      [
+        { spec: spec(), row },
+        { spec: spec({ codec: "napi-again" }), row },
+        { spec: broken, row },
+      ],
+      rows.map((r) => ({ label: `{codec}/${r.payload}/${r.op}` })),
+      counted,
+      2,
+      async (s) => {
+        if (s.codec === "broken") throw new Error("cannot load broken");
+        const w = await LocalWorker.start({ ...s, codec: "napi" }, rows, counted);
+        return {
+          spec: s,
+          warm: (r) => w.warm(r),
+          sample: (r) => {
+            order.push(s.codec);
+            return w.sample(r);
+          },
+          allocation: (r) => w.allocation(r),
+          close: () => w.close(),
+        };
+      },
+    );
+    expect(measurements.map((m) => m.spec.codec)).toEqual(["napi", "napi-again", "broken"]);
+    for (const m of measurements.slice(0, 2)) {
+      expect(m.forkMedians.every((x) => x > 0)).toBe(true);
+      expect(m.samples).toHaveLength(2 * counted.minSamples);
+    }
+    expect(measurements[2]!.forkMedians.every(Number.isNaN)).toBe(true);
+    expect(failures.map((f) => [f.codec, f.fork])).toEqual([
+      ["broken", 0],
+      ["broken", 1],
+    ]);
+    // Turns alternate between the two codecs of the row, rotating who goes first.
+    expect(order.slice(0, 8)).toEqual([
+      "napi",
+      "napi-again",
+      "napi-again",
+      "napi",
+      "napi",
+      "napi-again",
+      "napi-again",
+      "napi",
+    ]);
+  });
+
+  it("adds forks for the targets of rows still named wide, each replaying all its rows", async () => {
+    const small = rowOf("synthetic-small", "compress");
+    const large = rowOf("synthetic-small", "uncompress");
+    const counted: TimingOptions = { ...TINY, sliceMs: 0, timeMs: 0, minSamples: 2 };
+    const started: string[] = [];
+    const asked: number[] = [];
+    const order: string[] = [];
+    // "napi" runs only the small row; "napi-again" both, and its large row stays wide until
+    // it has 4 forks.
+    const { measurements } = await runForks(
+      [
+        { spec: spec(), row: small },
+        { spec: spec({ codec: "napi-again" }), row: small },
+        { spec: spec({ codec: "napi-again" }), row: large },
+      ],
+      rows.map((r) => ({ label: `{codec}/${r.payload}/${r.op}` })),
+      counted,
+      2,
+      async (s, fork) => {
+        started.push(`${s.codec}#${fork}`);
+        const w = await LocalWorker.start({ ...s, codec: "napi" }, rows, counted);
+        return {
+          spec: s,
+          warm: (r) => {
+            if (fork >= 2) order.push(`${s.codec}#${fork}/${r === small ? "small" : "large"}`);
+            return w.warm(r);
+          },
+          sample: (r) => w.sample(r),
+          allocation: (r) => w.allocation(r),
+          close: () => w.close(),
+        };
+      },
+      undefined,
+      {
+        extraForks: 5,
+        deadline: Number.POSITIVE_INFINITY,
+        wideRows: (ms) => {
+          const m = ms.find((x) => x.row === large)!;
+          asked.push(m.forkMedians.filter(Number.isFinite).length);
+          return asked.at(-1)! < 4 ? [large] : [];
+        },
+      },
+    );
+    const finite = (codec: string, row: number) =>
+      measurements
+        .find((m) => m.spec.codec === codec && m.row === row)!
+        .forkMedians.filter(Number.isFinite).length;
+    expect(finite("napi", small)).toBe(2);
+    expect(finite("napi-again", small)).toBe(4);
+    expect(finite("napi-again", large)).toBe(4);
+    expect(asked).toEqual([2, 3, 4]);
+    expect(started.filter((s) => s.startsWith("napi#"))).toEqual(["napi#0", "napi#1"]);
+    // The extra forks replay the target's rows in the base forks' order.
+    expect(order).toEqual([
+      "napi-again#2/small",
+      "napi-again#2/large",
+      "napi-again#3/small",
+      "napi-again#3/large",
+    ]);
+    // Fork indices stay aligned across cases: one slot per fork run.
+    expect(measurements.every((m) => m.forkMedians.length === 4)).toBe(true);
+  });
+
+  it("starts no extra fork after the deadline", async () => {
+    const row = rowOf("synthetic-small", "compress");
+    const counted: TimingOptions = { ...TINY, sliceMs: 0, timeMs: 0, minSamples: 2 };
+    const { measurements } = await runForks(
+      [{ spec: spec(), row }],
+      rows.map((r) => ({ label: `{codec}/${r.payload}/${r.op}` })),
+      counted,
+      2,
+      (s) => LocalWorker.start(s, rows, counted),
+      undefined,
+      { extraForks: 5, deadline: 0, wideRows: () => [row] },
+    );
+    expect(measurements[0]!.forkMedians).toHaveLength(2);
+  });
+});

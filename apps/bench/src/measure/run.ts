@@ -1,0 +1,176 @@
+// Timing inside one process. Each sample is one batch of ops, timed around the loop, with
+// one event-loop turn (setImmediate) between batches, outside the timed region. snappy@7 frees its output buffers from
+// finalizers that only run on the event loop: a loop that never yields grows RSS without
+// bound and charges the page faults to that library. Every backend gets the same
+// treatment. Which process a case runs in, and when, is schedule.ts's business.
+import { getHeapStatistics } from "node:v8";
+import { do_not_optimize } from "mitata";
+import type { OpSpec, Target } from "../model/case.js";
+import type { Allocation, Clock, TimingOptions } from "../model/timing.js";
+import { medianOf } from "../summarise/stats.js";
+
+/** One case as a process times it: a target, an op, and the op's inputs. */
+export interface TimedCase {
+  readonly target: Target;
+  readonly op: OpSpec;
+  readonly inputs: readonly Uint8Array[];
+  /** Bytes one op writes, to cap a batch's output. */
+  readonly outputBytes: number;
+}
+
+const yieldTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+const wallNow = () => performance.now() * 1e6;
+const cpuNow = () => {
+  const u = process.cpuUsage();
+  return (u.user + u.system) * 1e3;
+};
+
+type Batch = (k: number) => number | Promise<number>;
+
+/**
+ * Build the batch function for one case from source, so its call site has its own
+ * feedback and stays monomorphic (a shared loop would see every backend and go
+ * megamorphic, charging dispatch cost unevenly). Returns ns per op for `k` ops.
+ */
+function makeBatch(c: TimedCase, clock: Clock): Batch {
+  const now = clock === "cpu" && !c.op.async ? cpuNow : wallNow;
+  const call = c.op.call(c.target);
+  if (!call) throw new Error(`${c.target.codec} cannot run ${c.op.id}`);
+  const inputs = c.inputs;
+  const method = JSON.stringify(call.method);
+  const body = `
+    const n = items.length;
+    let sink = 0;
+    const t0 = now();
+    for (let k = 0; k < K; k++) {
+      for (let i = 0; i < n; i++) sink += (${c.op.async ? "await " : ""}r[${method}](items[i])).length;
+    }
+    const t1 = now();
+    keep(sink);
+    return (t1 - t0) / K;`;
+  const Ctor = c.op.async
+    ? (Object.getPrototypeOf(async () => {}).constructor as FunctionConstructor)
+    : Function;
+  const fn = new Ctor("r", "items", "now", "keep", "K", body) as (
+    ...args: unknown[]
+  ) => number | Promise<number>;
+  return (k) => fn(call.receiver, inputs, now, do_not_optimize, k);
+}
+
+type GcOptions = { type?: "major" | "minor" };
+
+function gc(options?: GcOptions): void {
+  (globalThis as { gc?: (o?: GcOptions) => void }).gc?.(options);
+}
+
+/** True when node runs with --expose-gc (needed for allocation figures and clean runs). */
+export function hasGc(): boolean {
+  return typeof (globalThis as { gc?: unknown }).gc === "function";
+}
+
+function probe(): [number, number] {
+  const s = getHeapStatistics();
+  return [s.used_heap_size + s.malloced_memory, s.external_memory];
+}
+
+/**
+ * Bytes one call of `op` allocates, median of `runs`. Each run starts from an empty young
+ * generation, so a single op does not trigger a scavenge, and with ArrayBuffer sweeping
+ * finished: after one GC V8 frees dead backing stores concurrently, and those late frees
+ * would be subtracted from the op's figure; a second GC finishes them. Minor GCs keep
+ * this cheap (a full GC costs ~10-30 ms with every payload loaded); one full pair per case
+ * first clears what earlier cases promoted to the old generation.
+ */
+async function allocatedBy(op: () => unknown, runs: number): Promise<Allocation> {
+  gc();
+  gc();
+  const heap: number[] = [];
+  const external: number[] = [];
+  for (let r = 0; r < runs; r++) {
+    await yieldTurn(); // let pending finalizers free native outputs first
+    gc({ type: "minor" });
+    gc({ type: "minor" });
+    const [h0, e0] = probe();
+    await op();
+    const [h1, e1] = probe();
+    heap.push(h1 - h0);
+    external.push(e1 - e0);
+  }
+  return { heap: medianOf(heap), external: medianOf(external) };
+}
+
+// What the probe itself allocates (its result object), measured once and subtracted.
+let probeCost: Promise<Allocation> | undefined;
+
+async function allocation(batch: Batch, runs: number): Promise<Allocation> {
+  if (!hasGc()) return { heap: Number.NaN, external: Number.NaN };
+  probeCost ??= allocatedBy(() => 0, 5);
+  const base = await probeCost;
+  const used = await allocatedBy(() => batch(1), runs);
+  return {
+    heap: Math.max(0, used.heap - base.heap),
+    external: Math.max(0, used.external - base.external),
+  };
+}
+
+/**
+ * One case in this process: warm it up (which sizes its batch), then sample it in turns,
+ * then measure what one op allocates. The caller interleaves the turns of different cases.
+ */
+export class CaseTimer {
+  private readonly batch: Batch;
+  private k = 1;
+
+  constructor(
+    readonly c: TimedCase,
+    private readonly options: TimingOptions,
+  ) {
+    this.batch = makeBatch(c, options.clock);
+  }
+
+  /** Untimed warm-up; grows the batch towards `batchMs` within the output cap. */
+  async warm(): Promise<number> {
+    const { options } = this;
+    const maxByBytes = Math.max(
+      1,
+      Math.floor(options.batchMaxBytes / Math.max(1, this.c.outputBytes)),
+    );
+    let best = Number.POSITIVE_INFINITY;
+    let k = 1;
+    const warmEnd = performance.now() + options.warmupMs;
+    do {
+      await yieldTurn();
+      best = Math.min(best, await this.batch(k));
+      k = Math.max(
+        1,
+        Math.min(maxByBytes, Math.round((options.batchMs * 1e6) / Math.max(best, 1))),
+      );
+    } while (performance.now() < warmEnd);
+    this.k = Math.min(k, 100_000);
+    gc(); // start sampling without the warm-up's garbage
+    return this.k;
+  }
+
+  /**
+   * One turn: batches until `sliceMs` of batch time has passed (at least one); ns per op,
+   * one value per batch. Each batch follows an event-loop turn, outside the timed region:
+   * finalizers and frees run there.
+   */
+  async sample(): Promise<number[]> {
+    const { batch, k } = this;
+    const samples: number[] = [];
+    let spent = 0;
+    do {
+      await yieldTurn();
+      const t0 = performance.now();
+      samples.push(await batch(k));
+      spent += performance.now() - t0;
+    } while (spent < this.options.sliceMs);
+    return samples;
+  }
+
+  /** Bytes one op allocates (NaN without --expose-gc). */
+  allocation(): Promise<Allocation> {
+    return allocation(this.batch, this.options.allocationRuns);
+  }
+}

@@ -1,0 +1,146 @@
+// The case model: a case is (target, payload, op). What a target and a payload are, what an
+// op feeds a target and how it calls it (inputs/ops.ts holds the ops), what the gate makes
+// of the payloads, and how a fork is told which target to build and what to time.
+import type { SnappyCodec } from "@snappykit/core";
+
+/**
+ * What a payload's bytes model: a gossip message, a req/resp response, synthetic data, or the
+ * user's own files (`--data`).
+ */
+export type PayloadKind = "gossip" | "reqresp" | "synthetic" | "user";
+
+/**
+ * A named set of byte strings; one benchmark op processes every item of it. Structurally
+ * the same as `@snappykit/fixtures`' payload, so tests can build their own.
+ */
+export interface BenchPayload {
+  readonly name: string;
+  readonly description: string;
+  readonly kind: PayloadKind;
+  readonly items: readonly Uint8Array[];
+  /** Sum of the items' lengths. */
+  readonly bytes: number;
+}
+
+/** Whether a case calls the adapter (`SnappyCodec`) or its library directly (`createRaw`). */
+export type TargetImpl = "adapter" | "raw";
+
+/** The calls a target offers: a `SnappyCodec` or a `RawBackend` both fit. */
+export interface Backend {
+  compress(input: Uint8Array): Uint8Array;
+  uncompress(input: Uint8Array): Uint8Array;
+  readonly compressAsync?: (input: Uint8Array) => Promise<Uint8Array>;
+  readonly uncompressAsync?: (input: Uint8Array) => Promise<Uint8Array>;
+}
+
+/** Something the bench can time: an adapter's codec, or the raw library behind it. */
+export interface Target {
+  /** The codec's report id (adapter folder name), e.g. "napi". */
+  readonly codec: string;
+  readonly impl: TargetImpl;
+  readonly library: string;
+  readonly backend: Backend;
+  /** Time only the sync ops (adapter variants: their async rows would repeat the default's). */
+  readonly syncOnly?: boolean;
+}
+
+/**
+ * A payload made ready for timing by the gate: its items plus the reference codec's
+ * compressed form of each, which every `uncompress` case decodes (so only the decoder
+ * differs between codecs).
+ */
+export interface PreparedPayload {
+  readonly payload: BenchPayload;
+  readonly referenceCompressed: readonly Uint8Array[];
+  /** The reference codec, for ops that need other encodings of its output (framed). */
+  readonly reference: SnappyCodec;
+}
+
+/**
+ * A method to call once per item: `receiver[method](item)`. The runner generates a fresh
+ * loop around this call for every case so each call site only ever sees one backend.
+ */
+export interface OpCall {
+  readonly receiver: object;
+  readonly method: string;
+}
+
+/** One benchmark op: what it feeds a target and how it calls it. */
+export interface OpSpec {
+  /** Stable id used in case keys, reports and `--op`. */
+  readonly id: string;
+  /** One line for `--help` and the report legend. */
+  readonly description: string;
+  /** True when the call returns a promise (thread-pool APIs). */
+  readonly async: boolean;
+  /** The call for this target, or undefined when the target cannot do this op. */
+  call(target: Target): OpCall | undefined;
+  /** Inputs per item, built once outside the timed region. */
+  inputs(prepared: PreparedPayload): readonly Uint8Array[];
+  /** Bytes one op writes, to cap a timing batch's output (see measure/run.ts). */
+  outputBytes(prepared: PreparedPayload): number;
+  /**
+   * Payloads the op runs on when `--op` does not name it; undefined = every payload.
+   * (Framed ops only matter for req/resp, and would double the default run elsewhere.)
+   */
+  readonly defaultFor?: (payload: BenchPayload) => boolean;
+}
+
+/** Payloads ready for timing, what the gate checked, and every encoder's output size. */
+export interface PreparedInputs {
+  readonly reference: string;
+  readonly prepared: PreparedPayload[];
+  readonly sizes: SizeResult[];
+  /** Checks made (item × direction × target), for the report. */
+  readonly checks: number;
+}
+
+/** Compressed size of one payload by one codec's encoder. */
+export interface SizeResult {
+  readonly codec: string;
+  readonly payload: string;
+  readonly bytes: number;
+  readonly compressedBytes: number;
+  /** bytes / compressedBytes: above 1 means smaller. */
+  readonly ratio: number;
+}
+
+/** One timed measurement: a target, a payload, an op. */
+export interface BenchCase {
+  readonly target: Target;
+  readonly payload: BenchPayload;
+  readonly op: OpSpec;
+}
+
+/** The stable key of a case, used to match cases across runs (`--compare`). */
+export function caseKey(c: {
+  codec: string;
+  impl: TargetImpl;
+  payload: string;
+  op: string;
+}): string {
+  return `${c.codec}${c.impl === "raw" ? ":raw" : ""}/${c.payload}/${c.op}`;
+}
+
+/** One row's inputs as written for the children: a payload × op, and what the op reads. */
+export interface RowInputs {
+  readonly payload: string;
+  readonly op: string;
+  readonly outputBytes: number;
+  readonly items: readonly Uint8Array[];
+}
+
+/** How a child builds its one target from the adapter module at `entry`. */
+export interface TargetSpec {
+  readonly codec: string;
+  readonly impl: TargetImpl;
+  /** Absolute path of the adapter package's entry module. */
+  readonly entry: string;
+  /** Set for an adapter variant: the codec comes from `createVariants()`. */
+  readonly variant?: boolean;
+  /**
+   * Self-test of the statistics (`--slow-down`): busy-wait this fraction of each call's own
+   * time after it returns, so the target is that much slower on every op.
+   */
+  readonly slowdown?: number;
+}

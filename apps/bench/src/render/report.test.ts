@@ -1,0 +1,264 @@
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+import { readReport } from "../inputs/reports.js";
+import type { BenchReport, RuntimeRun } from "../model/report.js";
+import { compareCases } from "../summarise/compare.js";
+import { computeOverhead } from "../summarise/results.js";
+import { renderMarkdown } from "./markdown.js";
+import { CAP, colourFor, renderSvg } from "./svg.js";
+import { markdownTable } from "./table.js";
+import { renderTerminal } from "./terminal.js";
+
+// A real `pnpm bench --quick` run on 4 codecs and 3 payloads, recorded (see README).
+const FIXTURE = fileURLToPath(new URL("../__fixtures__/report.json", import.meta.url));
+const recorded = readReport(FIXTURE);
+const withUnavailable: BenchReport = {
+  ...recorded,
+  unavailable: [{ id: "broken", packageName: "@snappykit/broken", reason: "native build missing" }],
+};
+
+describe("renderMarkdown", () => {
+  const md = renderMarkdown(withUnavailable);
+  const codecs = recorded.codecs.map((c) => c.id);
+
+  it("has every section a PR description needs", () => {
+    for (const title of [
+      `## Relative to ${recorded.reference}`,
+      "## Speed: time per op",
+      "## Compressed size",
+      "## Allocation per op",
+      "## Adapter overhead",
+      "## Spread",
+      "## Payloads",
+      "## Codecs",
+      "## Safety on hostile input",
+      "## Environment",
+    ]) {
+      expect(md).toContain(title);
+    }
+    expect(md).toContain(recorded.environment.node);
+    expect(md).toContain(recorded.environment.cpu);
+  });
+
+  it("has a speed row per payload × op, a column per codec, the tied fastest in bold", () => {
+    const section = md.split("## Speed")[1]!.split("## ")[0]!;
+    const header = section.split("\n").find((l) => l.startsWith("| payload"))!;
+    for (const id of codecs) expect(header).toContain(id);
+    const rows = section
+      .split("\n")
+      .filter((l) => /^\| [^\s-]/.test(l) && !l.startsWith("| payload"));
+    const expectedRows = new Set(
+      recorded.cases.filter((c) => c.impl === "adapter").map((c) => `${c.payload}/${c.op}`),
+    );
+    expect(rows).toHaveLength(expectedRows.size);
+    for (const row of rows) expect(row.match(/\*\*/g)?.length).toBeGreaterThanOrEqual(2);
+    // Bold cells are exactly the row's codecs tied for fastest; each carries "± x %".
+    const cell = (row: string, i: number) => row.split("|")[i + 1]!.trim();
+    const names = header
+      .split("|")
+      .slice(3, -1)
+      .map((h) => h.trim());
+    for (const row of rows) {
+      const [payload, op] = [cell(row, 0).split(" ")[0]!, cell(row, 1)];
+      const tied = recorded.relative.find((r) => r.payload === payload && r.op === op)!.fastest;
+      const bold = names.filter((_, i) => /^\*\*.+\*\*$/.test(cell(row, i + 2)));
+      expect(bold.sort()).toEqual([...tied].sort());
+      for (let i = 0; i < names.length; i++) {
+        if (cell(row, i + 2) !== "—") expect(cell(row, i + 2)).toMatch(/± \d/);
+      }
+    }
+  });
+
+  it("lists unavailable codecs with their reason", () => {
+    expect(md).toMatch(/\| broken\s+\| @snappykit\/broken\s+\| native build missing\s+\|/);
+    expect(renderMarkdown(recorded)).toContain("Every adapter in the workspace loaded.");
+  });
+
+  it("includes the fuzzer's section the report carries, and a pointer otherwise", () => {
+    const safety = (s: BenchReport["safety"]) =>
+      renderMarkdown({ ...recorded, safety: s }).split("## Safety on hostile input")[1]!;
+    const fuzz = "## Safety on hostile input\n\n| a |\n|---|\n";
+    expect(safety({ source: "f.json", markdown: fuzz })).toMatch(
+      /^\n\nFrom `f.json` \(`pnpm fuzz`\).\n\n\| a \|\n\|---\|\n/,
+    );
+    expect(safety({ source: "f.json" })).toContain("`f.json` holds no rendered safety matrix.");
+    expect(safety({ source: "f.json", error: "bad JSON" })).toContain(
+      "`f.json` could not be read: bad JSON",
+    );
+    expect(md).toContain("No fuzzing results found");
+    expect(md).toContain("run `pnpm fuzz`");
+  });
+
+  it("reports a comparison: verdicts, intervals, method and what was skipped", () => {
+    const slower = {
+      ...recorded,
+      cases: recorded.cases.map((c) =>
+        c.codec === recorded.reference
+          ? { ...c, p50: c.p50 * 1.5, forkMedians: c.forkMedians.map((x) => (x ?? 0) * 1.5) }
+          : c,
+      ),
+    };
+    const { entries, info } = compareCases(recorded, slower, 10, "base.json");
+    const out = renderMarkdown({ ...slower, comparison: entries, compared: info });
+    expect(out).toContain("## Compared with baseline");
+    expect(out).toContain("Mann–Whitney");
+    expect(out).toContain("+50 %");
+    // A quick recording has 3 forks: too few to call anything significant, and it says so.
+    expect(out).toMatch(
+      /nothing could be tested: 0 of \d+ cases testable \(needs ≥ 4 forks a side\), so no case can be called slower or faster/,
+    );
+    expect(out).not.toMatch(/significantly slower/);
+    // Every other codec is judged by its ratio to the reference, which moved: −33 %.
+    expect(out).toMatch(/no significant change \(ratio\)/);
+    expect(out).toMatch(/no significant change \(time\)/);
+  });
+});
+
+describe("overhead", () => {
+  it("pairs each raw case with its adapter case, with an interval", () => {
+    const rows = computeOverhead(recorded.cases);
+    expect(rows.length).toBeGreaterThan(0);
+    expect(rows).toEqual(recorded.overhead);
+    for (const r of rows) {
+      expect(r.ci!.low).toBeLessThanOrEqual(r.percent);
+      expect(r.ci!.high).toBeGreaterThanOrEqual(r.percent);
+      expect(r.withinNoise).toBe(r.ci!.low <= 0 && r.ci!.high >= 0);
+    }
+  });
+});
+
+describe("renderSvg", () => {
+  const svg = renderSvg(recorded);
+
+  it("is a well-formed standalone SVG", () => {
+    expect(svg.startsWith('<svg xmlns="http://www.w3.org/2000/svg"')).toBe(true);
+    expect(svg.trimEnd().endsWith("</svg>")).toBe(true);
+    // Every element is self-closing or closed in order.
+    const stack: string[] = [];
+    for (const m of svg.matchAll(/<(\/?)([a-z]+)[^>]*?(\/?)>/g)) {
+      const [, closing, name, selfClosing] = m;
+      if (selfClosing) continue;
+      if (closing) expect(stack.pop()).toBe(name);
+      else stack.push(name!);
+    }
+    expect(stack).toEqual([]);
+    expect(svg).not.toMatch(/NaN|undefined|Infinity/);
+  });
+
+  it("draws one coloured cell per adapter case, the tied fastest of each row outlined", () => {
+    const cells = svg.match(/<rect [^>]*height="20" fill="rgb\(/g) ?? [];
+    expect(cells).toHaveLength(recorded.cases.filter((c) => c.impl === "adapter").length);
+    const outlined = (svg.match(/class="best"/g) ?? []).length;
+    expect(outlined).toBe(recorded.relative.reduce((n, r) => n + r.fastest.length, 0));
+    expect(svg).toContain(`≥${CAP}×</text>`);
+  });
+
+  it("keeps the legend clear of the subtitle with few codecs", () => {
+    const few = renderSvg({ ...recorded, codecs: recorded.codecs.slice(0, 2) });
+    const legendY = Number(/<rect x="\d+" y="(\d+)" width="44"/.exec(few)![1]);
+    expect(legendY).toBeGreaterThan(56 + 4); // the subtitle's second line sits at y = 56
+  });
+
+  it("uses viridis, light at 1× to dark at the cap", () => {
+    expect(colourFor(1)).toBe("rgb(253, 231, 37)");
+    expect(colourFor(CAP)).toBe("rgb(68, 1, 84)");
+    expect(colourFor(1000)).toBe(colourFor(CAP));
+  });
+});
+
+describe("renderTerminal", () => {
+  it("prints the main tables without colour codes when not a TTY", () => {
+    const text = renderTerminal(withUnavailable, { colour: false });
+    // The recording has 3 forks: [min, max] of 3 covers 75 %, and the titles say so.
+    expect(text).toContain("Time per op ± 75 % interval (* = fastest or tied)");
+    expect(text).toContain("[75 % interval]");
+    expect(text).not.toContain("95 % interval");
+    expect(text).toContain(`Relative to ${recorded.reference}`);
+    expect(text).toContain("Unavailable codecs");
+    expect(text).not.toContain("\x1b[");
+  });
+
+  it("marks the fastest cells bold on a TTY", () => {
+    expect(renderTerminal(recorded, { colour: true })).toContain("\x1b[1m");
+  });
+});
+
+describe("markdownTable", () => {
+  it("pads columns, right-aligns numbers and escapes pipes", () => {
+    const md = markdownTable({
+      headers: ["name", "n"],
+      align: ["l", "r"],
+      rows: [[{ text: "a|b" }, { text: "1", strong: true }]],
+    });
+    expect(md).toBe("| name |     n |\n| ---- | ----: |\n| a\\|b | **1** |");
+  });
+});
+
+describe("Runtimes section", () => {
+  const inBun: RuntimeRun = {
+    runtime: { name: "bun", version: "1.4.5" },
+    // ts did not run in this one: every fork lost it.
+    cases: recorded.cases.map((r) => (r.codec === "ts" ? { ...r, p50: Number.NaN } : r)),
+  };
+
+  it("puts each runtime in a column, for the cases that ran in all of them", () => {
+    const md = renderMarkdown({ ...recorded, runtimes: [inBun] });
+    const section = md.slice(md.indexOf("## Runtimes"), md.indexOf("## Spread"));
+    expect(section).toContain(`node ${recorded.environment.node.replace(/^v/, "")}`);
+    expect(section).toContain("bun 1.4.5");
+    const codecs = recorded.codecs.map((c) => c.id).filter((id) => id !== "ts");
+    for (const id of codecs) expect(section).toMatch(new RegExp(`^\\| ${id} `, "m"));
+    expect(section).not.toMatch(/^\| ts /m);
+    // One row per case: raw rows (the library called directly) are not repeated.
+    const first = recorded.cases.find((r) => r.impl === "adapter" && r.codec !== "ts")!;
+    const row = new RegExp(
+      `^\\| ${first.codec} +\\| ${first.payload} .*\\| ${first.op} +\\|`,
+      "gm",
+    );
+    expect(section.match(row)).toHaveLength(1);
+  });
+
+  it("orders the columns by runtime, whichever run writes the report", () => {
+    const md = renderMarkdown({
+      ...recorded,
+      environment: { ...recorded.environment, runtime: inBun.runtime },
+      runtimes: [{ runtime: { name: "node", version: "20.20.2" }, cases: recorded.cases }],
+    });
+    const header = md
+      .split("## Runtimes")[1]!
+      .split("\n")
+      .find((l) => l.startsWith("| codec"))!;
+    expect(header).toMatch(/\| +node 20\.20\.2 \| +bun 1\.4\.5 \|$/);
+  });
+
+  it("is left out with a single runtime", () => {
+    expect(renderMarkdown({ ...recorded, runtimes: [] })).not.toContain("## Runtimes");
+  });
+});
+
+describe("load awareness", () => {
+  const at = (start: number, end: number): BenchReport => ({
+    ...recorded,
+    environment: {
+      ...recorded.environment,
+      load: { cores: 2, start: [start, 1, 1], end: [end, 1, 1] },
+    },
+  });
+
+  it("warns in the terminal and the Markdown when more than half the cores' work waited at the start", () => {
+    const busy = at(8.3, 12.1);
+    for (const text of [renderTerminal(busy, { colour: false }), renderMarkdown(busy)]) {
+      expect(text).toContain("load 8.3 → 12.1 on 2 cores");
+      expect(text).toMatch(
+        /Warning: the machine was busy: load average 8.3 at the start and 12.1 at the end \(1 minute; 2 cores\)/,
+      );
+    }
+  });
+
+  it("records the load without a warning on a quiet machine, and says nothing without a record", () => {
+    const quiet = renderTerminal(at(0.9, 3), { colour: false });
+    expect(quiet).toContain("load 0.9 → 3 on 2 cores");
+    expect(quiet).not.toContain("busy");
+    expect(renderMarkdown(recorded)).not.toMatch(/busy|load \d/);
+  });
+});

@@ -1,0 +1,107 @@
+// A codec known to be right, to break on purpose in the suite's self-tests, and the helpers
+// that run the checks on it. Test-only (not in the build).
+import {
+  type AdapterModule,
+  assertBytes,
+  assertOutputSpace,
+  checkUncompressedLength,
+  maxCompressedLength,
+  type SnappyCodec,
+  SnappyError,
+} from "@snappykit/core";
+import { codecsOf, loadModule, moduleChecks, onEveryCodec } from "../adapter.js";
+import { type ConformanceInputs, conformanceChecks } from "../checks.js";
+import { literalStream } from "../corpus.js";
+import { oracleUncompress } from "../oracle.js";
+
+function oracleOrCorrupt(input: Uint8Array): Uint8Array {
+  try {
+    return oracleUncompress(input);
+  } catch (error) {
+    throw new SnappyError("CORRUPT_INPUT", (error as Error).message);
+  }
+}
+
+/**
+ * A correct codec with every optional capability: stores literals only, decodes with the
+ * oracle behind the core guard. (Its *Into members copy from a temporary array: fine for a
+ * yardstick, not for an adapter.)
+ */
+export const reference: SnappyCodec = {
+  contractVersion: 1,
+  name: "reference",
+  library: "literal-only@1.0.0",
+  runtime: "js",
+  compress(input) {
+    assertBytes(input);
+    return literalStream(input);
+  },
+  uncompress(input, options) {
+    checkUncompressedLength(input, options);
+    return oracleOrCorrupt(input);
+  },
+  uncompressedLength: (input, options) => checkUncompressedLength(input, options).length,
+  maxCompressedLength,
+  compressInto(input, output) {
+    assertBytes(input);
+    assertOutputSpace(input, output, maxCompressedLength(input.length));
+    const stream = literalStream(input);
+    output.set(stream);
+    return stream.length;
+  },
+  uncompressInto(input, output, options) {
+    const { length } = checkUncompressedLength(input, options);
+    assertOutputSpace(input, output, length);
+    const decoded = oracleOrCorrupt(input);
+    output.set(decoded);
+    return decoded.length;
+  },
+};
+
+export async function failures(codec: SnappyCodec, inputs?: ConformanceInputs): Promise<string[]> {
+  const failed: string[] = [];
+  for (const check of conformanceChecks(inputs)) {
+    try {
+      await check.run(codec);
+    } catch {
+      failed.push(`${check.group}: ${check.name}`);
+    }
+  }
+  return failed;
+}
+
+/** The reference codec as an adapter module: a raw backend and one variant. */
+export const referenceModule = {
+  createCodec: async () => reference,
+  createRaw: async () => ({
+    library: reference.library,
+    compress: literalStream,
+    uncompress: oracleUncompress,
+  }),
+  createVariants: async (): Promise<SnappyCodec[]> => [{ ...reference, name: "reference-copy" }],
+};
+export const installed = (name: string) => `${name}@1.0.0`;
+
+/** What fails when `module` is checked as the adapter in folder `id`. */
+export async function moduleFailures(
+  module: Partial<AdapterModule>,
+  id = "reference",
+): Promise<string[]> {
+  const loaded = await loadModule(module);
+  const failed: string[] = [];
+  const checks = [
+    ...moduleChecks({ id, installed }),
+    ...conformanceChecks().map((check) => ({
+      ...check,
+      run: () => onEveryCodec(check, codecsOf(loaded)),
+    })),
+  ];
+  for (const check of checks) {
+    try {
+      await check.run(loaded);
+    } catch (error) {
+      failed.push(`${check.group}: ${check.name}: ${(error as Error).message}`);
+    }
+  }
+  return failed;
+}

@@ -1,0 +1,359 @@
+;; The codec's hot loops in WebAssembly: the decoder's fast path (fast-path.ts has the same
+;; loop in TypeScript, the fallback where WebAssembly cannot be compiled) and the block
+;; compressor (compress.ts: compressBlock). Both work only inside this module's memory, whose
+;; regions the TypeScript side views as its windows and buffers (kernel.ts); every check on
+;; the stream is made there or below exactly as in the TypeScript code, and everything this
+;; code leaves (window moves, the tail, long or direct literals, copy-4, copies from before
+;; the window, anything invalid) goes back to the checked TypeScript decoder (checked.ts).
+;;
+;; Why WebAssembly: an 8-byte integer move is one instruction here, and memory accesses carry
+;; no bounds checks (guard pages) and no reload of a view's data pointer after each store;
+;; TypeScript has only 4-byte integer moves through a DataView (float64 moves may rewrite a
+;; NaN's bits) at ~3 instructions of checks each (package README, "Performance").
+;;
+;; Built into kernel-binary.ts by scripts/kernel.mjs (wabt, pinned); a test rebuilds it and
+;; compares. Format clauses cited are from google/snappy format_description.txt.
+
+(module
+  ;; 12 pages (768 KiB). Regions, by byte address:
+  ;;        0  state: [0] the decoder's output position, [4] the compressor's rest length
+  ;;     4096  IN, the decoder's input window (32 KiB)
+  ;;    65536  OUT, the decoder's output window (256 KiB)
+  ;;   327680  the compressor's hash table (16384 x u16)
+  ;;   360448  the compressor's block (64 KiB and 16 bytes of over-read room)
+  ;;   430080  the compressor's staged output (305,866 bytes: the worst case of 256 KiB, plus
+  ;;           over-copy room to the end of the memory)
+  (memory (export "memory") 12)
+  (global (export "inAt") i32 (i32.const 4096))
+  (global (export "outAt") i32 (i32.const 65536))
+  (global (export "blockAt") i32 (i32.const 360448))
+  (global (export "stagedAt") i32 (i32.const 430080))
+
+  ;; The decoder's fast path: fastPath in fast-path.ts, with 8-byte moves and a copy's fields
+  ;; computed from its tag rather than read from a table.
+  ;; From IN[pos..] into OUT[op..] while pos <= fastEnd and op <= fastOutEnd (a tag with 16
+  ;; input bytes after it, 72 bytes of window room). Returns the input position of the first
+  ;; element it leaves; the output position goes to state[0].
+  (func (export "fastPath") (param $pos i32) (param $op i32) (param $fastEnd i32) (param $fastOutEnd i32) (result i32)
+    (local $end i32) (local $outLimit i32) (local $word i32) (local $tag i32) (local $length i32)
+    (local $from i32) (local $done i32) (local $extra i32) (local $stop i32)
+    (local $offset i32) (local $pattern i64) (local $copy1 i32)
+    (local.set $end (i32.add (local.get $fastEnd) (i32.const 17)))
+    (local.set $outLimit (i32.add (local.get $fastOutEnd) (i32.const 72)))
+    (block $exit
+      (loop $element
+        (br_if $exit (i32.gt_s (local.get $pos) (local.get $fastEnd)))
+        (br_if $exit (i32.gt_s (local.get $op) (local.get $fastOutEnd)))
+        ;; The tag and the three bytes after it: a copy's offset is among them.
+        (local.set $word (i32.load offset=4096 align=1 (local.get $pos)))
+        (local.set $tag (i32.and (local.get $word) (i32.const 0xff)))
+        (if (i32.eqz (i32.and (local.get $tag) (i32.const 3)))
+          (then
+            ;; §2.1 Literal: 16 bytes moved whatever the length (the next element rewrites
+            ;; what is past it), then the rest for longer ones.
+            (local.set $length (i32.add (i32.shr_u (local.get $tag) (i32.const 2)) (i32.const 1)))
+            (i64.store offset=65536 align=1 (local.get $op) (i64.load offset=4097 align=1 (local.get $pos)))
+            (i64.store offset=65544 align=1 (local.get $op) (i64.load offset=4105 align=1 (local.get $pos)))
+            (if (i32.le_u (local.get $length) (i32.const 16))
+              (then
+                (local.set $pos (i32.add (local.get $pos) (i32.add (local.get $length) (i32.const 1))))
+                (local.set $op (i32.add (local.get $op) (local.get $length)))
+                (br $element)))
+            (local.set $from (i32.add (local.get $pos) (i32.const 1)))
+            (local.set $done (i32.const 16))
+            (if (i32.gt_u (local.get $length) (i32.const 60))
+              (then
+                ;; length-1 in the next 1-2 bytes (3-4: the checked code).
+                (local.set $extra (i32.sub (local.get $length) (i32.const 60)))
+                (br_if $exit (i32.gt_u (local.get $extra) (i32.const 2)))
+                (local.set $from (i32.add (local.get $from) (local.get $extra)))
+                (local.set $length (i32.add (i32.const 1)
+                  (if (result i32) (i32.eq (local.get $extra) (i32.const 1))
+                    (then (i32.load8_u offset=4097 (local.get $pos)))
+                    (else (i32.load16_u offset=4097 align=1 (local.get $pos))))))
+                (local.set $done (i32.const 0))
+                ;; Room in the window, with 7 bytes to spare for the 8-byte steps.
+                (br_if $exit (i32.gt_s (i32.add (local.get $length) (i32.const 7))
+                  (i32.sub (local.get $outLimit) (local.get $op))))
+                (if (i32.ge_u (local.get $length) (i32.const 256))
+                  (then
+                    ;; All in the input window, and not one for the destination directly
+                    ;; (windows.ts: DIRECT).
+                    (br_if $exit (i32.gt_s (local.get $length) (i32.sub (local.get $end) (local.get $from))))
+                    (br_if $exit (i32.ge_u (local.get $length) (i32.const 4096)))
+                    (memory.copy (i32.add (local.get $op) (i32.const 65536))
+                      (i32.add (local.get $from) (i32.const 4096)) (local.get $length))
+                    (local.set $pos (i32.add (local.get $from) (local.get $length)))
+                    (local.set $op (i32.add (local.get $op) (local.get $length)))
+                    (br $element)))))
+            ;; All of it, and 7 more bytes for the 8-byte steps, in the input window.
+            (br_if $exit (i32.gt_s (i32.add (local.get $length) (i32.const 7))
+              (i32.sub (local.get $end) (local.get $from))))
+            (local.set $pos (i32.add (local.get $from) (local.get $length)))
+            (local.set $stop (i32.add (local.get $op) (local.get $length)))
+            (local.set $op (i32.add (local.get $op) (local.get $done)))
+            (local.set $from (i32.add (local.get $from) (local.get $done)))
+            (loop $literal
+              (i64.store offset=65536 align=1 (local.get $op) (i64.load offset=4096 align=1 (local.get $from)))
+              (local.set $op (i32.add (local.get $op) (i32.const 8)))
+              (local.set $from (i32.add (local.get $from) (i32.const 8)))
+              (br_if $literal (i32.lt_s (local.get $op) (local.get $stop))))
+            (local.set $op (local.get $stop))
+            (br $element)))
+        ;; Copy-1 and copy-2, computed without a branch or a table load (a table entry's load
+        ;; would lie on the path from one element's position to the next): §2.2.1 copy-1,
+        ;; length 4..11 in bits 2..4, the offset's top 3 bits in 5..7 and one byte after the
+        ;; tag; §2.2.2 copy-2, length-1 in the upper six bits, a 2-byte offset. Copy-4 gets
+        ;; offset 0, which the check below sends to the checked code.
+        (local.set $copy1 (i32.eq (i32.and (local.get $tag) (i32.const 3)) (i32.const 1)))
+        (local.set $offset
+          (select
+            (i32.or (i32.shl (i32.and (local.get $tag) (i32.const 0xe0)) (i32.const 3))
+              (i32.and (i32.shr_u (local.get $word) (i32.const 8)) (i32.const 0xff)))
+            (select (i32.and (i32.shr_u (local.get $word) (i32.const 8)) (i32.const 0xffff)) (i32.const 0)
+              (i32.eq (i32.and (local.get $tag) (i32.const 3)) (i32.const 2)))
+            (local.get $copy1)))
+        ;; Offset 0, or before the window's start: the checked code reports or reads it.
+        (br_if $exit (i32.ge_u (i32.sub (local.get $offset) (i32.const 1)) (local.get $op)))
+        (local.set $pos (i32.add (local.get $pos) (i32.add (i32.const 1) (i32.and (local.get $tag) (i32.const 3)))))
+        (local.set $length
+          (select
+            (i32.add (i32.const 4) (i32.and (i32.shr_u (local.get $tag) (i32.const 2)) (i32.const 7)))
+            (i32.add (i32.shr_u (local.get $tag) (i32.const 2)) (i32.const 1))
+            (local.get $copy1)))
+        (local.set $from (i32.sub (local.get $op) (local.get $offset)))
+        (local.set $stop (i32.add (local.get $op) (local.get $length)))
+        (if (i32.ge_u (local.get $offset) (i32.const 8))
+          (then
+            ;; From 8 or more bytes back (most copies): 16 bytes whatever the length, then
+            ;; 8 at a time; every byte read was written before.
+            (i64.store offset=65536 align=1 (local.get $op) (i64.load offset=65536 align=1 (local.get $from)))
+            (i64.store offset=65544 align=1 (local.get $op) (i64.load offset=65544 align=1 (local.get $from)))
+            (if (i32.gt_u (local.get $length) (i32.const 16))
+              (then
+                (local.set $op (i32.add (local.get $op) (i32.const 16)))
+                (local.set $from (i32.add (local.get $from) (i32.const 16)))
+                (loop $far
+                  (i64.store offset=65536 align=1 (local.get $op) (i64.load offset=65536 align=1 (local.get $from)))
+                  (local.set $op (i32.add (local.get $op) (i32.const 8)))
+                  (local.set $from (i32.add (local.get $from) (i32.const 8)))
+                  (br_if $far (i32.lt_s (local.get $op) (local.get $stop))))))
+            (local.set $op (local.get $stop))
+            (br $element)))
+        ;; §2.2 overlap (offset < length: the last `offset` bytes repeat).
+        (if (i32.eqz (i32.and (local.get $offset) (i32.const 3)))
+          (then
+            ;; Offset 4: the 4-byte pattern twice, then only stores.
+            (local.set $pattern (i64.mul (i64.load32_u offset=65536 align=1 (local.get $from))
+              (i64.const 0x0000000100000001)))
+            (loop $run4
+              (i64.store offset=65536 align=1 (local.get $op) (local.get $pattern))
+              (local.set $op (i32.add (local.get $op) (i32.const 8)))
+              (br_if $run4 (i32.lt_s (local.get $op) (local.get $stop))))
+            (local.set $op (local.get $stop))
+            (br $element)))
+        (if (i32.lt_u (local.get $offset) (i32.const 3))
+          (then
+            ;; Offsets 1 and 2 (runs of one byte, e.g. SSZ's zero padding, or of a pair):
+            ;; the pattern built once, then only stores.
+            (local.set $pattern
+              (if (result i64) (i32.eq (local.get $offset) (i32.const 1))
+                (then (i64.mul (i64.load8_u offset=65536 (local.get $from)) (i64.const 0x0101010101010101)))
+                (else (i64.mul (i64.load16_u offset=65536 align=1 (local.get $from)) (i64.const 0x0001000100010001)))))
+            (loop $run
+              (i64.store offset=65536 align=1 (local.get $op) (local.get $pattern))
+              (local.set $op (i32.add (local.get $op) (i32.const 8)))
+              (br_if $run (i32.lt_s (local.get $op) (local.get $stop))))
+            (local.set $op (local.get $stop))
+            (br $element)))
+        (if (i32.eq (local.get $offset) (i32.const 3))
+          (then
+            ;; Offset 3: four single bytes lay the pattern down; the output from op - 3 on
+            ;; is periodic, so reading 6 back gives the same bytes, and 4-byte moves follow.
+            (i32.store8 offset=65536 (local.get $op) (i32.load8_u offset=65536 (local.get $from)))
+            (i32.store8 offset=65537 (local.get $op) (i32.load8_u offset=65537 (local.get $from)))
+            (i32.store8 offset=65538 (local.get $op) (i32.load8_u offset=65538 (local.get $from)))
+            (i32.store8 offset=65539 (local.get $op) (i32.load8_u offset=65539 (local.get $from)))
+            (local.set $op (i32.add (local.get $op) (i32.const 4)))
+            (local.set $from (i32.sub (local.get $op) (i32.const 6)))))
+        ;; Offsets 5, 6, 7 (and 3 from here): 4-byte moves, exact at a distance of 4 or more.
+        (loop $near
+          (i32.store offset=65536 align=1 (local.get $op) (i32.load offset=65536 align=1 (local.get $from)))
+          (i32.store offset=65540 align=1 (local.get $op) (i32.load offset=65540 align=1 (local.get $from)))
+          (local.set $op (i32.add (local.get $op) (i32.const 8)))
+          (local.set $from (i32.add (local.get $from) (i32.const 8)))
+          (br_if $near (i32.lt_s (local.get $op) (local.get $stop))))
+        (local.set $op (local.get $stop))
+        (br $element)))
+    (i32.store (i32.const 0) (local.get $op))
+    (local.get $pos))
+
+  ;; Write the tag of a literal of $length (>= 1) bytes at staged[$op]; returns the new op.
+  ;; §2.1: length-1 in the tag below 60, else 60/61 and 1/2 length bytes (the fewest that
+  ;; fit; a block is at most 64 KiB), as one store without branches (emitLiteralTag).
+  (func $literalTag (param $length i32) (param $op i32) (result i32)
+    (local $n i32) (local $long i32) (local $wide i32)
+    (local.set $n (i32.sub (local.get $length) (i32.const 1)))
+    (local.set $long (i32.shr_s (i32.sub (i32.const 59) (local.get $n)) (i32.const 31)))
+    (local.set $wide (i32.shr_u (i32.sub (i32.const 255) (local.get $n)) (i32.const 31)))
+    (i32.store offset=430080 align=1 (local.get $op)
+      (i32.xor (i32.shl (local.get $n) (i32.const 2))
+        (i32.and (local.get $long)
+          (i32.xor (i32.shl (local.get $n) (i32.const 2))
+            (i32.or (i32.or (i32.const 240) (i32.shl (local.get $wide) (i32.const 2)))
+              (i32.shl (local.get $n) (i32.const 8)))))))
+    (i32.add (i32.add (local.get $op) (i32.const 1)) (i32.sub (local.get $wide) (local.get $long))))
+
+  ;; Write a literal of $length (>= 1) bytes from block[$from..] at staged[$op]; returns the
+  ;; new op. Up to 256 bytes 8 at a time, up to 7 past the end (the block has room to read,
+  ;; the staged bytes past it are rewritten or never copied out); longer with memory.copy.
+  (func $literal (param $from i32) (param $length i32) (param $op i32) (result i32)
+    (local $end i32)
+    (local.set $op (call $literalTag (local.get $length) (local.get $op)))
+    (local.set $end (i32.add (local.get $op) (local.get $length)))
+    (if (i32.le_u (local.get $length) (i32.const 256))
+      (then
+        (loop $move
+          (i64.store offset=430080 align=1 (local.get $op) (i64.load offset=360448 align=1 (local.get $from)))
+          (local.set $op (i32.add (local.get $op) (i32.const 8)))
+          (local.set $from (i32.add (local.get $from) (i32.const 8)))
+          (br_if $move (i32.lt_s (local.get $op) (local.get $end)))))
+      (else
+        (memory.copy (i32.add (local.get $op) (i32.const 430080))
+          (i32.add (local.get $from) (i32.const 360448)) (local.get $length))))
+    (local.get $end))
+
+  ;; compressBlock in compress.ts (libsnappy 1.1.7's CompressFragment), the same bytes:
+  ;; compress block[0..$length) into staged[$op..); returns the new op. With $leaveRest, a
+  ;; last literal over 256 bytes gets its tag only, and its length goes to state[4] for the
+  ;; caller to copy from the input.
+  (func (export "compressBlock") (param $length i32) (param $op i32) (param $leaveRest i32) (result i32)
+    (local $tableSize i32) (local $shift i32) (local $ipLimit i32) (local $nextEmit i32) (local $ip i32)
+    (local $nextBytes i32) (local $nextHash i32) (local $skip i32) (local $nextIp i32) (local $candidate i32)
+    (local $bytes i32) (local $hash i32) (local $step i32) (local $s i32) (local $c i32) (local $diff i64)
+    (local $current i32) (local $rest i32) (local $offset i32) (local $matched i32) (local $n i32)
+    (local $copy1 i32) (local $copy2Bytes i32) (local $end i32) (local $from i32)
+    (i32.store offset=4 (i32.const 0) (i32.const 0))
+    ;; kInputMarginBytes: a block under 15 bytes is one literal.
+    (if (i32.lt_s (local.get $length) (i32.const 15))
+      (then (return (call $literal (i32.const 0) (local.get $length) (local.get $op)))))
+    ;; Table size: the smallest power of two >= the block, within 256..16384; the hash is
+    ;; the product's top log2(size) bits.
+    (local.set $tableSize (i32.shl (i32.const 1)
+      (i32.sub (i32.const 32) (i32.clz (i32.sub (local.get $length) (i32.const 1))))))
+    (if (i32.gt_u (local.get $tableSize) (i32.const 16384)) (then (local.set $tableSize (i32.const 16384))))
+    (if (i32.lt_u (local.get $tableSize) (i32.const 256)) (then (local.set $tableSize (i32.const 256))))
+    (local.set $shift (i32.add (i32.clz (local.get $tableSize)) (i32.const 1)))
+    (memory.fill (i32.const 327680) (i32.const 0) (i32.shl (local.get $tableSize) (i32.const 1)))
+    (local.set $ipLimit (i32.sub (local.get $length) (i32.const 15)))
+    (local.set $ip (i32.const 1))
+    (local.set $nextBytes (i32.load offset=360448 align=1 (local.get $ip)))
+    (local.set $nextHash (i32.shr_u (i32.mul (local.get $nextBytes) (i32.const 0x1e35a7bd)) (local.get $shift)))
+    (block $done
+      (loop $search
+        ;; A 4-byte match; after 32 misses the step grows by one every 32 probes.
+        (local.set $skip (i32.const 32))
+        (local.set $nextIp (local.get $ip))
+        (loop $probe
+          (local.set $ip (local.get $nextIp))
+          (local.set $bytes (local.get $nextBytes))
+          (local.set $hash (local.get $nextHash))
+          (local.set $step (i32.shr_u (local.get $skip) (i32.const 5)))
+          (local.set $skip (i32.add (local.get $skip) (local.get $step)))
+          (local.set $nextIp (i32.add (local.get $ip) (local.get $step)))
+          (br_if $done (i32.gt_s (local.get $nextIp) (local.get $ipLimit)))
+          (local.set $nextBytes (i32.load offset=360448 align=1 (local.get $nextIp)))
+          (local.set $nextHash (i32.shr_u (i32.mul (local.get $nextBytes) (i32.const 0x1e35a7bd)) (local.get $shift)))
+          (local.set $candidate (i32.load16_u offset=327680 (i32.shl (local.get $hash) (i32.const 1))))
+          (i32.store16 offset=327680 (i32.shl (local.get $hash) (i32.const 1)) (local.get $ip))
+          (br_if $probe (i32.ne (local.get $bytes) (i32.load offset=360448 align=1 (local.get $candidate)))))
+        ;; Everything since the last copy is a literal (never empty): $literal, inline.
+        (local.set $op (call $literalTag (i32.sub (local.get $ip) (local.get $nextEmit)) (local.get $op)))
+        (local.set $end (i32.add (local.get $op) (i32.sub (local.get $ip) (local.get $nextEmit))))
+        (if (i32.le_u (i32.sub (local.get $ip) (local.get $nextEmit)) (i32.const 256))
+          (then
+            (local.set $from (local.get $nextEmit))
+            (loop $move
+              (i64.store offset=430080 align=1 (local.get $op) (i64.load offset=360448 align=1 (local.get $from)))
+              (local.set $op (i32.add (local.get $op) (i32.const 8)))
+              (local.set $from (i32.add (local.get $from) (i32.const 8)))
+              (br_if $move (i32.lt_s (local.get $op) (local.get $end)))))
+          (else
+            (memory.copy (i32.add (local.get $op) (i32.const 430080))
+              (i32.add (local.get $nextEmit) (i32.const 360448)) (i32.sub (local.get $ip) (local.get $nextEmit)))))
+        (local.set $op (local.get $end))
+        ;; Copies for as long as the position right after one starts another match.
+        (loop $match
+          ;; Extend the match within the block (FindMatchLength), 8 bytes at a time, the
+          ;; first differing byte from the XOR's lowest set bit; byte by byte near the end.
+          (local.set $s (i32.add (local.get $ip) (i32.const 4)))
+          (local.set $c (i32.add (local.get $candidate) (i32.const 4)))
+          (block $extended
+            (loop $extend
+              (if (i32.gt_s (local.get $s) (i32.sub (local.get $length) (i32.const 8)))
+                (then
+                  (loop $tail
+                    (br_if $extended (i32.ge_s (local.get $s) (local.get $length)))
+                    (br_if $extended (i32.ne (i32.load8_u offset=360448 (local.get $s))
+                      (i32.load8_u offset=360448 (local.get $c))))
+                    (local.set $s (i32.add (local.get $s) (i32.const 1)))
+                    (local.set $c (i32.add (local.get $c) (i32.const 1)))
+                    (br $tail))))
+              (local.set $diff (i64.xor (i64.load offset=360448 align=1 (local.get $s))
+                (i64.load offset=360448 align=1 (local.get $c))))
+              (if (i64.ne (local.get $diff) (i64.const 0))
+                (then
+                  (local.set $s (i32.add (local.get $s)
+                    (i32.wrap_i64 (i64.shr_u (i64.ctz (local.get $diff)) (i64.const 3)))))
+                  (br $extended)))
+              (local.set $s (i32.add (local.get $s) (i32.const 8)))
+              (local.set $c (i32.add (local.get $c) (i32.const 8)))
+              (br $extend)))
+          ;; emitCopy in compress.ts, inline: 64-byte copies while 68 or more remain, 60
+          ;; from 65..67, then the rest; each copy-1 or copy-2 chosen by a mask, one store.
+          (local.set $offset (i32.sub (local.get $ip) (local.get $candidate)))
+          (local.set $matched (i32.sub (local.get $s) (local.get $ip)))
+          (local.set $copy2Bytes (i32.or (i32.const 2) (i32.shl (local.get $offset) (i32.const 8))))
+          (loop $copy
+            (local.set $n
+              (select (i32.const 64)
+                (select (i32.const 60) (local.get $matched) (i32.gt_s (local.get $matched) (i32.const 64)))
+                (i32.ge_s (local.get $matched) (i32.const 68))))
+            (local.set $copy1 (i32.shr_s
+              (i32.and (i32.sub (local.get $n) (i32.const 12)) (i32.sub (local.get $offset) (i32.const 2048)))
+              (i32.const 31)))
+            (i32.store offset=430080 align=1 (local.get $op)
+              (select
+                (i32.or (i32.or (i32.or (i32.const 1) (i32.shl (i32.sub (local.get $n) (i32.const 4)) (i32.const 2)))
+                  (i32.and (i32.shr_u (local.get $offset) (i32.const 3)) (i32.const 0xe0)))
+                  (i32.shl (i32.and (local.get $offset) (i32.const 0xff)) (i32.const 8)))
+                (i32.or (local.get $copy2Bytes) (i32.shl (i32.sub (local.get $n) (i32.const 1)) (i32.const 2)))
+                (local.get $copy1)))
+            (local.set $op (i32.add (i32.add (local.get $op) (i32.const 3)) (local.get $copy1)))
+            (local.set $matched (i32.sub (local.get $matched) (local.get $n)))
+            (br_if $copy (local.get $matched)))
+          (local.set $ip (local.get $s))
+          (local.set $nextEmit (local.get $ip))
+          (br_if $done (i32.ge_s (local.get $ip) (local.get $ipLimit)))
+          ;; Index the byte before and at the new position; try the position itself next.
+          (local.set $hash (i32.shr_u (i32.mul (i32.load offset=360447 align=1 (local.get $ip))
+            (i32.const 0x1e35a7bd)) (local.get $shift)))
+          (i32.store16 offset=327680 (i32.shl (local.get $hash) (i32.const 1)) (i32.sub (local.get $ip) (i32.const 1)))
+          (local.set $current (i32.load offset=360448 align=1 (local.get $ip)))
+          (local.set $hash (i32.shr_u (i32.mul (local.get $current) (i32.const 0x1e35a7bd)) (local.get $shift)))
+          (local.set $candidate (i32.load16_u offset=327680 (i32.shl (local.get $hash) (i32.const 1))))
+          (i32.store16 offset=327680 (i32.shl (local.get $hash) (i32.const 1)) (local.get $ip))
+          (br_if $match (i32.eq (local.get $current) (i32.load offset=360448 align=1 (local.get $candidate)))))
+        (local.set $ip (i32.add (local.get $ip) (i32.const 1)))
+        (local.set $nextBytes (i32.load offset=360448 align=1 (local.get $ip)))
+        (local.set $nextHash (i32.shr_u (i32.mul (local.get $nextBytes) (i32.const 0x1e35a7bd)) (local.get $shift)))
+        (br $search)))
+    ;; The rest of the block is a literal.
+    (local.set $rest (i32.sub (local.get $length) (local.get $nextEmit)))
+    (if (i32.eqz (local.get $rest)) (then (return (local.get $op))))
+    (if (i32.and (local.get $leaveRest) (i32.gt_s (local.get $rest) (i32.const 256)))
+      (then
+        (i32.store offset=4 (i32.const 0) (local.get $rest))
+        (return (call $literalTag (local.get $rest) (local.get $op)))))
+    (call $literal (local.get $nextEmit) (local.get $rest) (local.get $op)))
+)

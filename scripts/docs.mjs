@@ -1,0 +1,257 @@
+#!/usr/bin/env node
+// Every measured figure in the repository's Markdown, written from the committed reports.
+// A generated block (`<!-- generated: <section> [args] -->` … `<!-- /generated -->`,
+// scripts/lib/markers.mjs) holds what its section (scripts/lib/docs-sections.mjs) writes
+// from the reports (scripts/lib/docs-sources.mjs). `npm test` runs the check: a block that
+// differs from what its section writes now, a figure written by hand outside the blocks, a
+// commit cited that no committed report was measured at, or a link to a file the repository
+// does not hold fails it. Investigation history lives in docs/, dated, with its
+// commands (docs/); it is history, so it is not held to today's reports.
+//
+//   npm run docs                    rewrite every generated block from the committed reports
+//   npm run docs -- --adopt         first copy the latest complete bench, sweep and soak reports
+//                                   of apps/bench/results into apps/bench/docs
+//   node scripts/docs.mjs --check   list what is stale or wrong, exit 1 if anything is
+import {
+  copyFileSync,
+  existsSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
+import { join, posix } from "node:path";
+import { repoRoot } from "@snappykit/workspace";
+import { here, SECTIONS } from "./lib/docs-sections.mjs";
+import { docsContext, REPORTS, reportCommits } from "./lib/docs-sources.mjs";
+import { handWritten, withGeneratedBlocks } from "./lib/markers.mjs";
+
+/** The Markdown files the generator and the check read, as globs of one `*` per segment. */
+const DOCS = [
+  "README.md",
+  "CONTRIBUTING.md",
+  "docs/*.md",
+  "docs/findings/*.md",
+  "packages/*/README.md",
+  "apps/*/README.md",
+  "fixtures/README.md",
+];
+
+/** Dated history: links are checked, figures and commits are not held to today's reports. */
+const HISTORY = "docs/";
+
+/** Files whose figures the check leaves alone for now, and why. */
+const NOT_YET_CHECKED = {
+  "packages/ts/README.md":
+    "the ts performance work rewrites it; it joins the check when that lands",
+};
+
+/** Figures only a measurement gives: times under a millisecond, ratios, intervals, rates. */
+const FIGURES = [
+  /\d(?:[\d,.]*\d)? ?(?:ns|µs)\b/,
+  /\d\.\d+ ?×/,
+  /\[[+−-]?\d[\d,.]* ?[A-Za-zµ%]*, [+−-]?\d/,
+  /\d ?(?:[MG]i?B)\/s\b/,
+];
+
+/** A commit hash as a doc cites one: 7–40 hex digits, in backticks or after "commit". */
+const COMMIT = /(?:`|commit )([0-9a-f]{7,40})\b`?/g;
+
+/** The docs of the repository at `root`, as paths from it. */
+export function docFiles(root = repoRoot) {
+  const expand = (pattern) => {
+    let paths = [""];
+    for (const segment of pattern.split("/")) {
+      paths = paths.flatMap((dir) => {
+        if (segment !== "*" && !segment.includes("*")) return [posix.join(dir, segment)];
+        const full = join(root, dir);
+        if (!existsSync(full)) return [];
+        const re = new RegExp(`^${segment.replaceAll(".", "\\.").replaceAll("*", "[^/]*")}$`);
+        return readdirSync(full)
+          .filter((name) => re.test(name))
+          .map((name) => posix.join(dir, name));
+      });
+    }
+    return paths.filter((p) => existsSync(join(root, p)) && statSync(join(root, p)).isFile());
+  };
+  return [...new Set(DOCS.flatMap(expand))].sort();
+}
+
+/** Folders of the packages npm publishes (their READMEs link by GitHub URL). */
+const publishedDirs = (context) =>
+  context.packages.filter((p) => p.publishable).map((p) => p.relDir);
+
+/**
+ * `text` of `file` with every generated block rewritten from `context`.
+ * @throws Error naming the file and line of a block whose section does not exist or fails.
+ */
+export function renderDoc(file, text, context) {
+  const at = here(file, publishedDirs(context));
+  return withGeneratedBlocks(text, (block) => {
+    const section = SECTIONS[block.section];
+    if (!section) {
+      throw new Error(
+        `${file}:${block.line}: no section "${block.section}" (known: ${Object.keys(SECTIONS).join(", ")})`,
+      );
+    }
+    try {
+      return section(context, block.args, at);
+    } catch (error) {
+      throw new Error(`${file}:${block.line}: ${block.section}: ${error.message}`, {
+        cause: error,
+      });
+    }
+  });
+}
+
+/** GitHub's anchor for a heading: lower case, punctuation dropped, spaces as hyphens. */
+const slug = (heading) =>
+  heading
+    .trim()
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}\s_-]/gu, "")
+    .replace(/\s/g, "-");
+
+const anchorsOf = (text) =>
+  new Set(
+    [...text.replace(/```[\s\S]*?```/g, "").matchAll(/^#{1,6} (.+)$/gm)].map((m) =>
+      slug(m[1].replace(/`/g, "")),
+    ),
+  );
+
+/** Links of `file` to files (or headings of files) the repository does not hold. */
+function deadLinks(root, file, text) {
+  const problems = [];
+  const prose = text.replace(/```[\s\S]*?```/g, "");
+  for (const [, target] of prose.matchAll(/\]\(([^)\s]+)\)/g)) {
+    const inRepo = /^https:\/\/github\.com\/snappykit\/snappykit\/(?:blob|tree)\/main\//;
+    let path;
+    if (inRepo.test(target)) {
+      path = target.replace(inRepo, "");
+    } else if (/^[a-z]+:/.test(target)) {
+      continue;
+    } else {
+      path = posix.normalize(posix.join(posix.dirname(file), target));
+    }
+    const [name, anchor] = path.split("#");
+    const resolved = name === "" || name === "." ? file : name.replace(/\/$/, "");
+    if (!existsSync(join(root, resolved))) {
+      problems.push(`${file}: links to ${target}, which the repository does not hold`);
+    } else if (anchor && resolved.endsWith(".md")) {
+      const headings = anchorsOf(readFileSync(join(root, resolved), "utf8"));
+      if (!headings.has(anchor)) problems.push(`${file}: links to ${target}: no such heading`);
+    }
+  }
+  return problems;
+}
+
+/**
+ * Everything wrong with the docs of the repository at `root` (nothing: `[]`). `texts` gives
+ * a doc's text instead of the file (tests edit copies in memory).
+ * @param {{ root?: string, context?: ReturnType<typeof docsContext>, texts?: Map<string, string> }} [options]
+ */
+export function checkDocs({
+  root = repoRoot,
+  context = docsContext(root),
+  texts = new Map(),
+} = {}) {
+  const commits = reportCommits(context);
+  const problems = [];
+  const files = [...new Set([...docFiles(root), ...texts.keys()])].sort();
+  for (const file of files) {
+    const text = texts.get(file) ?? readFileSync(join(root, file), "utf8");
+    let rendered;
+    try {
+      rendered = renderDoc(file, text, context);
+    } catch (error) {
+      problems.push(error.message);
+      continue;
+    }
+    if (rendered !== text) {
+      let first = 0;
+      while (text[first] === rendered[first]) first++;
+      const at = text.slice(0, first).split("\n").length;
+      problems.push(
+        `${file}:${at}: a generated block differs from what its report gives: run \`npm run docs\` (and commit the reports it reads first)`,
+      );
+    }
+    problems.push(...deadLinks(root, file, text));
+    if (file.startsWith(HISTORY) || file in NOT_YET_CHECKED) continue;
+    const lines = handWritten(text).split("\n");
+    lines.forEach((line, i) => {
+      const figure = FIGURES.map((re) => re.exec(line)).find(Boolean);
+      if (figure) {
+        problems.push(
+          `${file}:${i + 1}: "${figure[0]}" is a measured figure written by hand: generate it from a report (scripts/lib/docs-sections.mjs) or move it to ${HISTORY} as dated history`,
+        );
+      }
+      for (const [, hash] of line.matchAll(COMMIT)) {
+        if (!/[a-f]/.test(hash) || !/\d/.test(hash)) continue;
+        if (!commits.some((c) => c.startsWith(hash))) {
+          problems.push(
+            `${file}:${i + 1}: cites commit ${hash}, which no committed report was measured at (${commits.map((c) => c.slice(0, 7)).join(", ")})`,
+          );
+        }
+      }
+    });
+  }
+  return problems;
+}
+
+/** Rewrites every doc's generated blocks; returns the files that changed. */
+export function writeDocs({ root = repoRoot, context = docsContext(root) } = {}) {
+  const changed = [];
+  for (const file of docFiles(root)) {
+    const text = readFileSync(join(root, file), "utf8");
+    const rendered = renderDoc(file, text, context);
+    if (rendered !== text) {
+      writeFileSync(join(root, file), rendered);
+      changed.push(file);
+    }
+  }
+  return changed;
+}
+
+/** Where a complete run of each mode writes its reports, and the committed copy. */
+const ADOPT = [
+  ["apps/bench/results/bench", REPORTS.bench],
+  ["apps/bench/results/sweep", REPORTS.sweep],
+  ["apps/bench/results/soak", REPORTS.soak],
+].map(([from, to]) => [from, to.replace(/\.json$/, "")]);
+
+/**
+ * Copies each complete run's reports (json, md and svg, as many as the committed ones) over
+ * the committed ones when it is newer; says what it did with each.
+ * @throws Error when a newer run lacks a format the committed report has.
+ */
+export function adoptReports(root = repoRoot, log = console.log) {
+  for (const [from, to] of ADOPT) {
+    const file = (base, ext) => join(root, `${base}.${ext}`);
+    if (!existsSync(file(from, "json"))) continue;
+    const date = (base) => JSON.parse(readFileSync(file(base, "json"), "utf8")).environment.date;
+    if (existsSync(file(to, "json")) && date(from) <= date(to)) {
+      log(`${from}.json is not newer than ${to}.json: kept the committed one`);
+      continue;
+    }
+    const committed = existsSync(file(to, "json")) ? to : from;
+    const formats = ["json", "md", "svg"].filter((ext) => existsSync(file(committed, ext)));
+    const missing = formats.filter((ext) => !existsSync(file(from, ext)));
+    if (missing.length > 0)
+      throw new Error(`${from} has no ${missing.join(", ")} (run it with every --format)`);
+    for (const ext of formats) copyFileSync(file(from, ext), file(to, ext));
+    log(`${to}.{${formats.join(",")}} ← ${from} (${date(from)})`);
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  if (process.argv.includes("--check")) {
+    const problems = checkDocs();
+    for (const p of problems) console.error(p);
+    process.exit(problems.length > 0 ? 1 : 0);
+  }
+  if (process.argv.includes("--adopt")) adoptReports();
+  const changed = writeDocs();
+  console.log(
+    changed.length > 0 ? `rewrote ${changed.join(", ")}` : "every generated block is up to date",
+  );
+}

@@ -1,0 +1,139 @@
+// The docs check of `npm test`: the repository's docs are what scripts/docs.mjs writes from
+// the committed reports, and each kind of drift it exists to catch makes it fail.
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { repoRoot } from "@snappykit/workspace";
+import { afterAll, describe, expect, it } from "vitest";
+import { adoptReports, checkDocs, renderDoc, writeDocs } from "./docs.mjs";
+import { docsContext } from "./lib/docs-sources.mjs";
+import { generatedBlocks } from "./lib/markers.mjs";
+
+const context = docsContext();
+const readme = readFileSync(join(repoRoot, "README.md"), "utf8");
+const check = (file, text, ctx = context) =>
+  checkDocs({ context: ctx, texts: new Map([[file, text]]) });
+
+/** The README with the first ratio ("0.45×") of its results table changed by hand. */
+function handEdited() {
+  const block = generatedBlocks(readme).find((b) => b.section === "bench-ratios");
+  const ratio = /\d+\.\d\d×/.exec(block.body);
+  const edited = ratio[0] === "9.99×" ? "9.98×" : "9.99×";
+  const at = block.start + ratio.index;
+  return readme.slice(0, at) + edited + readme.slice(at + ratio[0].length);
+}
+
+describe("the repository's docs", () => {
+  it("are what the generator writes from the committed reports, with no figure by hand", () => {
+    expect(checkDocs({ context })).toEqual([]);
+  });
+});
+
+describe("the check", () => {
+  const dir = mkdtempSync(join(tmpdir(), "docs-check-"));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it("fails when a generated number is edited by hand, and regenerating restores it", () => {
+    const edited = handEdited();
+    expect(check("README.md", edited)).toEqual([
+      expect.stringMatching(/^README\.md:\d+: a generated block differs .*npm run docs/),
+    ]);
+    expect(renderDoc("README.md", edited, context)).toBe(readme);
+
+    // The same through the files `npm run docs` rewrites, in a copy of the README.
+    writeFileSync(join(dir, "README.md"), edited);
+    expect(writeDocs({ root: dir, context })).toEqual(["README.md"]);
+    expect(readFileSync(join(dir, "README.md"), "utf8")).toBe(readme);
+  });
+
+  it("fails when a report changes and the docs were not regenerated", () => {
+    const bench = structuredClone(context.bench);
+    const cell = bench.relative
+      .find((r) => r.payload === "beacon-block")
+      .cells.find((c) => c.codec === "ts");
+    cell.ratio *= 1.5;
+    const problems = check("README.md", readme, { ...context, bench });
+    expect(problems).toContainEqual(
+      expect.stringMatching(/^README\.md:\d+: a generated block differs/),
+    );
+    expect(problems.every((p) => p.includes("a generated block differs"))).toBe(true);
+  });
+
+  it("fails on a measured figure written by hand outside a block, but not in dated history", () => {
+    const figure = `${readme}\nts decodes an attestation in 279 ns, 0.31× napi [0.30, 0.32].\n`;
+    expect(check("README.md", figure)).toEqual([
+      expect.stringMatching(/^README\.md:\d+: "279 ns" is a measured figure written by hand/),
+    ]);
+    expect(check("docs/findings/2026-11-example.md", "# Then\n\nIt took 279 ns.\n")).toEqual([]);
+  });
+
+  it("fails on a commit no committed report was measured at", () => {
+    const measured = context.sweep.environment.commit.slice(0, 7);
+    expect(check("README.md", `${readme}\nThe sweep at commit \`${measured}\`.\n`)).toEqual([]);
+    expect(check("README.md", `${readme}\nThe sample report, commit \`be0269d\`.\n`)).toEqual([
+      expect.stringMatching(/^README\.md:\d+: cites commit be0269d, which no committed report/),
+    ]);
+  });
+
+  it("fails on a link to a file or heading the repository does not hold", () => {
+    const links = `${readme}\nSee [the design](DESIGN.md) and [results](#no-such-heading).\n`;
+    expect(check("README.md", links)).toEqual([
+      "README.md: links to DESIGN.md, which the repository does not hold",
+      "README.md: links to #no-such-heading: no such heading",
+    ]);
+  });
+
+  it("says how to measure an adapter the committed reports do not have yet", () => {
+    const doc =
+      "<!-- generated: fuzz-codec new-one -->\n<!-- /generated -->\n\n<!-- generated: bench-codec new-one -->\n<!-- /generated -->\n";
+    const text = renderDoc("packages/new-one/README.md", doc, context);
+    expect(text).toContain("`pnpm fuzz --codec new-one` runs it");
+    expect(text).toContain("`npm run bench -- --codec new-one` times it");
+  });
+
+  it("names the file and line of a block whose section does not exist", () => {
+    expect(
+      check("README.md", "# x\n\n<!-- generated: nonsense -->\n<!-- /generated -->\n"),
+    ).toEqual([expect.stringMatching(/^README\.md:3: no section "nonsense"/)]);
+  });
+});
+
+describe("npm run docs -- --adopt", () => {
+  const root = mkdtempSync(join(tmpdir(), "docs-adopt-"));
+  afterAll(() => rmSync(root, { recursive: true, force: true }));
+  const put = (path, date, text = "") => {
+    mkdirSync(join(root, path, ".."), { recursive: true });
+    writeFileSync(
+      join(root, path),
+      path.endsWith(".json") ? JSON.stringify({ environment: { date } }) : text,
+    );
+  };
+  const read = (path) => readFileSync(join(root, path), "utf8");
+
+  it("copies a newer complete run over the committed report, every format it has", () => {
+    put("apps/bench/docs/sample-report.json", "2026-11-30T00:00:00Z");
+    put("apps/bench/docs/sample-report.md", "", "old");
+    put("apps/bench/results/bench.json", "2026-12-01T00:00:00Z");
+    put("apps/bench/results/bench.md", "", "new");
+    const log = [];
+    adoptReports(root, (line) => log.push(line));
+    expect(read("apps/bench/docs/sample-report.md")).toBe("new");
+    expect(read("apps/bench/docs/sample-report.json")).toContain("2026-12-01");
+    expect(existsSync(join(root, "apps/bench/docs/sample-report.svg"))).toBe(false);
+    expect(log).toEqual([expect.stringContaining("apps/bench/docs/sample-report.{json,md}")]);
+  });
+
+  it("keeps the committed report when the run is not newer, and refuses one missing a format", () => {
+    put("apps/bench/docs/sweep.json", "2026-12-02T00:00:00Z");
+    put("apps/bench/results/sweep.json", "2026-12-01T00:00:00Z");
+    const log = [];
+    adoptReports(root, (line) => log.push(line));
+    expect(log).toContainEqual(expect.stringMatching(/sweep\.json is not newer .*kept/));
+    expect(read("apps/bench/docs/sweep.json")).toContain("2026-12-02");
+
+    put("apps/bench/docs/soak.json", "2026-11-30T00:00:00Z");
+    put("apps/bench/docs/soak.md", "", "old");
+    put("apps/bench/results/soak.json", "2026-12-01T00:00:00Z");
+    expect(() => adoptReports(root, () => {})).toThrow(/results\/soak has no md/);
+  });
+});

@@ -1,0 +1,104 @@
+// The commands `pnpm test:release` (scripts/release-test.mjs) runs, and the steps they run in.
+// Every child leads a session of its own, so a failure or Ctrl-C can kill it whole.
+import { spawn } from "node:child_process";
+import { readdirSync, readFileSync } from "node:fs";
+import { repoRoot } from "@snappykit/workspace";
+import { formatDuration } from "@snappykit/workspace/format";
+
+/** A failed check: where (manager, package, step) and why. */
+export class Failure extends Error {}
+
+/** Runs `fn` as the named step: a failure inside says which step it was. */
+export async function step(name, fn) {
+  const t = performance.now();
+  console.log(`\n== ${name}`);
+  try {
+    const result = await fn();
+    console.log(`   (${formatDuration(performance.now() - t)})`);
+    return result;
+  } catch (error) {
+    throw new Failure(`${name}: ${error.message}`);
+  }
+}
+
+/** Throws the problems as one failure, one a line; none, nothing. */
+export const fail = (problems) => {
+  if (problems.length > 0) throw new Failure(`\n  ${problems.join("\n  ")}`);
+};
+
+/**
+ * Kills every process in `child`'s session: its process group is not enough, since turbo
+ * puts each task (tsc, ...) in a group of its own.
+ */
+function killSession(child) {
+  const pids = new Set([child.pid]);
+  for (const pid of readdirSync("/proc").filter((d) => /^\d+$/.test(d))) {
+    try {
+      // Field 6 of /proc/<pid>/stat, counted after the ")" that closes the command name.
+      const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+      if (Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[3]) === child.pid) {
+        pids.add(Number(pid));
+      }
+    } catch {}
+  }
+  for (const pid of pids) {
+    try {
+      process.kill(pid, "SIGKILL");
+    } catch {}
+  }
+}
+
+/**
+ * `run` starts commands and `killAll` kills every one still running. Commands and their
+ * output show `work` (the temporary folder) as `$TMP`.
+ */
+export function commands(work) {
+  const children = new Set();
+  const show = (text) => text.replaceAll(work, "$TMP");
+
+  /** Runs a command; resolves with its output, rejects with the command and its output's end. */
+  function run(cmd, args, { cwd, env = process.env, timeout = 240_000, label, quiet } = {}) {
+    if (!quiet) {
+      const line = show([cmd.replace(repoRoot, "."), ...args].join(" "));
+      console.log(
+        `${label ? `[${label}] ` : ""}$ ${line.length > 200 ? `${line.slice(0, 200)}…` : line}`,
+      );
+    }
+    return new Promise((resolve, reject) => {
+      const child = spawn(cmd, args, {
+        cwd,
+        env,
+        detached: true,
+        stdio: ["ignore", "pipe", "pipe"],
+      });
+      children.add(child);
+      let output = "";
+      child.stdout.on("data", (d) => (output += d));
+      child.stderr.on("data", (d) => (output += d));
+      let timedOut = false;
+      const timer = setTimeout(() => {
+        timedOut = true;
+        killSession(child);
+      }, timeout);
+      child.on("error", (error) => {
+        clearTimeout(timer);
+        children.delete(child);
+        reject(error);
+      });
+      child.on("close", (code, signal) => {
+        clearTimeout(timer);
+        children.delete(child);
+        if (code === 0) return resolve(output);
+        const why = timedOut ? `timed out after ${timeout / 1000} s` : `exited ${code ?? signal}`;
+        const tail = show(output).trimEnd().split("\n").slice(-40).join("\n  ");
+        reject(
+          Object.assign(new Error(`${show(`${cmd} ${args.join(" ")}`)} ${why}\n  ${tail}`), {
+            output,
+          }),
+        );
+      });
+    });
+  }
+
+  return { run, killAll: () => children.forEach(killSession) };
+}

@@ -1,0 +1,387 @@
+// The sections a generated block can name (`<!-- generated: <section> [args] -->`), each a
+// function of the sources (docs-sources.mjs), its arguments and the file it is written into.
+// Figures come from the reports' JSON fields, and are written with the bench's own renderers
+// (apps/bench/dist/render), so a doc shows a number exactly as the report does.
+import { posix } from "node:path";
+import { formatBytes, formatDuration, markdownTable } from "@snappykit/workspace/format";
+import { formatTime } from "../../apps/bench/dist/render/numbers.js";
+import { crossoverLine } from "../../apps/bench/dist/render/sweep-md.js";
+import {
+  overheadTable,
+  payloadLabel,
+  relativeTable,
+  speedTable,
+} from "../../apps/bench/dist/render/tables.js";
+import { REPO_URL, REPORTS } from "./docs-sources.mjs";
+
+/**
+ * Where a section is written: the doc's path from the repository root, and links from it.
+ * @typedef {{ file: string, link: (path: string, text?: string) => string }} Here
+ */
+
+/**
+ * How `file` links to `path` (both from the repository root): relatively, or by GitHub URL
+ * from a published package's README, which npm shows without the rest of the repository.
+ * @param {string} file
+ * @param {readonly string[]} publishedDirs
+ * @returns {Here}
+ */
+export function here(file, publishedDirs) {
+  const published = publishedDirs.some((dir) => file.startsWith(`${dir}/`));
+  return {
+    file,
+    link: (path, text = posix.basename(path)) =>
+      `[${text}](${published ? `${REPO_URL}/${path}` : posix.relative(posix.dirname(file), path) || "."})`,
+  };
+}
+
+/** `key=a,b key2=c` → { key: ["a", "b"], key2: ["c"] }. */
+function options(args) {
+  return Object.fromEntries(
+    args.map((arg) => {
+      const [key, value = ""] = arg.split("=");
+      return [key, value.split(",").filter(Boolean)];
+    }),
+  );
+}
+
+const day = (iso) => iso.slice(0, 10);
+const short = (commit) => `\`${commit.replace(/-dirty$/, "").slice(0, 7)}\``;
+const int = (n) => n.toLocaleString("en-US");
+const cell = (c) => (c.strong ? `**${c.text}**` : c.text);
+const machine = (e) => `${e.cpu} × ${e.cores} cores`;
+
+/** "95 %": the coverage the intervals really have (order statistics: it depends on the forks). */
+function level(intervals) {
+  const levels = [...new Set(intervals.filter(Boolean).map((ci) => Math.round(ci.level * 100)))];
+  levels.sort((a, b) => a - b);
+  if (levels.length === 0) return "no";
+  return levels.length === 1 ? `${levels[0]} %` : `${levels[0]}–${levels.at(-1)} %`;
+}
+
+/** "`pnpm bench` (2026-12-01, commit `abc1234`, Node v20.20.2, AMD EPYC × 2 cores, …)". */
+function benchSource(report, at) {
+  const e = report.environment;
+  const forks = report.cases.map((c) => c.forks);
+  const range =
+    Math.min(...forks) === Math.max(...forks)
+      ? `${forks[0]}`
+      : `${Math.min(...forks)}–${Math.max(...forks)}`;
+  return (
+    `\`${report.command}\` on ${day(e.date)} (commit ${short(e.commit)}, Node ${e.node}, ` +
+    `${machine(e)}; ${report.cases.length} cases, ${range} fresh processes each, ` +
+    `${formatDuration(report.durationMs)}; full report ${at.link(REPORTS.bench.replace(/json$/, "md"))})`
+  );
+}
+
+/** The codecs tied for fastest, or how many when too many to list in a cell. */
+const tied = (codecs) => (codecs.length <= 4 ? codecs.join(", ") : `${codecs.length} codecs`);
+
+/** Table rows (with their report rows) kept by `keep`, columns by header name. */
+function pick(table, reportRows, keep, columns) {
+  const index = columns.map((name) => table.headers.indexOf(name));
+  const rows = table.rows.filter((_, i) => keep(reportRows[i]));
+  return {
+    headers: columns,
+    rows: rows.map((row) => index.map((i) => (i < 0 ? "—" : cell(row[i])))),
+  };
+}
+
+/** Rows of the relative table as `payload, op, fastest, ...codecs`. */
+function ratios(report, { payloads, ops, codecs }) {
+  const table = relativeTable(report);
+  const keep = (row) =>
+    (!payloads || payloads.includes(row.payload)) && (!ops || ops.includes(row.op));
+  const columns = codecs ?? table.headers.slice(2);
+  const picked = pick(table, report.relative, keep, ["payload", "op", ...columns]);
+  const fastest = report.relative.filter(keep).map((row) => tied(row.fastest));
+  return markdownTable(
+    ["payload", "op", "fastest (or tied)", ...columns],
+    ["l", "l", "l", ...columns.map(() => "r")],
+    picked.rows.map((row, i) => [row[0], row[1], fastest[i], ...row.slice(2)]),
+  );
+}
+
+export const SECTIONS = {
+  /** The root README's adapter table, from each released adapter's package.json. */
+  adapters(context) {
+    const rows = context.packages
+      .filter((p) => p.adapter && p.pkg.version !== "0.0.0")
+      .map(({ name, relDir, pkg }) => [
+        `[\`${name}\`](${relDir})`,
+        pkg.snappykit.wraps ?? "",
+        pkg.snappykit.runtime ?? "",
+        pkg.snappykit.guard ?? "",
+      ]);
+    return markdownTable(
+      ["package", "wraps", "runtime", "guard the adapter adds"],
+      ["l", "l", "l", "l"],
+      rows,
+    );
+  },
+
+  /** The fixtures README's payload table, from the manifest `generate` writes. */
+  payloads(context) {
+    return markdownTable(
+      ["name", "kind", "SSZ type", "items", "bytes", "snappy@7 ratio"],
+      ["l", "l", "l", "r", "r", "r"],
+      context.manifest.payloads.map((p) => [
+        `\`${p.name}\``,
+        p.kind,
+        p.sszType ? `${p.fork}.${p.sszType}` : "—",
+        String(p.items),
+        int(p.bytes),
+        p.snappyRatio.toFixed(3),
+      ]),
+    );
+  },
+
+  /**
+   * Ratios to the reference with their intervals, for some payloads, ops and codecs:
+   * `bench-ratios payloads=a,b ops=compress codecs=ts,auto` (each optional).
+   */
+  "bench-ratios"(context, args, at) {
+    const report = context.bench;
+    const tied = report.relative.filter((r) => !r.op.endsWith("-async"));
+    const autoTied = tied.filter((r) => r.fastest.includes("auto")).length;
+    return [
+      `${benchSource(report, at)}. Each cell is the codec's time ÷ ${report.reference}'s, ` +
+        `measured in the same processes' turns: the median over the processes with its ` +
+        `${level(report.relative.flatMap((r) => r.cells.map((c) => c.ci)))} interval; below 1× is faster; **bold**: the fastest or not distinguishable from it.` +
+        (report.codecs.some((c) => c.id === "auto")
+          ? ` auto is fastest or tied on ${autoTied} of the ${tied.length} synchronous rows of the run.`
+          : ""),
+      "",
+      ratios(report, options(args)),
+    ].join("\n");
+  },
+
+  /** One codec's rows: time, ratio to the reference, who is fastest; its adapter overhead. */
+  "bench-codec"(context, [id], at) {
+    const report = context.bench;
+    const speed = speedTable(report);
+    const relative = relativeTable(report);
+    const reference = id === report.reference;
+    const rows = report.relative.flatMap((row, i) => {
+      const column = speed.headers.indexOf(id);
+      const timeRow = speed.rows.find(
+        (r) => r[0].text === payloadLabel(report, row.payload) && r[1].text === row.op,
+      );
+      const time = timeRow?.[column];
+      if (!time || time.text === "—") return [];
+      const ratio = relative.rows[i][relative.headers.indexOf(id)];
+      return [
+        [
+          payloadLabel(report, row.payload),
+          row.op,
+          cell(time),
+          ...(reference ? [] : [cell(ratio)]),
+          tied(row.fastest),
+        ],
+      ];
+    });
+    if (rows.length === 0) {
+      return `Not in the committed sample report yet: \`npm run bench -- --codec ${id}\` times it.`;
+    }
+    const overhead = overheadTable(report);
+    const costs = report.overhead.flatMap((o, i) =>
+      o.codec === id ? [`${o.payload} ${o.op} ${overhead.rows[i][5].text}`] : [],
+    );
+    return [
+      `${benchSource(report, at)}. Time per op: median over the processes ± half its ` +
+        `${level(report.cases.map((c) => c.ci))} ` +
+        `interval${reference ? "" : `; ÷ ${report.reference}: time ÷ ${report.reference}'s in the same processes, with its interval`}; **bold**: fastest or tied.`,
+      "",
+      markdownTable(
+        [
+          "payload",
+          "op",
+          "time",
+          ...(reference ? [] : [`÷ ${report.reference}`]),
+          "fastest (or tied)",
+        ],
+        ["l", "l", "r", ...(reference ? [] : ["r"]), "l"],
+        rows,
+      ),
+      ...(costs.length > 0
+        ? ["", `What the adapter adds to the library called directly: ${costs.join("; ")}.`]
+        : []),
+    ].join("\n");
+  },
+
+  /** How long the committed runs took: the payload run, the sweep and the soak. */
+  "bench-runs"(context, _args, at) {
+    const runs = [
+      [context.bench, REPORTS.bench],
+      [context.sweep, REPORTS.sweep],
+      [context.soak, REPORTS.soak],
+    ];
+    return markdownTable(
+      ["run", "took", "date", "commit", "machine", "report"],
+      ["l", "r", "l", "l", "l", "l"],
+      runs.map(([r, path]) => [
+        `\`${r.command}\``,
+        formatDuration(r.durationMs),
+        day(r.environment.date),
+        short(r.environment.commit),
+        `${machine(r.environment)}, Node ${r.environment.node}`,
+        at.link(path.replace(/json$/, "md")),
+      ]),
+    );
+  },
+
+  /** Where ts and napi cross, per stream of the sweep (what auto ships as thresholds). */
+  "sweep-crossovers"(context, _args, at) {
+    const s = context.sweep;
+    const e = s.environment;
+    const lines = s.series.flatMap((series) =>
+      series.crossover
+        .filter((c) => c.kind === "ts-vs-napi")
+        .map(
+          (c) =>
+            `- ${series.name} (compresses ${series.ratio.toFixed(1)}×), ${crossoverLine(c, s.sizes)}`,
+        ),
+    );
+    return [
+      `\`${s.command}\` on ${day(e.date)} (commit ${short(e.commit)}, Node ${e.node}, ${machine(e)}, ` +
+        `${formatDuration(s.durationMs)}; ${at.link(REPORTS.sweep.replace(/json$/, "md"))}): ` +
+        `messages of ${formatBytes(Math.min(...s.sizes))} to ${formatBytes(Math.max(...s.sizes))} ` +
+        `cut from two streams of real SSZ bytes, ts against napi:`,
+      "",
+      ...lines,
+    ].join("\n");
+  },
+
+  /** auto's shipped thresholds as `describe()` returns them, and where they come from. */
+  "auto-thresholds"(context, _args, at) {
+    const t = context.thresholds;
+    const p = t.provenance;
+    const data = {
+      compressible: "compressible data (blocks)",
+      incompressible: "incompressible data (sidecars)",
+    };
+    const line = (op, kind) => {
+      const c = p.crossover[op][kind];
+      const what = `- ${op}, ${data[kind]}:`;
+      if (c.size === null) return `${what} never native (ts faster at every size of the sweep)`;
+      const ci = c.ci ? ` [${int(Math.round(c.ci.low))}, ${int(Math.round(c.ci.high))}]` : "";
+      return `${what} native from ${int(t[op][kind])} B${ci}`;
+    };
+    return [
+      "```ts",
+      "codec.describe().thresholds;",
+      `// { compress: { compressible: ${t.compress.compressible}, incompressible: ${t.compress.incompressible} },`,
+      `//   uncompress: { compressible: ${t.uncompress.compressible}, incompressible: ${t.uncompress.incompressible} } }`,
+      "```",
+      "",
+      `With the ${Math.round(p.crossover.compress.compressible.ci.level * 100)} % pointwise intervals of the crossings they come from:`,
+      "",
+      ...["compress", "uncompress"].flatMap((op) =>
+        ["compressible", "incompressible"].map((kind) => line(op, kind)),
+      ),
+      "",
+      `From \`${p.command}\` on ${day(p.date)} (commit ${short(p.commit)}, Node ${p.node}, ${p.machine}), ` +
+        `written by \`${p.generatedBy}\` into ${at.link(REPORTS.thresholds)}.`,
+    ].join("\n");
+  },
+
+  /** Which codec's RSS kept growing in the soak, and how high each scenario peaked. */
+  "soak-summary"(context, _args, at) {
+    const s = context.soak;
+    const e = s.environment;
+    const scenario = (name) => {
+      const rows = s.rows.filter((r) => r.scenario === name);
+      const peaks = rows.map((r) => r.rssPeak);
+      const growing = rows.filter((r) => r.grows);
+      return `${
+        growing.length === 0
+          ? "no codec's RSS kept growing"
+          : `RSS kept growing for ${growing.map((r) => `**${r.codec}** (peak ${formatBytes(r.rssPeak)}, +${formatBytes(r.rssRise)} over the run)`).join(", ")}`
+      }; peaks ${formatBytes(Math.min(...peaks))}–${formatBytes(Math.max(...peaks))}`;
+    };
+    return (
+      `\`${s.command}\` on ${day(e.date)} (commit ${short(e.commit)}, Node ${e.node}, ${machine(e)}, ` +
+      `${formatDuration(s.durationMs)}; ${at.link(REPORTS.soak.replace(/json$/, "md"))}), each codec in ` +
+      `fresh processes: under ${s.settings.gossipSeconds} s of mixed gossip ${scenario("gossip")}; ` +
+      `over ${s.settings.blobRounds} rounds of a ${formatBytes(s.settings.blobBytes)} blob ` +
+      `([napi-rs/snappy #323](https://github.com/Brooooooklyn/snappy/issues/323)) ${scenario("big-blob")}.`
+    );
+  },
+
+  /** One adapter on the fuzzer's hostile inputs, against its library called directly. */
+  "fuzz-codec"(context, [id], at) {
+    const s = context.safety;
+    const rows = s.rows.filter((r) => r.id === id);
+    const adapter = rows.find((r) => r.target === "adapter");
+    const raw = rows.find((r) => r.target !== "adapter");
+    if (!adapter) {
+      return `Not in the fuzzer's committed report yet: \`pnpm fuzz --codec ${id}\` runs it.`;
+    }
+    const outcome = (r) =>
+      `${r.missed.length === 0 ? "met every target" : `missed the targets (${r.missed.join(", ")})`}, ` +
+      `peak RSS growth ${formatBytes(r.total.maxRssGrowth)}, slowest call ${formatTime(r.total.maxMs * 1e6)}`;
+    return (
+      `On the fuzzer's ${int(adapter.total.calls)} hostile inputs (\`pnpm fuzz\`, ${day(s.date)}; ` +
+      `${at.link(REPORTS.safety.replace(/json$/, "md"))}), each call in a child process under a watchdog, ` +
+      `this adapter ${outcome(adapter)}` +
+      (raw ? `; ${raw.library} called directly ${outcome(raw)}.` : ".")
+    );
+  },
+
+  /** The fuzzer's committed runs in a few lines: `fuzz-summary [safety] [encoders] [async] [guided]`. */
+  "fuzz-summary"(context, args, at) {
+    const parts = args.length > 0 ? args : ["safety", "encoders", "async", "guided"];
+    const link = (path) => at.link(path.replace(/json$/, "md"));
+    const render = {
+      safety() {
+        const s = context.safety;
+        const adapters = s.rows.filter((r) => r.target === "adapter");
+        const raw = s.rows.filter((r) => r.target !== "adapter");
+        const missed = raw.filter((r) => r.missed.length > 0);
+        const sum = (rows, key) => rows.reduce((n, r) => n + r.total.counts[key], 0);
+        const peak = Math.max(...adapters.map((r) => r.total.maxRssGrowth));
+        return (
+          `**Hostile input** (\`pnpm fuzz\`, ${day(s.date)}, ${formatDuration(s.durationMs)}; ${link(REPORTS.safety)}): ` +
+          `${int(adapters[0]?.total.calls ?? 0)} inputs (${int(s.n.random)} random, ${int(s.n.mutated)} mutated valid streams, ` +
+          `${s.n.crafted} crafted cases) through every adapter and every raw library, each call in a child process under a watchdog. ` +
+          `${adapters.filter((r) => r.missed.length === 0).length} of ${adapters.length} adapter rows meet every target ` +
+          `(${sum(adapters, "silentAccept")} silent accepts, ${sum(adapters, "wrongBytes")} wrong bytes, ${sum(adapters, "crash")} crashes, ` +
+          `${sum(adapters, "hang")} hangs, peak RSS growth at most ${formatBytes(peak)}); ` +
+          `${missed.length} of ${raw.length} raw libraries miss them (${missed.map((r) => r.id).join(", ")}).`
+        );
+      },
+      encoders() {
+        const s = context.encoders;
+        const wrong = s.rows.filter((r) => r.counts.ok !== r.inputs);
+        return (
+          `**Encoders** (\`pnpm fuzz --encoders\`, ${day(s.date)}, ${formatDuration(s.durationMs)}; ${link(REPORTS.encoders)}): ` +
+          `${s.inputs} inputs built to break encoders through ${s.rows.length} adapters, variants and raw libraries; ` +
+          `${wrong.length === 0 ? "every stream decodes back to its input" : `failures in ${wrong.map((r) => r.id).join(", ")}`}.`
+        );
+      },
+      async() {
+        const s = context.async;
+        const rows = s.rows.filter((r) => r.result);
+        const sum = (key) => rows.reduce((n, r) => n + r.result[key], 0);
+        return (
+          `**Async** (\`pnpm fuzz --async\`, ${day(s.date)}, ${formatDuration(s.durationMs)}; ${link(REPORTS.async)}): ` +
+          `${int(s.calls)} calls per async API (${rows.map((r) => r.id).join(", ")}) in waves of ${int(s.wave)} in flight: ` +
+          `${sum("wrongResults")} wrong results, ${sum("misattributedErrors")} misattributed errors, ${sum("nonSnappyErrors")} errors other than \`SnappyError\`.`
+        );
+      },
+      guided() {
+        const sessions = context.guided;
+        const targets = [...new Set(sessions.map((s) => s.target))];
+        const total = (target, key) =>
+          sessions.filter((s) => s.target === target).reduce((n, s) => n + s[key], 0);
+        const findings = sessions.reduce((n, s) => n + s.findings.length, 0);
+        return (
+          `**Coverage-guided** (\`pnpm fuzz --guided\`, ${day(sessions[0].startedAt)}; ${at.link("apps/fuzz/docs/guided.md")}): ` +
+          `${targets.map((t) => `\`${t}\` ${formatDuration(total(t, "seconds") * 1000)}, ${int(total(t, "execs"))} executions`).join("; ")}; ` +
+          `${findings} findings.`
+        );
+      },
+    };
+    return parts.map((part) => render[part]()).join("\n\n");
+  },
+};

@@ -1,0 +1,68 @@
+// What the generated blocks of the docs are made from: the committed reports (the bench's
+// payload run, sweep and soak in apps/bench/docs, the fuzzer's runs in apps/fuzz/docs),
+// auto's shipped thresholds, the fixtures' manifest and the adapters' package.json files.
+// Each is read once, when a section first asks for it, from the repository at `root`.
+import { readdirSync, readFileSync } from "node:fs";
+import { join, posix } from "node:path";
+import { repoRoot, workspacePackages } from "@snappykit/workspace";
+
+/** The committed report files, by the name sections use. */
+export const REPORTS = {
+  bench: "apps/bench/docs/sample-report.json",
+  sweep: "apps/bench/docs/sweep.json",
+  soak: "apps/bench/docs/soak.json",
+  safety: "apps/fuzz/docs/safety.json",
+  encoders: "apps/fuzz/docs/encoders.json",
+  async: "apps/fuzz/docs/async.json",
+  guided: "apps/fuzz/docs/guided",
+  thresholds: "packages/auto/thresholds.json",
+  manifest: "fixtures/data/manifest.json",
+};
+
+/** Where GitHub shows a file of the repository, for READMEs that npm shows too. */
+export const REPO_URL = "https://github.com/snappykit/snappykit/blob/main";
+
+/**
+ * The sources of the repository at `root`, each read on first use: every report of REPORTS
+ * by its name (`guided`: every coverage-guided session, oldest first), and `packages`, the
+ * workspace's packages. Tests swap one for an edited copy with `{ ...context, bench: edited }`.
+ * @param {string} [root]
+ */
+export function docsContext(root = repoRoot) {
+  const json = (path) => JSON.parse(readFileSync(join(root, path), "utf8"));
+  const loaders = {
+    ...Object.fromEntries(Object.entries(REPORTS).map(([name, path]) => [name, () => json(path)])),
+    guided: () =>
+      readdirSync(join(root, REPORTS.guided))
+        .filter((f) => f.endsWith(".json"))
+        .sort()
+        .map((f) => json(posix.join(REPORTS.guided, f))),
+    packages: () => workspacePackages(root),
+  };
+  const context = { root };
+  for (const [name, load] of Object.entries(loaders)) {
+    let value;
+    Object.defineProperty(context, name, {
+      enumerable: true,
+      get: () => {
+        value ??= load();
+        return value;
+      },
+    });
+  }
+  return context;
+}
+
+/**
+ * The commits the committed reports were measured at (full hashes), for the check that a
+ * doc cites no other.
+ * @param {ReturnType<typeof docsContext>} context
+ */
+export function reportCommits(context) {
+  return [
+    context.bench.environment.commit,
+    context.sweep.environment.commit,
+    context.soak.environment.commit,
+    context.thresholds.provenance.commit,
+  ].filter(Boolean);
+}

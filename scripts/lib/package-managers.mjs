@@ -1,0 +1,213 @@
+// The clean projects of `pnpm test:release` (scripts/release-test.mjs): npm, pnpm, Bun and
+// Deno each install snappykit from the registry into an empty project outside the workspace,
+// and consumer-program.mjs runs there (consumer.mjs), as a user's program would.
+//
+// snappy@6 (@snappykit/libsnappy) compiles with node-gyp when installed: npm and pnpm get
+// npm_config_nodedir (this Node's headers, as scripts/setup.sh does) and pnpm an `allowBuilds`
+// entry, as a user must. Bun and Deno cannot load it (its cannotLoad), so they skip it.
+import {
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  writeFileSync,
+} from "node:fs";
+import { createRequire } from "node:module";
+import { dirname, join, relative } from "node:path";
+import { repoRoot } from "@snappykit/workspace";
+import { entrypoints, programArgs, programFailures, tsc, writeTypeCheck } from "./consumer.mjs";
+import { installedProblems } from "./release-checks.mjs";
+
+const require = createRequire(join(repoRoot, "package.json"));
+const bin = (name) => join(repoRoot, "node_modules", ".bin", name);
+const framing = "@snappykit/framing";
+
+/**
+ * Every @snappykit package under `dir`'s node_modules, once per copy on disk: npm's nested
+ * copies, pnpm's .pnpm and Deno's .deno folders count, the links to them do not.
+ */
+function installedManifests(dir) {
+  const found = new Map();
+  const dirs = (d) =>
+    existsSync(d)
+      ? readdirSync(d, { withFileTypes: true })
+          .filter((e) => e.isDirectory())
+          .map((e) => e.name)
+      : [];
+  /** A node_modules folder: packages, scopes, and pnpm's or Deno's store of them. */
+  const visit = (nm) => {
+    for (const name of existsSync(nm) ? readdirSync(nm) : []) {
+      const path = join(nm, name);
+      if (name === "@snappykit") {
+        for (const pkg of readdirSync(path)) {
+          const real = realpathSync(join(path, pkg));
+          const file = join(real, "package.json");
+          if (!found.has(real) && existsSync(file)) {
+            const manifest = JSON.parse(readFileSync(file, "utf8"));
+            found.set(real, { path: relative(dir, file), manifest });
+          }
+        }
+      }
+      const packages = name.startsWith("@") ? dirs(path).map((p) => join(path, p)) : [path];
+      const store = name === ".pnpm" || name === ".deno";
+      for (const pkg of store ? dirs(path).map((p) => join(path, p)) : packages) {
+        visit(join(pkg, "node_modules"));
+      }
+    }
+  };
+  visit(join(dir, "node_modules"));
+  return [...found.values()];
+}
+
+/**
+ * The clean projects under `work`, installing from the registry at `registryUrl` the release
+ * whose `latest` maps name → version: `@snappykit/framing` and every adapter of `adapters`
+ * (discoverAdapters), and in the npm project every other package of `packages` (the
+ * publishable ones) too. `labels` names the projects; `check` installs and runs them all at
+ * once and returns their problems.
+ */
+export function cleanProjects({ work, registryUrl, latest, packages, adapters, run }) {
+  const names = packages.map((p) => p.name);
+  const env = {
+    ...process.env,
+    npm_config_registry: registryUrl,
+    NPM_CONFIG_REGISTRY: registryUrl,
+    // A user's npmrc without a token: users install anonymously.
+    npm_config_userconfig: join(work, "npmrc-user"),
+    // snappy@6's node-gyp build, offline: this Node's own headers (as scripts/setup.sh).
+    npm_config_nodedir: process.env.npm_config_nodedir ?? dirname(dirname(process.execPath)),
+    // Bun and Deno keep packages by name and version, not by registry: caches of their own,
+    // so an earlier run's tarballs of the same versions cannot stand in for this run's.
+    BUN_INSTALL_CACHE_DIR: join(work, "bun-cache"),
+    DENO_DIR: join(work, "deno-dir"),
+    NO_COLOR: "1",
+  };
+  const requested = [...adapters.map((a) => a.packageName), framing];
+  const typesNode = JSON.parse(readFileSync(require.resolve("@types/node/package.json"), "utf8"));
+  const node = (args) => [process.execPath, args];
+  const projects = [
+    {
+      label: "npm",
+      runtime: "node",
+      // npm also installs every other package: every entrypoint is imported and type-checked.
+      install: (specs) => [
+        "npm",
+        [
+          "install",
+          "--no-audit",
+          "--no-fund",
+          ...new Set([...specs, ...names]),
+          `@types/node@${typesNode.version}`,
+        ],
+      ],
+      run: node,
+      everyEntrypoint: true,
+    },
+    {
+      label: "pnpm",
+      runtime: "node",
+      // pnpm runs no dependency's build script unless the project allows it (snappy@6).
+      files: { "pnpm-workspace.yaml": "allowBuilds:\n  snappy: true\n" },
+      // A store of its own: the shared one's side-effects cache would hand over a snappy@6
+      // built before instead of building it here.
+      install: (specs) => ["pnpm", ["add", "--store-dir", join(work, "pnpm-store"), ...specs]],
+      run: node,
+    },
+    {
+      label: "bun",
+      runtime: "bun",
+      install: (specs) => [bin("bun"), ["add", ...specs]],
+      run: (args) => [bin("bun"), args],
+    },
+    {
+      label: "deno",
+      runtime: "deno",
+      // Deno installs no version younger than a day unless told: these are minutes old.
+      files: {
+        "deno.json": `${JSON.stringify({ nodeModulesDir: "auto", minimumDependencyAge: 0 })}\n`,
+      },
+      spec: (name) => `npm:${name}@${latest[name]}`,
+      install: (specs) => [bin("deno"), ["add", ...specs.map((n) => `npm:${n}`)]],
+      run: (args) => [bin("deno"), ["run", "--allow-all", "--quiet", ...args]],
+    },
+    {
+      // Most users install only this; it must need no build step (snappy@7 ships binaries).
+      label: "npm, @snappykit/auto alone",
+      runtime: "node",
+      only: ["@snappykit/auto"],
+      install: (specs) => ["npm", ["install", "--no-audit", "--no-fund", ...specs]],
+      run: node,
+      noInstallScripts: true,
+    },
+  ];
+
+  /** One clean project: install, check what landed in node_modules, run the program. */
+  async function consumer(project, dir) {
+    const where = (what) => (why) => `[${project.label}] ${what}: ${why}`;
+    const cannotLoad = (name) =>
+      adapters.find((a) => a.packageName === name)?.metadata.cannotLoad?.[project.runtime];
+    const skipped = requested.filter(cannotLoad);
+    for (const n of skipped) console.log(`[${project.label}] leaves out ${n}: ${cannotLoad(n)}`);
+    const specs = project.only ?? requested.filter((n) => !skipped.includes(n));
+    mkdirSync(dir, { recursive: true });
+    const files = {
+      "package.json": `${JSON.stringify({ name: "consumer", private: true, type: "module" })}\n`,
+      ".npmrc": `registry=${registryUrl}\n`,
+      ...project.files,
+    };
+    for (const [file, text] of Object.entries(files)) writeFileSync(join(dir, file), text);
+    const opts = { cwd: dir, env, label: project.label };
+    try {
+      await run(...project.install(specs), opts);
+    } catch (error) {
+      return [where("install")(error.message)];
+    }
+    const problems = installedProblems(installedManifests(dir), { latest, requested: specs }).map(
+      where("installed manifests"),
+    );
+    if (project.noInstallScripts) {
+      const lock = JSON.parse(readFileSync(join(dir, "package-lock.json"), "utf8"));
+      for (const [path, entry] of Object.entries(lock.packages)) {
+        if (entry.hasInstallScript)
+          problems.push(where("install")(`${path} has an install script`));
+      }
+    }
+    const named = (name) => ({ name, spec: project.spec?.(name) ?? name });
+    const adapterNames = specs.filter((n) => n !== framing);
+    const every = project.everyEntrypoint ? entrypoints(packages.map((p) => p.pkg)) : [];
+    const args = programArgs(dir, {
+      adapters: adapterNames.map(named),
+      ...(specs.includes(framing) && { framing: named(framing), codec: named("@snappykit/ts") }),
+      entrypoints: every.filter((e) => !adapterNames.includes(e.spec)),
+    });
+    try {
+      const output = await run(...project.run(args), { ...opts, timeout: 120_000 });
+      for (const line of output.trim().split("\n"))
+        console.log(`[${project.label}] ${line.replaceAll("\t", " ")}`);
+    } catch (error) {
+      const failures = programFailures(error.output ?? "");
+      problems.push(
+        ...(failures.length > 0 ? failures : [error.message]).map(where(`${project.runtime} run`)),
+      );
+    }
+    if (project.everyEntrypoint) {
+      const specsTs = every.map((e) => e.spec);
+      await run(process.execPath, [tsc, ...writeTypeCheck(dir, specsTs, adapterNames)], opts).catch(
+        (error) => problems.push(where("tsc over every entrypoint")(error.message)),
+      );
+    }
+    return problems;
+  }
+
+  return {
+    labels: projects.map((p) => p.label),
+    check: async () => {
+      writeFileSync(env.npm_config_userconfig, `registry=${registryUrl}\n`);
+      const problems = await Promise.all(
+        projects.map((project, i) => consumer(project, join(work, "consumers", String(i)))),
+      );
+      return problems.flat();
+    },
+  };
+}

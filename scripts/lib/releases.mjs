@@ -1,0 +1,169 @@
+// The releases `pnpm test:release` (scripts/release-test.mjs) makes in its clone of the
+// repository, each with the root scripts the release workflow runs, and what each must leave
+// on the registry (the checks are in release-checks.mjs).
+//
+// `clone` is { dir, packages (the publishable ones), run, inRepo (`npm run` in the clone,
+// publishing to the registry), env (inRepo's environment), registry (registry-queries.mjs) }.
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import semver from "semver";
+import { fail } from "./commands.mjs";
+import { mapLimit } from "./pack.mjs";
+import {
+  metadataProblems,
+  missingFiles,
+  releaseProblems,
+  snapshotProblems,
+  unpublishableRanges,
+} from "./release-checks.mjs";
+
+/** name → version, as the clone's package.json files say now. */
+const versionsInClone = (packages) =>
+  Object.fromEntries(
+    packages.map((p) => [
+      p.name,
+      JSON.parse(readFileSync(join(p.dir, "package.json"), "utf8")).version,
+    ]),
+  );
+
+const writeChangeset = (clone, file, bumps, summary) =>
+  writeFileSync(
+    join(clone.dir, ".changeset", file),
+    `---\n${Object.entries(bumps)
+      .map(([name, bump]) => `"${name}": ${bump}`)
+      .join("\n")}\n---\n\n${summary}\n`,
+  );
+
+/**
+ * Every package, patch-bumped: each `latest` is the version changesets wrote, and a git tag
+ * names it. Returns name → latest.
+ */
+export async function firstRelease(clone) {
+  const names = clone.packages.map((p) => p.name);
+  writeChangeset(
+    clone,
+    "release-test-first.md",
+    Object.fromEntries(names.map((n) => [n, "patch"])),
+    "Release test: every package through a local registry.",
+  );
+  await clone.inRepo(["version-packages"]);
+  const versions = versionsInClone(clone.packages);
+  await clone.inRepo(["release"], 300_000);
+  const latest = await clone.registry.latestOf(names);
+  const tags = (await clone.run("git", ["tag", "--list"], { cwd: clone.dir, quiet: true })).split(
+    "\n",
+  );
+  fail(
+    names.flatMap((n) => [
+      ...(latest[n] === versions[n]
+        ? []
+        : [`${n}: latest is ${latest[n]}, changesets wrote ${versions[n]}`]),
+      ...(tags.includes(`${n}@${versions[n]}`) ? [] : [`${n}: no git tag ${n}@${versions[n]}`]),
+    ]),
+  );
+  console.log(
+    `   published ${names.length} packages: ${names.map((n) => `${n}@${latest[n]}`).join(", ")}`,
+  );
+  return latest;
+}
+
+/**
+ * A change to the adapter `changed` only, after the release `first` (name → latest): only it
+ * and its dependents get new versions, and the dependents' published ranges take the new one.
+ * Returns name → latest.
+ */
+export async function secondRelease(clone, changed, first) {
+  const names = clone.packages.map((p) => p.name);
+  // A bump its dependents' `workspace:^` ranges do not admit (in 0.x a minor), so they must
+  // be released too.
+  const bump = semver.major(first[changed.packageName]) === 0 ? "minor" : "major";
+  writeChangeset(
+    clone,
+    "release-test-second.md",
+    { [changed.packageName]: bump },
+    "Release test: a second release.",
+  );
+  const mark = "<!-- release-test: second release -->";
+  const readme = join(changed.dir, "README.md");
+  writeFileSync(readme, `${readFileSync(readme, "utf8")}\n${mark}\n`);
+  await clone.inRepo(["version-packages"]);
+  await clone.inRepo(["release"], 300_000);
+  const latest = await clone.registry.latestOf(names);
+  const manifests = Object.fromEntries(
+    await Promise.all(
+      names.map(async (n) => [n, (await clone.registry.packument(n)).versions[latest[n]]]),
+    ),
+  );
+  const shipped = await clone.run(
+    "tar",
+    [
+      "-xzOf",
+      await clone.registry.tarballOf(changed.packageName, latest[changed.packageName]),
+      "package/README.md",
+    ],
+    { quiet: true },
+  );
+  fail([
+    ...releaseProblems({ changed: changed.packageName, before: first, after: latest, manifests }),
+    ...(shipped.includes(mark) ? [] : [`${changed.packageName}: the new tarball lacks the change`]),
+  ]);
+  const moved = names.filter((n) => latest[n] !== first[n]);
+  console.log(
+    `   released ${moved.map((n) => `${n} ${first[n]} → ${latest[n]}`).join(", ")}; nothing else moved`,
+  );
+  return latest;
+}
+
+/** A snapshot of `changed` under the `canary` dist-tag: `latest` (name → version) unmoved. */
+export async function canaryRelease(clone, changed, latest) {
+  const names = clone.packages.map((p) => p.name);
+  writeChangeset(
+    clone,
+    "release-test-canary.md",
+    { [changed.packageName]: "patch" },
+    "Release test: a canary.",
+  );
+  const before = versionsInClone(clone.packages);
+  await clone.inRepo(["release:canary"], 300_000);
+  const after = versionsInClone(clone.packages);
+  const canary = Object.fromEntries(
+    names.filter((n) => after[n] !== before[n]).map((n) => [n, after[n]]),
+  );
+  fail(
+    snapshotProblems({
+      tag: "canary",
+      canary,
+      latest,
+      distTags: await clone.registry.distTags(names),
+    }),
+  );
+  console.log(
+    `   canary: ${Object.entries(canary)
+      .map(([n, v]) => `${n}@${v}`)
+      .join(", ")}; latest unmoved`,
+  );
+}
+
+/**
+ * What users see of every package at `latest` (name → version): what `npm view` shows matches
+ * the workspace, the tarball carries every file the manifest points at, no `workspace:` range.
+ */
+export async function checkPublished(clone, latest) {
+  const problems = await mapLimit(clone.packages, 4, async (p) => {
+    const version = latest[p.name];
+    const view = JSON.parse(
+      await clone.run("npm", ["view", `${p.name}@${version}`, "--json"], {
+        env: clone.env,
+        quiet: true,
+      }),
+    );
+    const tarball = await clone.registry.tarballOf(p.name, version);
+    const files = (await clone.run("tar", ["-tzf", tarball], { quiet: true })).trim().split("\n");
+    return [
+      ...metadataProblems(view, p.pkg, p.relDir),
+      ...missingFiles(view, files),
+      ...unpublishableRanges(view),
+    ].map((m) => `${p.name}@${version}: ${m}`);
+  });
+  fail(problems.flat());
+}

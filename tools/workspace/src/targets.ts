@@ -1,0 +1,91 @@
+// What the apps run for each adapter: its codec, each of its `createVariants()` codecs (other
+// settings, under their own names) and, where asked, its raw library (`createRaw()`, no
+// guards). The parent lists them from the loaded adapters (`adapterTargets`); a child process
+// or a browser page, given the adapter's module and which one, builds it again
+// (`openTarget`). No Node APIs here: a browser page bundles this module.
+import type { AdapterModule, RawBackend, SnappyCodec } from "@snappykit/core";
+import type { LoadedAdapter } from "./index.js";
+
+/** Which of an adapter module's backends to build: its codec, a variant, or its raw library. */
+export type TargetRef =
+  | { readonly impl: "adapter"; readonly variant?: string }
+  | { readonly impl: "raw" };
+
+interface FromAdapter {
+  /** The name reports use: the adapter's folder name, or the variant's name. */
+  readonly id: string;
+  /** The adapter's folder name. */
+  readonly adapter: string;
+  readonly packageName: string;
+  /** Absolute path of the adapter's Node entry, which a child process imports. */
+  readonly entry: string;
+}
+
+/** An adapter's codec, or one of its variants (`variant` = its name, also its `id`). */
+export interface CodecTarget extends FromAdapter {
+  readonly impl: "adapter";
+  readonly variant?: string;
+  readonly codec: SnappyCodec;
+}
+
+/** An adapter's library called directly. */
+export interface RawTarget extends FromAdapter {
+  readonly impl: "raw";
+  readonly raw: RawBackend;
+}
+
+export type AdapterTarget = CodecTarget | RawTarget;
+
+/** Per adapter, in order: its codec, its variants, then (unless `raw: false`) its raw library. */
+export function adapterTargets(
+  loaded: readonly LoadedAdapter[],
+  options: { readonly raw?: boolean } = {},
+): AdapterTarget[] {
+  return loaded.flatMap((a): AdapterTarget[] => {
+    const from = { adapter: a.id, packageName: a.packageName, entry: a.entry };
+    return [
+      { ...from, id: a.id, impl: "adapter", codec: a.codec },
+      ...a.variants.map((v) => ({
+        ...from,
+        id: v.name,
+        impl: "adapter" as const,
+        variant: v.name,
+        codec: v,
+      })),
+      ...(options.raw === false ? [] : [{ ...from, id: a.id, impl: "raw" as const, raw: a.raw }]),
+    ];
+  });
+}
+
+/**
+ * Build the backend `ref` names from an adapter module (`name`, its entry, for messages).
+ * @throws Error when the module lacks the factory or the variant.
+ */
+export async function openTarget(
+  mod: Partial<AdapterModule>,
+  ref: { readonly impl: "raw" },
+  name: string,
+): Promise<RawBackend>;
+export async function openTarget(
+  mod: Partial<AdapterModule>,
+  ref: { readonly impl: "adapter"; readonly variant?: string },
+  name: string,
+): Promise<SnappyCodec>;
+export async function openTarget(
+  mod: Partial<AdapterModule>,
+  ref: TargetRef,
+  name: string,
+): Promise<SnappyCodec | RawBackend>;
+export async function openTarget(
+  mod: Partial<AdapterModule>,
+  ref: TargetRef,
+  name: string,
+): Promise<SnappyCodec | RawBackend> {
+  const factory = ref.impl === "raw" ? "createRaw" : "createCodec";
+  if (typeof mod[factory] !== "function") throw new Error(`${name} does not export ${factory}`);
+  if (ref.impl === "raw") return mod.createRaw!();
+  if (ref.variant === undefined) return mod.createCodec!();
+  const codec = (await mod.createVariants?.())?.find((v) => v.name === ref.variant);
+  if (!codec) throw new Error(`${name} has no variant "${ref.variant}"`);
+  return codec;
+}
