@@ -6,19 +6,21 @@
 // the results so far in the incremental file: the next run goes on from there.
 //
 // StrykerJS 10 needs Node >= 22, the workspace runs on Node 20: on an older Node this script
-// runs itself again on the registry's `node` package (pinned below; npm caches it).
+// runs itself again on the Node 22 line of tools/node-lines (installed by `npm run setup`).
 import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { nodeLineBinary } from "@snappykit/workspace/node-lines";
 
-const NODE = "node@22.23.3";
 const root = join(dirname(fileURLToPath(import.meta.url)), "../..");
 process.chdir(root);
 
 if (Number(process.versions.node.split(".")[0]) < 22) {
-  const args = ["exec", "--yes", `--package=${NODE}`, "--", "node", ...process.argv.slice(1)];
-  const { status } = spawnSync("npm", args, { stdio: "inherit" });
+  const node = nodeLineBinary("node22");
+  if (!existsSync(node))
+    throw new Error(`mutation: StrykerJS needs Node >= 22; ${node} is missing`);
+  const { status } = spawnSync(node, process.argv.slice(1), { stdio: "inherit" });
   process.exit(status ?? 1);
 }
 
