@@ -139,6 +139,26 @@ function section(pkg, run, explanations) {
       );
     }
   }
+  // Not counted in the score either way (ts's ignoreStatic, scripts/mutation/config.mjs): said
+  // here with every such mutant, so what is not measured is in the doc too.
+  const ignored = mutants.filter((m) => m.status === "Ignored");
+  if (ignored.length > 0) {
+    lines.push(
+      "",
+      `**Not measured**: ${ignored.length} mutants run only while the package's modules load (${[...new Set(ignored.map((m) => m.statusReason))].join("; ")}); they are not in the score.`,
+      "",
+      "<details><summary>The mutants not measured</summary>",
+      "",
+      "| where | mutator | code → mutant |",
+      "| --- | --- | --- |",
+      ...ignored.map(
+        (m) =>
+          `| ${m.file.slice(prefix.length)}:${m.location.start.line} | ${m.mutatorName} | ${code(m.original)} → ${code(m.replacement)} |`,
+      ),
+      "",
+      "</details>",
+    );
+  }
   if (stale.length > 0) {
     lines.push("", "Stale explanations (no such survivor any more; delete or re-key them):", "");
     for (const key of stale) lines.push(`- ${code(key)}`);
