@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
 import { isSnappyError } from "./errors.js";
-import { asBuffer, installedLibrary, loadBackend } from "./node.js";
+import { asBuffer, externalBuffersTransferable, installedLibrary, loadBackend } from "./node.js";
 
 // A project with installed packages laid out as npm lays them out: `dual` has a nested
 // package.json without a name next to its entry (as dual CJS/ESM builds do), `renamed` a
@@ -96,5 +96,19 @@ describe("loadBackend", () => {
       }
       throw new Error(`loaded ${name}`);
     }
+  });
+});
+
+describe("externalBuffersTransferable", () => {
+  it("is true for a buffer that transfers, and transfers the sample (a clone would not detach it)", () => {
+    const sample = new Uint8Array(8);
+    expect(externalBuffersTransferable(() => sample)).toBe(true);
+    expect(sample.buffer.byteLength).toBe(0);
+  });
+
+  it("is false for a buffer that cannot be transferred (here one on a SharedArrayBuffer)", () => {
+    const shared = new SharedArrayBuffer(8);
+    expect(externalBuffersTransferable(() => new Uint8Array(shared))).toBe(false);
+    expect(shared.byteLength).toBe(8);
   });
 });
