@@ -9,6 +9,7 @@ import {
   decodeFramed,
   decodeFramedStream,
   decodeSszSnappy,
+  decodeSszSnappyAt,
   encodeFramed,
   encodeSszSnappy,
   FrameDecoder,
@@ -244,6 +245,29 @@ describe("framed stream rejections", () => {
     );
     expect(streamed.produced).toBe(2000);
   });
+  it("write checksums as 8 hex digits, leading zeros kept", () => {
+    // [0, 8]'s masked CRC-32C is bde248: the message says 00bde248, as it says 00000001.
+    expectRejected(
+      codec,
+      concat(STREAM_IDENTIFIER, chunk(0x01, [1, 0, 0, 0, 0, 8])),
+      "CHECKSUM_MISMATCH",
+      /^uncompressed chunk checksum mismatch: stored 00000001, computed 00bde248 over 2 bytes/,
+    );
+  });
+
+  it("hold an uncompressed chunk to maxLength as a compressed one, before taking its data", async () => {
+    const data = structuredBytes(300);
+    const framed = concat(STREAM_IDENTIFIER, chunk(0x01, [...crcOf(data), ...data]));
+    const over =
+      "framed stream decodes to more than the maxLength of 299 bytes (0 decoded, next chunk adds 300)";
+    expect(
+      await messageOf(() => decodeFramed(codec, framed, { maxLength: 299 }), "LENGTH_LIMIT"),
+    ).toBe(over);
+    const streamed = new FrameDecoder(codec, { maxLength: 299 });
+    expect(await messageOf(() => [...streamed.write(framed)], "LENGTH_LIMIT")).toBe(over);
+    expect(streamed.produced).toBe(0);
+    expectBytes(decodeFramed(codec, framed, { maxLength: 300 }), data);
+  });
 });
 
 describe("arguments and options", () => {
@@ -428,6 +452,60 @@ describe("ssz_snappy rejections", () => {
         "LENGTH_LIMIT",
       ),
     ).toBe("ssz_snappy length prefix 9223372036854776000 exceeds the maximum of 10485760 bytes");
+  });
+
+  it("name a prefix that is not minimal, unknown bounds, and input that is not bytes", async () => {
+    const padded = concat(Uint8Array.of(0x85, 0x00), encodeFramed(codec, structuredBytes(5)));
+    for (const source of [padded, streamOf(padded)]) {
+      expect(
+        await messageOf(() => decodeSszSnappy(codec, source as never, any), "CORRUPT_INPUT"),
+      ).toBe("ssz_snappy length prefix is not minimally encoded (trailing 0x00 varint byte)");
+    }
+    expect(
+      await messageOf(
+        () => decodeSszSnappy(codec, ssz, { ...any, maxsize: 10 } as never),
+        "INVALID_ARGUMENT",
+      ),
+    ).toMatch(/^bounds has an unknown key "maxsize" \(did you mean "maxSize"\?\)/);
+    expect(
+      await messageOf(() => decodeSszSnappyAt(codec, null as never, 0, any), "INVALID_ARGUMENT"),
+    ).toBe("input must be a Uint8Array, got null");
+  });
+
+  it("hold an uncompressed chunk to the length prefix, before taking its data", async () => {
+    const data = structuredBytes(3);
+    // Prefix 2, identifier (bytes 1-10), then a 3-byte uncompressed chunk at byte 11.
+    const bytes = concat(
+      Uint8Array.of(2),
+      STREAM_IDENTIFIER,
+      chunk(0x01, [...crcOf(data), ...data]),
+    );
+    for (const source of [bytes, streamOf(bytes)]) {
+      expect(
+        await messageOf(() => decodeSszSnappy(codec, source as never, any), "CORRUPT_INPUT"),
+      ).toBe(
+        "ssz_snappy payload decodes past its length prefix of 2 bytes (0 decoded, chunk at byte 11 adds 3)",
+      );
+    }
+  });
+
+  it("read a chunk header that ends the input as a header, from bytes and from a stream", async () => {
+    // A data chunk too short for its CRC, its 4-byte header the last bytes there are: the
+    // fault is the chunk, not a cut-short input.
+    const bytes = concat(Uint8Array.of(5), STREAM_IDENTIFIER, chunk(0x01, []));
+    for (const source of [bytes, streamOf(bytes)]) {
+      expect(
+        await messageOf(() => decodeSszSnappy(codec, source as never, any), "CORRUPT_INPUT"),
+      ).toBe("uncompressed chunk of 0 bytes has no room for its CRC (chunk at byte 11)");
+    }
+  });
+
+  it("take an empty payload without a stream identifier from a stream, the next one after it", async () => {
+    const reader = new ByteReader(streamOf(concat(Uint8Array.of(0), ssz)));
+    expect(await readSszSnappy(codec, reader, any)).toHaveLength(0);
+    expect(reader.position).toBe(1);
+    expectBytes(await readSszSnappy(codec, reader, any), data);
+    expect(await decodeSszSnappy(codec, [Uint8Array.of(0)], any)).toHaveLength(0);
   });
 
   it("name a payload that decodes past its prefix, runs short, or has more after it", async () => {
