@@ -11,6 +11,7 @@ import {
   decodeSszSnappy,
   decodeSszSnappyAt,
   encodeFramed,
+  encodeFramedStream,
   encodeSszSnappy,
   FrameDecoder,
   FrameEncoder,
@@ -404,6 +405,36 @@ describe("arguments and options", () => {
         for await (const _ of decodeFramedStream(codec, ["x" as never]));
       }, "INVALID_ARGUMENT"),
     ).toBe("input must be a Uint8Array, got string");
+    for (const transcode of [decodeFramedStream, encodeFramedStream]) {
+      expect(
+        await messageOf(async () => {
+          for await (const _ of transcode(codec, 42 as never));
+        }, "INVALID_ARGUMENT"),
+      ).toBe("source must be an iterable, an async iterable or a ReadableStream of Uint8Array");
+    }
+  });
+
+  it("sources: a ReadableStream read through its reader, its lock released at the end and on errors", async () => {
+    const framed = encodeFramed(codec, data);
+    const streamOf = (bytes: Uint8Array) =>
+      new ReadableStream<Uint8Array>({
+        start(controller) {
+          controller.enqueue(bytes);
+          controller.close();
+        },
+      });
+    // Only getReader, as a runtime whose streams are not async-iterable offers.
+    const stream = streamOf(framed);
+    const readerOnly = { getReader: () => stream.getReader() } as never;
+    const pieces: Uint8Array[] = [];
+    for await (const piece of decodeFramedStream(codec, readerOnly)) pieces.push(piece);
+    expectBytes(concat(...pieces), data);
+    expect(stream.locked).toBe(false);
+    const cut = streamOf(framed.subarray(0, 20));
+    await rejection(async () => {
+      for await (const _ of decodeFramedStream(codec, cut));
+    }, "CORRUPT_INPUT");
+    expect(cut.locked).toBe(false);
   });
 });
 
@@ -423,9 +454,27 @@ describe("ByteReader", () => {
     expect(await reader.readByte()).toBeUndefined();
     expect(await reader.read(1)).toBeUndefined();
     expect(reader.position).toBe(5);
+    expect(await reader.read(0)).toEqual(new Uint8Array(0)); // 0 bytes, even at the end
     const short = new ByteReader([Uint8Array.of(1, 2), Uint8Array.of(3)]);
     expect(await short.read(4)).toBeUndefined();
     expect(short.position).toBe(3);
+  });
+
+  it("reads a view of the source's slice when it holds all the bytes asked for, else a copy", async () => {
+    const first = Uint8Array.of(1, 2);
+    const second = Uint8Array.of(3, 4, 5, 6, 7);
+    const reader = new ByteReader([first, second]);
+    const a = await reader.read(2); // all of the first slice
+    const b = await reader.read(3); // the next slice, which holds them
+    const c = await reader.read(2); // exactly the rest of it
+    expect([a?.buffer, b?.buffer, c?.buffer]).toEqual([first.buffer, second.buffer, second.buffer]);
+    expect([a, b, c]).toEqual([Uint8Array.of(1, 2), Uint8Array.of(3, 4, 5), Uint8Array.of(6, 7)]);
+    const across = new ByteReader([first, second]);
+    await across.readByte();
+    const copy = await across.read(3);
+    expect(copy).toEqual(Uint8Array.of(2, 3, 4));
+    expect(copy?.buffer).not.toBe(first.buffer);
+    expect(copy?.buffer).not.toBe(second.buffer);
   });
 });
 
