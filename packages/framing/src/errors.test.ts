@@ -467,7 +467,10 @@ describe("ByteReader", () => {
     const a = await reader.read(2); // all of the first slice
     const b = await reader.read(3); // the next slice, which holds them
     const c = await reader.read(2); // exactly the rest of it
-    expect([a?.buffer, b?.buffer, c?.buffer]).toEqual([first.buffer, second.buffer, second.buffer]);
+    // toBe: toEqual would find any two ArrayBuffers equal (they have no enumerable keys).
+    expect(a?.buffer).toBe(first.buffer);
+    expect(b?.buffer).toBe(second.buffer);
+    expect(c?.buffer).toBe(second.buffer);
     expect([a, b, c]).toEqual([Uint8Array.of(1, 2), Uint8Array.of(3, 4, 5), Uint8Array.of(6, 7)]);
     const across = new ByteReader([first, second]);
     await across.readByte();
