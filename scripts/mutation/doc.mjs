@@ -111,10 +111,12 @@ function section(pkg, run, explanations) {
     (key) => key.startsWith(prefix) && !known.has(key),
   );
   const lines = [`<!-- mutation:${pkg} -->`, "", `## packages/${pkg}/src`, ""];
+  // Ignored mutants (not measured, listed below) are in neither count.
+  const measured = mutants.filter((m) => m.status !== "Ignored").length;
   lines.push(
     report.partial
-      ? `**Partial**: the last run was interrupted. Of the ${mutants.length} mutants tested so far, **${score.text}**.`
-      : `Mutation score **${score.text}** of ${mutants.length} mutants.`,
+      ? `**Partial**: the last run was interrupted. Of the ${measured} mutants tested so far, **${score.text}**.`
+      : `Mutation score **${score.text}** of ${measured} mutants.`,
   );
   if (run) {
     lines.push(
