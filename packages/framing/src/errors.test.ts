@@ -29,6 +29,7 @@ import {
   decodeInSteps,
   expectBytes,
   expectRejected,
+  randomBytes,
   structuredBytes,
 } from "./test/helpers.js";
 
@@ -435,6 +436,29 @@ describe("arguments and options", () => {
       for await (const _ of decodeFramedStream(codec, cut));
     }, "CORRUPT_INPUT");
     expect(cut.locked).toBe(false);
+  });
+});
+
+describe("encoders", () => {
+  it("store a chunk uncompressed unless compressing saves more than an eighth (exactly an eighth: stored)", () => {
+    // 40 bytes whose last 30 repeat the first 30: compressed to 35 = 40 - 40/8 bytes.
+    const data = randomBytes(40, 7);
+    data.copyWithin(10, 0, 30);
+    expect(codec.compress(data).length).toBe(40 - (40 >>> 3));
+    const framed = encodeFramed(codec, data);
+    expect(framed[STREAM_IDENTIFIER.length]).toBe(0x01);
+    expectBytes(framed.subarray(STREAM_IDENTIFIER.length + 8), data);
+  });
+
+  it("ssz_snappy: the caller's crc32c, and a payload that is not bytes named", async () => {
+    const data = structuredBytes(1000);
+    const zero = encodeSszSnappy(codec, data, { crc32c: () => 0 });
+    // The masked CRC of a chunk whose CRC-32C is 0: 0xa282ead8, after the 2-byte prefix and
+    // the identifier and header.
+    expect([...zero.subarray(2 + 10 + 4, 2 + 10 + 8)]).toEqual([0xd8, 0xea, 0x82, 0xa2]);
+    expect(await messageOf(() => encodeSszSnappy(codec, null as never), "INVALID_ARGUMENT")).toBe(
+      "ssz must be a Uint8Array, got null",
+    );
   });
 });
 
