@@ -48,6 +48,21 @@ describe("guardedCodec", () => {
     expect(b.calls).toBe(0);
   });
 
+  it("'length' guard leaves the rest of the stream to the backend", () => {
+    // Truncated, but within the expansion bound: the backend itself rejects it.
+    const truncated = Uint8Array.of(8, 0x0c, 97, 98, 99, 100);
+    const b = backend({
+      uncompress: () => {
+        b.calls++;
+        throw new Error("snappy: corrupt input");
+      },
+    });
+    expect(() => guardedCodec(b).uncompress(truncated)).toThrow(
+      "test-lib@1.0.0 rejected the stream: snappy: corrupt input",
+    );
+    expect(b.calls).toBe(1);
+  });
+
   it("'stream' guard stops an invalid stream the length guard lets through", () => {
     const truncated = Uint8Array.of(8, 0x0c, 97, 98, 99, 100);
     const trusting = backend({ guard: "stream" });
@@ -68,6 +83,9 @@ describe("guardedCodec", () => {
       /test-lib@1.0.0 rejected the stream: boom/,
     );
     expect(codeOf(() => guardedCodec(throwing).compress(abcd))).toBe("BACKEND_ERROR");
+    expect(() => guardedCodec(throwing).compress(abcd)).toThrow(
+      "test-lib@1.0.0 failed to compress: bad",
+    );
     expect(codeOf(() => guardedCodec(throwing).compress("x" as never))).toBe("INVALID_ARGUMENT");
     const short = backend({ uncompress: () => new Uint8Array(3) });
     expect(() => guardedCodec(short).uncompress(abcd)).toThrow(/produced 3 bytes/);
@@ -92,6 +110,35 @@ describe("guardedCodec", () => {
       isSnappyError(e, "LENGTH_LIMIT"),
     );
     expect(await codec.compressAsync!(abcd)).toBe(abcd);
+    await expect(codec.compressAsync!("x" as never)).rejects.toSatisfy((e) =>
+      isSnappyError(e, "INVALID_ARGUMENT"),
+    );
+  });
+
+  it("maps async backend failures as the sync calls map them", async () => {
+    const failing = guardedCodec(
+      backend({
+        compressAsync: async () => {
+          throw new Error("pool closed");
+        },
+        uncompressAsync: async () => {
+          throw new Error("bad offset");
+        },
+      }),
+    );
+    await expect(failing.compressAsync!(abcd)).rejects.toMatchObject({
+      code: "BACKEND_ERROR",
+      message: "test-lib@1.0.0 failed to compress: pool closed",
+    });
+    await expect(failing.uncompressAsync!(abcd)).rejects.toMatchObject({
+      code: "CORRUPT_INPUT",
+      message: "test-lib@1.0.0 rejected the stream: bad offset",
+    });
+    const short = guardedCodec(backend({ uncompressAsync: async () => new Uint8Array(3) }));
+    await expect(short.uncompressAsync!(abcd)).rejects.toMatchObject({
+      code: "CORRUPT_INPUT",
+      message: "test-lib@1.0.0 produced 3 bytes, but the stream declares 4",
+    });
   });
 
   it("hands a backend that borrows its async input a copy taken at call time", async () => {
@@ -189,6 +236,57 @@ describe("guardedCodec", () => {
     );
     const liar = guardedCodec(backend({ uncompressInto: () => 3, compressInto: () => 99 }));
     expect(codeOf(() => liar.uncompressInto!(abcd, out))).toBe("CORRUPT_INPUT");
+    expect(() => liar.uncompressInto!(abcd, out)).toThrow(
+      "test-lib@1.0.0 produced 3 bytes, but the stream declares 4",
+    );
     expect(codeOf(() => liar.compressInto!(abcd, new Uint8Array(39)))).toBe("BACKEND_ERROR");
+    expect(() => liar.compressInto!(abcd, new Uint8Array(39))).toThrow(
+      "test-lib@1.0.0 reported writing 99 bytes",
+    );
+    expect(codeOf(() => codec.compressInto!("x" as never, new Uint8Array(39)))).toBe(
+      "INVALID_ARGUMENT",
+    );
+  });
+
+  it("accepts a compressInto count from 0 to the output's length, nothing else", () => {
+    const output = new Uint8Array(39);
+    for (const [written, code] of [
+      [0, "no error"],
+      [39, "no error"],
+      [40, "BACKEND_ERROR"],
+      [-1, "BACKEND_ERROR"],
+      [2.5, "BACKEND_ERROR"],
+    ] as const) {
+      const codec = guardedCodec(backend({ compressInto: () => written }));
+      expect(
+        codeOf(() => codec.compressInto!(abcd, output)),
+        `${written}`,
+      ).toBe(code);
+    }
+  });
+
+  it("maps *Into backend failures to SnappyError", () => {
+    const failing = guardedCodec(
+      backend({
+        compressInto: () => {
+          throw new RangeError("offset out of bounds");
+        },
+        uncompressInto: () => {
+          throw new Error("bad offset");
+        },
+      }),
+    );
+    expect(() => failing.compressInto!(abcd, new Uint8Array(39))).toThrow(
+      expect.objectContaining({
+        code: "BACKEND_ERROR",
+        message: "test-lib@1.0.0 failed to compress: offset out of bounds",
+      }),
+    );
+    expect(() => failing.uncompressInto!(abcd, new Uint8Array(4))).toThrow(
+      expect.objectContaining({
+        code: "CORRUPT_INPUT",
+        message: "test-lib@1.0.0 rejected the stream: bad offset",
+      }),
+    );
   });
 });

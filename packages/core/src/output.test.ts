@@ -15,11 +15,45 @@ describe("assertOutputSpace", () => {
       code("INVALID_ARGUMENT"),
     );
     expect(() => assertOutputSpace(a, memory.subarray(0, 11), 5)).toThrow(code("INVALID_ARGUMENT"));
+    expect(() => assertOutputSpace(a, memory.subarray(19, 40), 5)).toThrow("output overlaps input");
+    expect(() => assertOutputSpace(input, new Uint8Array(4), 5)).toThrow(
+      "output has 4 bytes, the operation needs 5",
+    );
+    expect(() => assertOutputSpace(input, [] as never, 0)).toThrow(
+      "output must be a Uint8Array, got an array",
+    );
     // Adjacent is fine: the ranges do not share a byte.
     expect(() => assertOutputSpace(a, memory.subarray(20, 40), 5)).not.toThrow();
     expect(() => assertOutputSpace(a, memory.subarray(0, 10), 5)).not.toThrow();
   });
 });
+
+describe("ownsBuffer", () => {
+  it("is true only for an array covering its whole buffer from offset 0", () => {
+    const buffer = new ArrayBuffer(8);
+    expect(ownsBuffer(new Uint8Array(buffer))).toBe(true);
+    expect(ownsBuffer(new Uint8Array(buffer, 0, 7))).toBe(false);
+    expect(ownsBuffer(new Uint8Array(buffer, 1))).toBe(false);
+  });
+});
+
+/** An empty array of `Type` on a buffer that has been transferred away (detached). */
+function detachedEmpty<T extends Uint8Array>(Type: new (buffer: ArrayBuffer) => T): T {
+  const memory = new ArrayBuffer(0);
+  const empty = new Type(memory);
+  structuredClone(memory, { transfer: [memory] });
+  return empty;
+}
+
+/** Whether `bytes`' buffer can be transferred, as a caller hands a result to a worker. */
+function transferable(bytes: Uint8Array): boolean {
+  try {
+    structuredClone(bytes.buffer, { transfer: [bytes.buffer as ArrayBuffer] });
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 describe("ownedBytes", () => {
   it("returns an owning plain array itself", () => {
@@ -46,6 +80,11 @@ describe("ownedBytes", () => {
     expect(owned).toHaveLength(0);
     expect(Object.getPrototypeOf(owned)).toBe(Uint8Array.prototype);
     expect(ownsBuffer(owned)).toBe(true);
+    expect(transferable(owned)).toBe(true);
+    class Sub extends Uint8Array {}
+    const sub = ownedBytes(detachedEmpty(Sub));
+    expect(Object.getPrototypeOf(sub)).toBe(Uint8Array.prototype);
+    expect(transferable(sub)).toBe(true);
   });
 
   it("copies a view into a larger buffer out into its own", () => {
@@ -91,5 +130,9 @@ describe("retypedBytes", () => {
   it("gives a fresh empty array for an empty result", () => {
     class Sub extends Uint8Array {}
     expect(Object.getPrototypeOf(retypedBytes(new Sub(0)))).toBe(Uint8Array.prototype);
+    // As Bun's Node-API returns one: on a detached buffer, which a transfer would fail on.
+    const empty = retypedBytes(detachedEmpty(Sub));
+    expect(Object.getPrototypeOf(empty)).toBe(Uint8Array.prototype);
+    expect(transferable(empty)).toBe(true);
   });
 });

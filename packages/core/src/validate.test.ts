@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { isSnappyError } from "./errors.js";
 import { validateCompressed } from "./validate.js";
+import { encodeUncompressedLength } from "./varint.js";
 
 const rejects = (bytes: number[], pattern: RegExp) => {
   try {
@@ -21,6 +22,83 @@ describe("validateCompressed", () => {
     expect(validateCompressed(Uint8Array.from(ok))).toBe(17);
     // literal with a 1-byte extended length (60 → 1 extra byte): 61 bytes
     expect(validateCompressed(Uint8Array.from([61, 60 << 2, 60, ...new Uint8Array(61)]))).toBe(61);
+  });
+
+  it("reads 2-, 3- and 4-byte literal lengths and ends on any element", () => {
+    // One literal of n bytes (value 7) with its length in `lengthBytes` bytes after the tag.
+    const literalStream = (n: number, lengthBytes: number) => {
+      const head = [
+        ...encodeUncompressedLength(n),
+        (59 + lengthBytes) << 2,
+        ...[0, 8, 16, 24].slice(0, lengthBytes).map((shift) => ((n - 1) >>> shift) & 0xff),
+      ];
+      const stream = new Uint8Array(head.length + n).fill(7);
+      stream.set(head);
+      return stream;
+    };
+    for (const [n, lengthBytes] of [
+      [300, 2],
+      [4, 3], // non-minimal lengths are valid: the data's first byte is not a length byte
+      [70_000, 3],
+      [4, 4],
+      [2 ** 24 + 1, 4],
+    ] as const) {
+      expect(validateCompressed(literalStream(n, lengthBytes)), `${n} in ${lengthBytes}`).toBe(n);
+    }
+    // A stream ending with a copy-1 (length 5), a copy-2 and a copy-4.
+    const abcd = [0x0c, 97, 98, 99, 100];
+    expect(validateCompressed(Uint8Array.from([9, ...abcd, 0x05, 4]))).toBe(9);
+    expect(validateCompressed(Uint8Array.from([8, ...abcd, 0x0e, 4, 0]))).toBe(8);
+    expect(validateCompressed(Uint8Array.from([8, ...abcd, 0x0f, 4, 0, 0, 0]))).toBe(8);
+  });
+
+  it("rejects a copy cut short at the end of the input after 300 bytes, whatever its offset bytes", () => {
+    // 300 bytes produced (a literal with a 2-byte length), then a copy-1 with its offset's
+    // top bits in the tag (offset 256 + the missing byte), a copy-2 and a copy-4 missing
+    // their last offset byte: read as offsets they would be in range, and the total right.
+    const produced = [61 << 2, 43, 1, ...new Uint8Array(300)];
+    rejects([0xb0, 0x02, ...produced, 0x21], /^truncated copy tag \(at byte 305\)$/);
+    rejects([0xb0, 0x02, ...produced, 0x0e, 4], /^truncated copy tag \(at byte 305\)$/);
+    rejects([0xb0, 0x02, ...produced, 0x0f, 4, 0, 0], /^truncated copy tag \(at byte 305\)$/);
+  });
+
+  it("rejects a copy-4 offset of 2^24 or more that reaches before the output", () => {
+    rejects(
+      [8, 0x0c, 97, 98, 99, 100, 0x0f, 1, 0, 0, 1],
+      /copy offset 16777217 reaches before the 4 bytes produced \(at byte 6\)/,
+    );
+  });
+
+  it("names each reason and where it is", () => {
+    const abcd = [0x0c, 97, 98, 99, 100];
+    // Literal lengths present but the data is not.
+    rejects([10, 60 << 2, 9], /^literal of 10 bytes runs past the end of the input \(at byte 1\)$/);
+    rejects([10, 60 << 2, 9, 97, 98], /^literal of 10 bytes runs past/);
+    rejects([10, 61 << 2, 0x2b, 0x01, 97], /^literal of 300 bytes runs past/);
+    rejects([5, 62 << 2, 4, 0, 0, 97], /^literal of 5 bytes runs past/);
+    // Each copy form with an offset past the output, and one after a valid copy of its form.
+    rejects(
+      [12, ...abcd, 0x0e, 0x2c, 0x01],
+      /^copy offset 300 reaches before the 4 bytes produced \(at byte 6\)$/,
+    );
+    rejects(
+      [12, ...abcd, 0x0f, 0x2c, 0x01, 0, 0],
+      /^copy offset 300 reaches before the 4 bytes produced \(at byte 6\)$/,
+    );
+    rejects(
+      [12, ...abcd, 0x21, 0x2c],
+      /^copy offset 300 reaches before the 4 bytes produced \(at byte 6\)$/,
+    );
+    rejects([12, ...abcd, 0x01, 4, 0x01, 0], /^copy with offset 0 \(at byte 8\)$/);
+    rejects([12, ...abcd, 0x0e, 4, 0, 0x0e, 0, 0], /^copy with offset 0 \(at byte 9\)$/);
+    rejects(
+      [12, ...abcd, 0x0f, 4, 0, 0, 0, 0x0f, 0, 0, 0, 0],
+      /^copy with offset 0 \(at byte 11\)$/,
+    );
+    rejects([12, ...abcd, 0x0e, 4], /^truncated copy tag \(at byte 6\)$/);
+    rejects([12, ...abcd, 0x0f, 4, 0, 0], /^truncated copy tag \(at byte 6\)$/);
+    // A copy-1 of 5 bytes: the total is counted with its length.
+    rejects([10, ...abcd, 0x05, 4], /^stream produces 9 bytes, but declares 10$/);
   });
 
   it("rejects each way a stream can be wrong", () => {

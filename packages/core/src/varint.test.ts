@@ -29,6 +29,23 @@ describe("readUncompressedLength", () => {
     });
   });
 
+  it("stops at the preamble's last byte, whatever the body's first bytes are", () => {
+    // The body after a 1- or 2-byte preamble starts with a byte < 0x80 (a literal tag),
+    // which must not be read as more of the length.
+    expect(readUncompressedLength(Uint8Array.of(0x80, 0x01, 0x05))).toEqual({
+      length: 128,
+      headerSize: 2,
+    });
+    expect(readUncompressedLength(Uint8Array.of(0x05, 0x80, 0x01))).toEqual({
+      length: 5,
+      headerSize: 1,
+    });
+    expect(readUncompressedLength(Uint8Array.of(0x81, 0x82, 0x03, 0x7f))).toEqual({
+      length: 1 + (2 << 7) + (3 << 14),
+      headerSize: 3,
+    });
+  });
+
   it("round-trips encodeUncompressedLength at the byte boundaries", () => {
     for (const n of [0, 1, 127, 128, 16383, 16384, 2 ** 21, 2 ** 28 - 1, 2 ** 28, 2 ** 32 - 1]) {
       const bytes = encodeUncompressedLength(n);
@@ -48,6 +65,9 @@ describe("readUncompressedLength", () => {
     expect(() => encodeUncompressedLength(-1)).toThrow(/not in 0\.\.2\^32-1/);
     expect(() => encodeUncompressedLength(2 ** 32)).toThrow(/not in/);
     expect(() => encodeUncompressedLength(1.5)).toThrow(/not in/);
+    expect(() => encodeUncompressedLength(-1)).toThrow(
+      expect.objectContaining({ code: "INVALID_ARGUMENT" }),
+    );
   });
 });
 
@@ -62,6 +82,9 @@ describe("encodeVarint", () => {
   it("refuses negative, fractional and unsafe values", () => {
     for (const bad of [-1, 1.5, 2 ** 53, Number.NaN]) {
       expect(() => encodeVarint(bad)).toThrow(/not a safe integer/);
+      expect(() => encodeVarint(bad)).toThrow(
+        expect.objectContaining({ code: "INVALID_ARGUMENT" }),
+      );
     }
   });
 });

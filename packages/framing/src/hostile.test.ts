@@ -2,11 +2,9 @@
 // with the right code, from the one-shot and the streaming decoder alike.
 import { describe, expect, it } from "vitest";
 import {
-  crc32c,
   decodeFramed,
   encodeFramed,
   MAX_COMPRESSED_CHUNK_LENGTH,
-  maskChecksum,
   STREAM_IDENTIFIER,
 } from "./index.js";
 import {
@@ -14,15 +12,14 @@ import {
   codecs,
   codeOf,
   concat,
+  crcOf,
   decodeInSteps,
   expectRejected,
   flipped,
+  le32,
   randomBytes,
   structuredBytes,
 } from "./test/helpers.js";
-
-const le32 = (x: number) => Uint8Array.of(x & 0xff, (x >>> 8) & 0xff, (x >>> 16) & 0xff, x >>> 24);
-const crcOf = (data: Uint8Array) => le32(maskChecksum(crc32c(data)));
 
 describe.each(codecs.map((c) => [c.name, c] as const))("hostile framed input, %s", (_n, codec) => {
   const data = structuredBytes(150_000);

@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 // @ts-expect-error: a script, without type declarations
 import { kernelModule } from "../scripts/kernel.mjs";
 import { kernel } from "./kernel.js";
@@ -17,5 +17,28 @@ describe("the WebAssembly kernel", () => {
 
   it("loads under Node", () => {
     expect(kernel).not.toBeNull();
+  });
+
+  it("is null where compiling it throws (a Content-Security-Policy without 'wasm-unsafe-eval'), and the codec still works", async () => {
+    // As a browser refuses it: WebAssembly is there, compiling bytes throws.
+    class Refused {
+      constructor() {
+        throw new Error(
+          "WebAssembly.Module(): Refused to compile or instantiate WebAssembly module",
+        );
+      }
+    }
+    vi.resetModules();
+    vi.stubGlobal("WebAssembly", { Module: Refused, Instance: Refused });
+    try {
+      expect((await import("./kernel.js")).kernel).toBeNull();
+      const ts = await import("./index.js");
+      expect((await ts.createCodec()).runtime).toBe("js");
+      const data = new TextEncoder().encode("snappy ".repeat(1000));
+      expect(ts.uncompress(ts.compress(data))).toEqual(data);
+    } finally {
+      vi.unstubAllGlobals();
+      vi.resetModules();
+    }
   });
 });

@@ -8,6 +8,7 @@ import {
 import { createCodec as createNapi } from "@snappykit/napi";
 import { createCodec as createSnappyWasm } from "@snappykit/snappy-wasm";
 import { expect } from "vitest";
+import { crc32c, maskChecksum } from "../crc32c.js";
 import { CHUNK_HEADER_SIZE, writeChunkHeader } from "../format.js";
 import { decodeFramed, FrameDecoder } from "../index.js";
 
@@ -49,6 +50,13 @@ export function chunk(type: number, body: Uint8Array | number[]): Uint8Array {
   out.set(b, CHUNK_HEADER_SIZE);
   return out;
 }
+
+/** `x` as 4 little-endian bytes. */
+export const le32 = (x: number) =>
+  Uint8Array.of(x & 0xff, (x >>> 8) & 0xff, (x >>> 16) & 0xff, x >>> 24);
+
+/** The masked CRC-32C a data chunk carries for `data`, as it is stored (§3). */
+export const crcOf = (data: Uint8Array) => le32(maskChecksum(crc32c(data)));
 
 /** The error code `fn` throws, or "no error". */
 export function codeOf(fn: () => unknown): SnappyErrorCode | "no error" {

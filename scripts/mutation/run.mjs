@@ -1,0 +1,66 @@
+#!/usr/bin/env node
+// `pnpm mutation [ts|framing|core ...] [--force] [--concurrency N] [--mutate <files>]`: StrykerJS
+// on each package's source files (scripts/mutation/config.mjs; --mutate: only the
+// comma-separated files given), one package after another; prints each package's mutation
+// score and rewrites its section of docs/mutation.md (scripts/mutation/doc.mjs). Ctrl-C keeps
+// the results so far in the incremental file: the next run goes on from there.
+//
+// StrykerJS 10 needs Node >= 22, the workspace runs on Node 20: on an older Node this script
+// runs itself again on the Node 22 line of tools/node-lines (installed by `npm run setup`).
+import { spawnSync } from "node:child_process";
+import { existsSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { nodeLineBinary } from "@snappykit/workspace/node-lines";
+
+const root = join(dirname(fileURLToPath(import.meta.url)), "../..");
+process.chdir(root);
+
+if (Number(process.versions.node.split(".")[0]) < 22) {
+  const node = nodeLineBinary("node22");
+  if (!existsSync(node))
+    throw new Error(`mutation: StrykerJS needs Node >= 22; ${node} is missing`);
+  const { status } = spawnSync(node, process.argv.slice(1), { stdio: "inherit" });
+  process.exit(status ?? 1);
+}
+
+const { Stryker } = await import("@stryker-mutator/core");
+const { mutationConfig, PACKAGES } = await import("./config.mjs");
+const { scoreOf, writeDoc } = await import("./doc.mjs");
+
+const argv = process.argv.slice(2);
+const option = (name) => {
+  const at = argv.indexOf(name);
+  return at < 0 ? undefined : argv.splice(at, 2)[1];
+};
+const force = argv.includes("--force");
+const concurrency = option("--concurrency");
+const mutate = option("--mutate")?.split(",");
+const packages = argv.filter((arg) => !arg.startsWith("--"));
+for (const pkg of packages) {
+  if (!PACKAGES.includes(pkg)) throw new Error(`unknown package ${pkg}: one of ${PACKAGES}`);
+}
+
+for (const pkg of packages.length > 0 ? packages : PACKAGES) {
+  const config = mutationConfig(pkg);
+  // Results taken from the runs before: those of unchanged mutants, or (with --mutate) of
+  // every mutant outside the files or lines given.
+  const incremental = (!force || mutate !== undefined) && existsSync(config.incrementalFile);
+  const started = Date.now();
+  const results = await new Stryker({
+    ...config,
+    force,
+    ...(concurrency && { concurrency: Number(concurrency) }),
+    ...(mutate && { mutate }),
+  }).runMutationTest();
+  const seconds = Math.round((Date.now() - started) / 1000);
+  const run = {
+    pkg,
+    seconds,
+    incremental,
+    concurrency: Number(concurrency ?? config.concurrency),
+    command: `pnpm mutation ${pkg}${force ? " --force" : ""}${mutate ? ` --mutate ${mutate.join(",")}` : ""}`,
+  };
+  console.log(`mutation: packages/${pkg}/src ${scoreOf(results).text} in ${seconds} s`);
+  writeDoc([run]);
+}
