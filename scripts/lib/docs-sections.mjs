@@ -12,7 +12,7 @@ import {
   relativeTable,
   speedTable,
 } from "../../apps/bench/dist/render/tables.js";
-import { day, machine, short } from "./docs-format.mjs";
+import { day, machine, short, timedIn } from "./docs-format.mjs";
 import { RUN_SECTIONS } from "./docs-runs.mjs";
 import { REPO_URL, REPORTS } from "./docs-sources.mjs";
 
@@ -67,7 +67,7 @@ function benchSource(report, at) {
       ? `${forks[0]}`
       : `${Math.min(...forks)}–${Math.max(...forks)}`;
   return (
-    `\`${report.command}\` on ${day(e.date)} (commit ${short(e.commit)}, Node ${e.node}, ` +
+    `\`${report.command}\` on ${day(e.date)} (commit ${short(e.commit)}, ${timedIn(e)}, ` +
     `${machine(e)}; ${report.cases.length} cases, ${range} fresh processes each, ` +
     `${formatDuration(report.durationMs)}; full report ${at.link(REPORTS.bench.replace(/json$/, "md"))})`
   );
@@ -223,7 +223,7 @@ export const SECTIONS = {
         ),
     );
     return [
-      `\`${s.command}\` on ${day(e.date)} (commit ${short(e.commit)}, Node ${e.node}, ${machine(e)}, ` +
+      `\`${s.command}\` on ${day(e.date)} (commit ${short(e.commit)}, ${timedIn(e)}, ${machine(e)}, ` +
         `${formatDuration(s.durationMs)}; ${at.link(REPORTS.sweep.replace(/json$/, "md"))}): ` +
         `messages of ${formatBytes(Math.min(...s.sizes))} to ${formatBytes(Math.max(...s.sizes))} ` +
         `cut from two streams of real SSZ bytes, ts against napi:`,
@@ -280,7 +280,7 @@ export const SECTIONS = {
       }; peaks ${formatBytes(Math.min(...peaks))}–${formatBytes(Math.max(...peaks))}`;
     };
     return (
-      `\`${s.command}\` on ${day(e.date)} (commit ${short(e.commit)}, Node ${e.node}, ${machine(e)}, ` +
+      `\`${s.command}\` on ${day(e.date)} (commit ${short(e.commit)}, ${timedIn(e)}, ${machine(e)}, ` +
       `${formatDuration(s.durationMs)}; ${at.link(REPORTS.soak.replace(/json$/, "md"))}), each codec in ` +
       `fresh processes: under ${s.settings.gossipSeconds} s of mixed gossip ${scenario("gossip")}; ` +
       `over ${s.settings.blobRounds} rounds of a ${formatBytes(s.settings.blobBytes)} blob ` +

@@ -231,8 +231,13 @@ describe("uncompress: hostile input", () => {
       /can decode to at most 106/,
       2 ** 32,
     );
-    // snappyjs's 6-byte hang: a literal claiming 4 GiB.
-    rejects(bytes(0x01, 0xfc, 0, 0, 0xff, 0xff), "CORRUPT_INPUT", /literal of \d+ bytes runs past/);
+    // snappyjs's 6-byte hang: a literal claiming 4 GiB. The length in the message is the
+    // four bytes' (read from the right place), and so is what remains of the input.
+    rejects(
+      bytes(0x01, 0xfc, 0, 0, 0xff, 0xff),
+      "CORRUPT_INPUT",
+      /^literal of 4294901761 bytes runs past the end of the input \(0 remain\) \(tag at byte 1\)$/,
+    );
     // The densest valid stream passes the bound: 'a' then 3-byte copies of 64.
     const dense = bytes(varint(1 + 64 * 100), 0, 0x61, ...Array(100).fill([(63 << 2) | 2, 1, 0]));
     expect(uncompress(dense).length).toBe(6401);
@@ -243,6 +248,32 @@ describe("uncompress: hostile input", () => {
     rejects(stream, "LENGTH_LIMIT", /declares 1000 bytes, over the maxLength of 999/, 999);
     expect(uncompress(stream, { maxLength: 1000 }).length).toBe(1000);
     rejects(bytes(1, 0, 0x61), "LENGTH_LIMIT", /over the maxLength of 0/, 0);
+  });
+
+  it("reads a 4-byte literal length of zero as one byte, and counts what remains past a moved input window", () => {
+    expect(Array.from(uncompress(bytes(1, 63 << 2, 0, 0, 0, 0, 0x61)))).toEqual([0x61]);
+    // 100,000 bytes of literal first, so the input window has moved on (it holds 32 KiB)
+    // when the 4 GiB claim is read: the bytes remaining are counted from the stream's start.
+    const first = new Uint8Array(100_000).fill(7);
+    const stream = bytes(
+      varint(100_001),
+      62 << 2,
+      0x9f,
+      0x86,
+      0x01,
+      first,
+      0xfc,
+      0,
+      0,
+      0xff,
+      0xff,
+      1,
+    );
+    rejects(
+      stream,
+      "CORRUPT_INPUT",
+      /^literal of 4294901761 bytes runs past the end of the input \(1 remain\) \(tag at byte 100007\)$/,
+    );
   });
 
   it("rejects truncated elements", () => {
