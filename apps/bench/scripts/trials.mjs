@@ -8,7 +8,7 @@
 //   npm run bench:trials [-- --out <dir>] [--runs <n>]
 import { spawnSync } from "node:child_process";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import { join, relative } from "node:path";
+import { join, relative, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { repoRoot } from "@snappykit/workspace";
 
@@ -64,24 +64,38 @@ function main() {
     console.error(`--runs takes a whole number from 1 to 20; got "${values.runs}"`);
     process.exit(2);
   }
-  const cli = join(repoRoot, "apps/bench/dist/cli.js");
+  // Run from the repository's root with paths from it, so the commands the reports record
+  // name no folder of this machine.
+  const dir = relative(repoRoot, resolve(values.out)) || ".";
   const bench = (name, extra) => {
-    const out = join(values.out, name);
-    const args = ["--expose-gc", cli, ...SELECTION, "--out", out, "--format", "json,md", ...extra];
+    const out = join(dir, name);
+    const args = [
+      "--expose-gc",
+      "apps/bench/dist/cli.js",
+      ...SELECTION,
+      "--out",
+      out,
+      "--format",
+      "json,md",
+      ...extra,
+    ];
     console.error(`trials: ${name} (node ${args.slice(1).join(" ")})`);
     const started = Date.now();
-    const run = spawnSync(process.execPath, args, { stdio: ["ignore", "ignore", "inherit"] });
+    const run = spawnSync(process.execPath, args, {
+      cwd: repoRoot,
+      stdio: ["ignore", "ignore", "inherit"],
+    });
     // Exit 1 is a significant regression: what a planted run should find.
     if (run.status !== 0 && run.status !== 1) {
       console.error(`trials: ${name} failed (exit ${run.status ?? run.signal})`);
       process.exit(3);
     }
     console.error(`trials: ${name} done in ${Math.round((Date.now() - started) / 1000)} s`);
-    return JSON.parse(readFileSync(join(out, "bench.json"), "utf8"));
+    return JSON.parse(readFileSync(join(repoRoot, out, "bench.json"), "utf8"));
   };
   mkdirSync(values.out, { recursive: true });
   const base = bench("base", []);
-  const baseline = ["--compare", join(values.out, "base", "bench.json")];
+  const baseline = ["--compare", join(dir, "base", "bench.json")];
   const slowDown = ["--slow-down", `${SLOWED.codec}=${SLOWED.percent}`];
   const planted = [];
   const reruns = [];
