@@ -37,11 +37,12 @@ const load = () => loadBackend<NapiSnappyV1>(PACKAGE, import.meta.url);
  */
 export async function createCodec(): Promise<SnappyCodec> {
   const { module: binding, library } = load();
-  // Its outputs are Node-API external buffers, which Node 22 and later cannot transfer
-  // (DataCloneError): there each is copied, as results must be transferable.
+  // Its outputs are Node-API external buffers, which Node 22 and later (and Bun) cannot
+  // transfer (DataCloneError): there each is copied, as results must be transferable. Bun
+  // gives an empty output a detached buffer that cannot even be copied: a fresh empty array.
   const own = externalBuffersTransferable(() => binding.compressSync(new Uint8Array(1)))
     ? (b: Buffer): Uint8Array => b
-    : (b: Buffer): Uint8Array => new Uint8Array(b);
+    : (b: Buffer): Uint8Array => (b.length === 0 ? new Uint8Array(0) : new Uint8Array(b));
   return guardedCodec({
     name,
     library,
