@@ -76,9 +76,9 @@ describe("the check", () => {
   });
 
   it("fails on a link to a file or heading the repository does not hold", () => {
-    const links = `${readme}\nSee [the design](DESIGN.md) and [results](#no-such-heading).\n`;
+    const links = `${readme}\nSee [the plan](docs/no-such-plan.md) and [results](#no-such-heading).\n`;
     expect(check("README.md", links)).toEqual([
-      "README.md: links to DESIGN.md, which the repository does not hold",
+      "README.md: links to docs/no-such-plan.md, which the repository does not hold",
       "README.md: links to #no-such-heading: no such heading",
     ]);
   });
