@@ -136,10 +136,51 @@ const copy4 = (length: number, offset: number) => [
   ((length - 1) << 2) | 3,
   ...[0, 8, 16, 24].map((shift) => (offset >>> shift) & 0xff),
 ];
-/** A stream of `elements`, each [bytes, output length]. */
-function stream(elements: [number[], number][]): Uint8Array {
+/** A stream of `elements`, each [bytes, output length], declaring their total or `declared`. */
+function stream(elements: [number[], number][], declared?: number): Uint8Array {
   const total = elements.reduce((sum, [, n]) => sum + n, 0);
-  return bytes(varint(total), ...elements.map(([element]) => element));
+  return bytes(varint(declared ?? total), ...elements.map(([element]) => element));
+}
+
+/**
+ * A compressible stream (so not read as incompressible) with a literal too long for the
+ * output window's room: 230,000 bytes of copies, a 65,536-byte literal straight to the
+ * destination, a short literal the restarted window holds, 330,000 bytes of copies from it
+ * through the fast path (the window moves on), copies from before it (the window takes
+ * bytes back from the destination), and a last 300-byte literal.
+ */
+function directMidStream(): [number[], number][] {
+  const elements: [number[], number][] = [[literal(randomBytes(1000, 31)), 1000]];
+  let produced = 1000;
+  const push = (element: number[], n: number) => {
+    elements.push([element, n]);
+    produced += n;
+  };
+  while (produced < 230_000) push(copy2(64, 999 - (produced % 11)), 64);
+  push(literal(randomBytes(65_536, 32)), 65_536);
+  const restart = produced;
+  push(literal(randomBytes(100, 34)), 100);
+  for (let k = 0; produced < 630_000; k++) {
+    push(copy2(64, Math.min(produced - restart, 65_535) - (k % 7)), 64);
+  }
+  for (let k = 0; k < 20; k++) push(copy4(64, produced - restart + 1000 * k + 1), 64);
+  push(literal(randomBytes(300, 33)), 300);
+  return elements;
+}
+
+/**
+ * Incompressible: literals of ≥ 4 KiB straight to the destination, copies into them (the
+ * window takes them back), a short literal between, literals across input windows.
+ */
+function sparseStream(): [number[], number][] {
+  const sparse: [number[], number][] = [];
+  for (let k = 0; k < 12; k++) {
+    const data = randomBytes(4096 + k * 997, 20 + k);
+    sparse.push([literal(data), data.length], [copy2(64, data.length - 3), 64]);
+    sparse.push([copy2(20, 10), 20], [literal(randomBytes(2315, k)), 2315], [copy2(9, 2499), 9]);
+  }
+  sparse.push([copy4(64, 60_000), 64], [copy4(33, 5), 33]);
+  return sparse;
 }
 
 /** Streams that move both windows every way they move; each decodes as snappy@7 decodes it. */
@@ -161,15 +202,6 @@ function windowStreams(): Uint8Array[] {
     if (k % 500 === 499) push(copy4(40, 3), 40);
     if (k % 1000 === 999) push(literal(randomBytes(300, k)), 300);
   }
-  // Incompressible: literals of ≥ 4 KiB straight to the destination, copies into them (the
-  // window takes them back), a short literal between, literals across input windows.
-  const sparse: [number[], number][] = [];
-  for (let k = 0; k < 12; k++) {
-    const data = randomBytes(4096 + k * 997, 20 + k);
-    sparse.push([literal(data), data.length], [copy2(64, data.length - 3), 64]);
-    sparse.push([copy2(20, 10), 20], [literal(randomBytes(2315, k)), 2315], [copy2(9, 2499), 9]);
-  }
-  sparse.push([copy4(64, 60_000), 64], [copy4(33, 5), 33]);
   // Many short literals: a long input read through several windows, literals straddling
   // each window's end.
   const literals: [number[], number][] = [];
@@ -177,7 +209,7 @@ function windowStreams(): Uint8Array[] {
     literals.push([literal(randomBytes(90 + (k % 13), 100 + k)), 90 + (k % 13)]);
     literals.push([copy2(64, 80), 64], [copy2(64, 64), 64], [copy2(30, 1), 30]);
   }
-  return [stream(slid), stream(sparse), stream(literals)];
+  return [stream(slid), stream(sparseStream()), stream(literals), stream(directMidStream())];
 }
 
 describe("uncompress: through the windows", () => {
@@ -208,6 +240,39 @@ describe("uncompress: through the windows", () => {
     for (let k = 0; k < 5000; k++) long.push([copy2(64, 40_000), 64]);
     long.push([copy4(4, 400_001), 4]);
     rejects(stream(long), "CORRUPT_INPUT", /copy offset 400001 reaches before the 360000 bytes/);
+  });
+
+  it("names the element that overruns a declared length, wherever the windows are", () => {
+    // Declared lengths ending inside elements before and after a direct literal, after the
+    // window took bytes back, in the last copy and the last literal: the checked decoder
+    // names the element and where it starts (the fast path stops 72 bytes short of the
+    // declared end, in whichever window).
+    const rejectsShort = (elements: [number[], number][], declared: number) => {
+      let at = 0;
+      const [[tag], n] = elements.find(([, n]) => (at += n) > declared)!;
+      const kind = (tag! & 3) === 0 ? "literal" : "copy";
+      const body = bodies.get(elements) ?? bytes(...elements.map(([element]) => element));
+      bodies.set(elements, body);
+      const preamble = varint(declared);
+      const input = new Uint8Array(preamble.length + body.length);
+      input.set(preamble);
+      input.set(body, preamble.length);
+      rejects(
+        input,
+        "CORRUPT_INPUT",
+        new RegExp(`^${kind} of ${n} bytes at output ${at - n} overruns the declared ${declared} `),
+      );
+    };
+    const bodies = new Map<[number[], number][], Uint8Array>();
+    const mid = directMidStream();
+    const total = mid.reduce((sum, [, n]) => sum + n, 0);
+    for (const declared of [total - 1, total - 301, 500_001, 300_003, 200_005]) {
+      rejectsShort(mid, declared);
+    }
+    // Every element of the incompressible stream cut one byte short.
+    const sparse = sparseStream();
+    let end = 0;
+    for (const [, n] of sparse) rejectsShort(sparse, (end += n) - 1);
   });
 
   it("agrees with snappy@7's decoder on mutated streams that move them", () => {
