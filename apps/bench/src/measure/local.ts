@@ -18,50 +18,17 @@ export async function loadTarget(spec: TargetSpec): Promise<Target> {
 
 /** Build the target a spec describes from its adapter module, however that was imported. */
 export async function targetOf(mod: AdapterModule, spec: TargetSpec): Promise<Target> {
-  const target =
-    spec.impl === "raw"
-      ? rawTarget(spec.codec, await openTarget(mod, { impl: "raw" }, spec.entry))
-      : adapterTarget(
-          spec.codec,
-          await openTarget(
-            mod,
-            { impl: "adapter", ...(spec.variant && { variant: spec.codec }) },
-            spec.entry,
-          ),
-          spec.variant === true,
-        );
-  return spec.slowdown ? slowedDown(target, spec.slowdown) : target;
-}
-
-const busyUntil = (t: number) => {
-  while (performance.now() < t) {
-    // spin: the point is to spend CPU, like slower code would
-  }
-};
-
-/** The target with every call made `fraction` slower by a busy-wait after it. */
-function slowedDown(target: Target, fraction: number): Target {
-  const b = target.backend;
-  const wrapSync = (f: (x: Uint8Array) => Uint8Array) => (x: Uint8Array) => {
-    const t0 = performance.now();
-    const out = f.call(b, x);
-    busyUntil(t0 + (performance.now() - t0) * (1 + fraction));
-    return out;
-  };
-  const wrapAsync = (f: (x: Uint8Array) => Promise<Uint8Array>) => async (x: Uint8Array) => {
-    const t0 = performance.now();
-    const out = await f.call(b, x);
-    busyUntil(t0 + (performance.now() - t0) * (1 + fraction));
-    return out;
-  };
-  // Keep the codec's other members (name, library, ...) for framed ops.
-  const backend = Object.assign(Object.create(b) as typeof b, {
-    compress: wrapSync(b.compress),
-    uncompress: wrapSync(b.uncompress),
-    ...(b.compressAsync && { compressAsync: wrapAsync(b.compressAsync) }),
-    ...(b.uncompressAsync && { uncompressAsync: wrapAsync(b.uncompressAsync) }),
-  });
-  return { ...target, backend };
+  return spec.impl === "raw"
+    ? rawTarget(spec.codec, await openTarget(mod, { impl: "raw" }, spec.entry))
+    : adapterTarget(
+        spec.codec,
+        await openTarget(
+          mod,
+          { impl: "adapter", ...(spec.variant && { variant: spec.codec }) },
+          spec.entry,
+        ),
+        spec.variant === true,
+      );
 }
 
 /** Timing requests for one target's cases, by row index; a child process or this one. */
@@ -114,6 +81,7 @@ export class LocalWorker implements CaseWorker {
         op: getOp(r.op),
         inputs: r.items,
         outputBytes: r.outputBytes,
+        ...(this.spec.slowdown && { slowdown: this.spec.slowdown }),
       };
       t = new CaseTimer(c, this.timing);
       this.timers.set(row, t);

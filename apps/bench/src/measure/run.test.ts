@@ -97,6 +97,33 @@ describe("CaseTimer", () => {
     await timer.warm();
     expect((await timer.sample()).every((s) => s > 0)).toBe(true);
   });
+
+  it("--slow-down spins inside each batch's timed region for that fraction of its time", async () => {
+    // A codec whose every call takes at least 1 ms: with slowdown 1 a batch of k calls spins
+    // at least another k ms before its clock stops, so no sample can be under 2 ms per op.
+    const { loaded } = await loadAdapters([napi]);
+    const real = loaded[0]!.codec;
+    const slow = Object.assign(Object.create(real) as typeof real, {
+      compress(x: Uint8Array) {
+        const until = performance.now() + 1;
+        while (performance.now() < until);
+        return real.compress(x);
+      },
+    });
+    const timer = new CaseTimer(
+      {
+        target: adapterTarget("slow", slow),
+        op: getOp("compress"),
+        inputs: [new Uint8Array(64)],
+        outputBytes: 1,
+        slowdown: 1,
+      },
+      TINY,
+    );
+    await timer.warm();
+    const samples = await timer.sample();
+    expect(Math.min(...samples)).toBeGreaterThanOrEqual(2e6);
+  });
 });
 
 describe("fork inputs", () => {

@@ -16,6 +16,8 @@ export interface TimedCase {
   readonly inputs: readonly Uint8Array[];
   /** Bytes one op writes, to cap a batch's output. */
   readonly outputBytes: number;
+  /** `--slow-down`: the fraction of each batch's time to busy-wait inside its timed region. */
+  readonly slowdown?: number;
 }
 
 const yieldTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
@@ -31,6 +33,11 @@ type Batch = (k: number) => number | Promise<number>;
  * Build the batch function for one case from source, so its call site has its own
  * feedback and stays monomorphic (a shared loop would see every backend and go
  * megamorphic, charging dispatch cost unevenly). Returns ns per op for `k` ops.
+ *
+ * With `slowdown` the batch spins for that fraction of its own time before the clock stops:
+ * CPU spent like slower code's, with a handful of clock reads per batch. Spinning after each
+ * call instead read the clock around every call, which added 50-130 % to a 0.3 us call rather
+ * than the fraction asked for.
  */
 function makeBatch(c: TimedCase, clock: Clock): Batch {
   const now = clock === "cpu" && !c.op.async ? cpuNow : wallNow;
@@ -45,6 +52,7 @@ function makeBatch(c: TimedCase, clock: Clock): Batch {
     for (let k = 0; k < K; k++) {
       for (let i = 0; i < n; i++) sink += (${c.op.async ? "await " : ""}r[${method}](items[i])).length;
     }
+    ${c.slowdown ? `const spun = now(); const until = spun + (spun - t0) * ${c.slowdown}; while (now() < until);` : ""}
     const t1 = now();
     keep(sink);
     return (t1 - t0) / K;`;

@@ -139,8 +139,8 @@ export interface TargetSpec {
   /** Set for an adapter variant: the codec comes from `createVariants()`. */
   readonly variant?: boolean;
   /**
-   * Self-test of the statistics (`--slow-down`): busy-wait this fraction of each call's own
-   * time after it returns, so the target is that much slower on every op.
+   * Self-test of the statistics (`--slow-down`): each timed batch busy-waits this fraction of
+   * its own time before its clock stops (measure/run.ts), so the target is that much slower.
    */
   readonly slowdown?: number;
 }
