@@ -16,7 +16,7 @@ describe("parseCliArgs", () => {
     expect(o.out).toBeUndefined();
     expect(o.forks).toBeUndefined();
     expect(o.slowdowns).toEqual([]);
-    expect(o).toMatchObject({ runtime: "node26", defaultRuntime: true });
+    expect(o).toMatchObject({ runtime: "node26", defaultRuntime: true, pin: false });
   });
 
   it("accepts comma-separated and repeated lists", () => {
@@ -53,6 +53,7 @@ describe("parseCliArgs", () => {
       "0",
       "--slow-down",
       "ts=20,napi=5.5",
+      "--pin",
     ]);
     expect(o).toMatchObject({
       quick: true,
@@ -65,6 +66,7 @@ describe("parseCliArgs", () => {
       reference: "napi",
       clock: "cpu",
       forks: 0,
+      pin: true,
       slowdowns: [
         { codec: "ts", percent: 20 },
         { codec: "napi", percent: 5.5 },
@@ -183,6 +185,7 @@ describe("--sweep and --soak", () => {
       [["--sweep", "--compare", "x.json"], /--compare does not apply to --sweep/],
       [["--soak", "--op", "compress"], /--op does not apply to --soak/],
       [["--soak", "--forks", "3"], /--forks does not apply to --soak/],
+      [["--soak", "--pin"], /--pin does not apply to --soak/],
       [["--soak-seconds", "5"], /--soak-seconds needs --soak/],
       [["--sweep", "--soak-seconds", "5"], /--soak-seconds needs --soak/],
       [["--soak", "--soak-seconds", "0"], /from 1 to 3600/],

@@ -60,7 +60,11 @@ interval over the forks, and each codec is also given relative to a reference co
                           this is "within noise" (default ${DEFAULT_THRESHOLD_PERCENT})
   --fail-on-regression    exit 1 when --compare finds a significant slowdown
   --slow-down <id=pct>    self-test of the statistics: codec <id> busy-waits pct % of
-                          each call's time extra (e.g. ts=20); compare against a normal run
+                          each timed batch's time extra (e.g. ts=20); compare against a
+                          normal run
+  --pin                   run each fork's processes on one CPU, the forks taking the CPUs
+                          in turn (Linux, taskset): codecs compared within a fork share a
+                          CPU's speed; async ops then share that CPU with their threads
   --sweep                 instead of the payloads: compress and uncompress on sizes 64 B
                           to 4 MiB (×4 steps) of block and sidecar bytes; writes
                           sweep.{json,md,svg} with the size where pure-JS/wasm and native
@@ -250,6 +254,7 @@ export function parseCliArgs(args: readonly string[]): CliOptions {
     runtime: runtime as RuntimeName,
     defaultRuntime: values.runtime === undefined,
     ...(forks !== undefined && { forks }),
+    pin: values.pin === true,
     slowdowns,
     mode,
     ...(sizes && { sizes: [...new Set(sizes)].sort((a, b) => a - b) }),
@@ -318,6 +323,7 @@ function parseModes(values: ReturnType<typeof parse>["values"]): {
               ["--op", values.op],
               ["--forks", values.forks],
               ["--clock", values.clock],
+              ["--pin", values.pin],
             ]
           : []),
       ] as const
@@ -363,6 +369,7 @@ const OPTIONS = {
   runtime: { type: "string" },
   forks: { type: "string" },
   "slow-down": { type: "string", multiple: true },
+  pin: { type: "boolean" },
   sweep: { type: "boolean" },
   sizes: { type: "string", multiple: true },
   soak: { type: "boolean" },

@@ -16,12 +16,13 @@ import type { ForkFailure } from "../model/report.js";
 import type { CaseMeasurement, PlannedCase, Progress, TimingOptions } from "../model/timing.js";
 import { wideRows } from "../summarise/results.js";
 import { medianOf } from "../summarise/stats.js";
+import { forkAffinity } from "./affinity.js";
 import { BrowserWorker } from "./browser.js";
 import { ChildWorker, writeInputs } from "./fork.js";
 import { holdPollingIdle } from "./idle.js";
 import { type CaseWorker, LocalWorker } from "./local.js";
 import { clearProgress, type Io, progressPrinter } from "./progress.js";
-import type { ForkRuntime } from "./runtime.js";
+import { type ForkRuntime, NODE_RUNTIME } from "./runtime.js";
 
 /** A row as progress names it: "{codec}/payload/op". */
 export interface RowInfo {
@@ -237,20 +238,35 @@ export async function timeCases(
     readonly runtime?: ForkRuntime;
     /** With extra forks allowed: the codec whose ratios decide which rows get them. */
     readonly reference?: string;
+    /** `--pin`: each fork's processes on one CPU (affinity.ts). */
+    readonly pin?: boolean;
   } = {},
-): Promise<Awaited<ReturnType<typeof runForks>> & { readonly cpuIdle: string }> {
+): Promise<
+  Awaited<ReturnType<typeof runForks>> & { readonly cpuIdle: string; readonly affinity: string }
+> {
   const forks = Math.max(1, timing.forks);
   const inputsDir =
     timing.forks === 0 ? undefined : mkdtempSync(join(tmpdir(), "snappykit-bench-"));
   let measured: Awaited<ReturnType<typeof runForks>>;
   const idle = holdPollingIdle();
+  // Pinning applies to fork processes only: not to a browser's pages or --forks 0.
+  const affinity =
+    where.browser || timing.forks === 0 ? forkAffinity(false) : forkAffinity(where.pin === true);
   try {
     if (inputsDir) writeInputs(inputsDir, rows);
     const { browser, runtime, reference } = where;
+    const command = runtime?.command ?? NODE_RUNTIME.command!;
     const start: StartWorker = browser
       ? (spec) => BrowserWorker.start(spec, browser, rows, timing, REQUEST_TIMEOUT_MS)
       : inputsDir
-        ? (spec) => ChildWorker.start(spec, inputsDir, timing, REQUEST_TIMEOUT_MS, runtime?.command)
+        ? (spec, fork) =>
+            ChildWorker.start(
+              spec,
+              inputsDir,
+              timing,
+              REQUEST_TIMEOUT_MS,
+              affinity.command(command, fork),
+            )
         : (spec) => LocalWorker.start(spec, rows, timing);
     measured = await runForks(
       plan,
@@ -275,5 +291,5 @@ export async function timeCases(
   for (const f of measured.failures) {
     log(`fork ${f.fork + 1} lost ${f.codec}${f.impl === "raw" ? " (raw)" : ""}: ${f.reason}`);
   }
-  return { ...measured, cpuIdle: idle.note };
+  return { ...measured, cpuIdle: idle.note, affinity: affinity.note };
 }

@@ -32,6 +32,8 @@ export interface TimedCases {
   readonly failures: ForkFailure[];
   /** What idle CPUs did while forks were timed (idle.ts). */
   readonly cpuIdle: string;
+  /** Where the forks' processes ran (affinity.ts). */
+  readonly affinity: string;
 }
 
 /**
@@ -42,7 +44,7 @@ export async function timeAndSummarise(
   cases: readonly BenchCase[],
   gate: PreparedInputs,
   selected: readonly CodecTarget[],
-  opts: Pick<CliOptions, "slowdowns">,
+  opts: Pick<CliOptions, "slowdowns" | "pin">,
   timing: TimingOptions,
   run: { readonly io: Io; readonly log: (line: string) => void },
   where: { readonly runtime: OpenRuntime; readonly reference?: string },
@@ -51,11 +53,13 @@ export async function timeAndSummarise(
   const measured = await timeCases(rows, plan, timing, run.io, run.log, {
     ...(where.runtime.browser && { browser: where.runtime.browser }),
     runtime: where.runtime,
+    pin: opts.pin,
     ...(where.reference !== undefined && { reference: where.reference }),
   });
   return {
     cases: measured.measurements.map((m, i) => summarise(identities[i]!, m)),
     failures: measured.failures,
     cpuIdle: measured.cpuIdle,
+    affinity: measured.affinity,
   };
 }

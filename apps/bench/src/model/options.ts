@@ -56,6 +56,8 @@ export interface CliOptions {
   readonly defaultRuntime: boolean;
   /** Forks per target; undefined = the mode's default. */
   readonly forks?: number;
+  /** `--pin`: each fork's processes on one CPU (measure/affinity.ts). */
+  readonly pin: boolean;
   /** `--slow-down id=percent`: make these codecs slower on purpose (statistics self-test). */
   readonly slowdowns: readonly { readonly codec: string; readonly percent: number }[];
   /** `--sweep` or `--soak`, else "bench". */

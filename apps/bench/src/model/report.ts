@@ -108,6 +108,8 @@ export interface Environment extends RunEnvironment {
    * `/dev/cpu_dma_latency` at 0, else "default (why not)"; reports before it: default.
    */
   readonly cpuIdle?: string;
+  /** Where the forks' processes ran (measure/affinity.ts, `--pin`); reports before it: none. */
+  readonly affinity?: string;
   /** The runtime the forks timed in (`--runtime`); reports before it was recorded: Node. */
   readonly runtime?: { readonly name: string; readonly version: string };
   /** How busy the machine was; reports before it: not recorded. */

@@ -117,7 +117,7 @@ export const benchMode: Mode<"bench", BenchSelection, Timed> = {
       quick: opts.quick,
       timing: m.timing,
       durationMs: performance.now() - started,
-      environment: { ...environment, cpuIdle: m.cpuIdle },
+      environment: { ...environment, cpuIdle: m.cpuIdle, affinity: m.affinity },
       reference: selection.reference,
       gate,
       payloads: selection.payloads,

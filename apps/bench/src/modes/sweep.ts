@@ -86,7 +86,15 @@ export const sweepMode: Mode<"sweep", SweepSelection, SweepMeasured> = {
     // The thresholds auto routes by here, as it says itself, for the chart to draw.
     const { thresholds, source, provenance } = (await createAuto()).describe();
     return {
-      ...(await timeAndSummarise(cases, gate, codecs, { slowdowns: [] }, timing, run, { runtime })),
+      ...(await timeAndSummarise(
+        cases,
+        gate,
+        codecs,
+        { slowdowns: [], pin: run.opts.pin },
+        timing,
+        run,
+        { runtime },
+      )),
       timing,
       auto: { thresholds, source, provenance },
     };
@@ -102,7 +110,7 @@ export const sweepMode: Mode<"sweep", SweepSelection, SweepMeasured> = {
       mode: opts.quick ? "quick" : "full",
       timing: m.timing,
       durationMs: performance.now() - started,
-      environment: { ...environment, cpuIdle: m.cpuIdle },
+      environment: { ...environment, cpuIdle: m.cpuIdle, affinity: m.affinity },
       gateReference: gate.reference,
       data: sweepData(streams),
       sizes,

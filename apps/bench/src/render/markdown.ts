@@ -133,6 +133,7 @@ export function renderMarkdown(report: BenchReport): string {
       `- ${formatRuntime(e)}, ${e.mitata}, --expose-gc: ${e.exposeGc ? "yes" : "no"}`,
       ...(e.glibcTunables ? [`- Forks' malloc: \`GLIBC_TUNABLES=${e.glibcTunables}\``] : []),
       `- Idle CPUs while timing: ${e.cpuIdle === "poll" ? "polling (`/dev/cpu_dma_latency` held at 0 µs)" : (e.cpuIdle ?? "default")}`,
+      `- Forks pinned to CPUs (\`--pin\`): ${e.affinity ?? "none"}`,
       `- CPU: ${e.cpu} × ${e.cores}, ${e.memoryGiB} GiB RAM, ${e.os} (${e.arch})`,
       `- Commit: ${e.commit ?? "unknown"}; date ${e.date}`,
       `- Timing: ${forksText(report)} per case, each ${report.timing.warmupMs} ms warm-up + ` +
