@@ -79,7 +79,7 @@ const CHECK_VALUE = 0xe3069283;
  * `process.getBuiltinModule` (Node 20.16+, Bun, Deno), so this module needs no top-level
  * await and no `node:` import, and bundles for browsers, where `process` does not exist.
  */
-function loadNative(): { fn: Crc32cFunction; library: string } | undefined {
+function loadNative(): Crc32cFunction | undefined {
   try {
     const nodeModule = globalThis.process?.getBuiltinModule?.("module") as
       | typeof import("node:module")
@@ -90,7 +90,7 @@ function loadNative(): { fn: Crc32cFunction; library: string } | undefined {
     };
     const fn = mod.crc32c;
     if (typeof fn !== "function" || fn(CHECK_INPUT) >>> 0 !== CHECK_VALUE) return undefined;
-    return { fn, library: "@node-rs/crc32" };
+    return fn;
   } catch {
     return undefined;
   }
@@ -102,10 +102,10 @@ const native = loadNative();
  * CRC-32C from the `@node-rs/crc32` native addon, or `undefined` where it did not load
  * (not installed, no prebuilt binary for this platform, or not a Node-API runtime).
  */
-export const crc32cNative: Crc32cFunction | undefined = native?.fn;
+export const crc32cNative: Crc32cFunction | undefined = native;
 
 /** The CRC-32C implementation the framing functions use by default: native when loaded. */
-export const crc32c: Crc32cFunction = native?.fn ?? crc32cTs;
+export const crc32c: Crc32cFunction = native ?? crc32cTs;
 
 /** Which implementation {@link crc32c} is: `"@node-rs/crc32"` or `"typescript"`. */
 export const crc32cImplementation: "@node-rs/crc32" | "typescript" = native
