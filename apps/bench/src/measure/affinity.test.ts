@@ -23,7 +23,19 @@ describe("forkAffinity", () => {
     expect(a.command(NODE_RUNTIME.command!, 3)).toBe(NODE_RUNTIME.command);
   });
 
-  // The VMs this runs on are Linux with util-linux; elsewhere forkAffinity says why not.
+  it.runIf(process.platform === "linux")("says why not where taskset cannot be found", () => {
+    const path = process.env.PATH;
+    process.env.PATH = "/nonexistent";
+    try {
+      const a = forkAffinity(true);
+      expect(a.note).toBe("none (taskset is not installed: it comes with util-linux)");
+      expect(a.command(NODE_RUNTIME.command!, 1)).toBe(NODE_RUNTIME.command);
+    } finally {
+      process.env.PATH = path;
+    }
+  });
+
+  // The VMs this runs on are Linux, where util-linux (taskset) is part of every Debian.
   it.runIf(process.platform === "linux")(
     "starts each fork's processes on one CPU, the forks taking the allowed CPUs in turn",
     () => {

@@ -49,7 +49,7 @@ export function forkAffinity(pin: boolean): Affinity {
   }
   if (cpus.length === 0) return why("no CPU list in /proc/self/status");
   if (spawnSync("taskset", ["-V"], { stdio: "ignore" }).status !== 0) {
-    return why("taskset is not installed (util-linux)");
+    return why("taskset is not installed: it comes with util-linux");
   }
   const cpuOf = (fork: number) => cpus[fork % cpus.length]!;
   return {
