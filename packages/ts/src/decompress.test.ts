@@ -146,8 +146,9 @@ function stream(elements: [number[], number][], declared?: number): Uint8Array {
  * A compressible stream (so not read as incompressible) with a literal too long for the
  * output window's room: 230,000 bytes of copies, a 65,536-byte literal straight to the
  * destination, a short literal the restarted window holds, 330,000 bytes of copies from it
- * through the fast path (the window moves on), copies from before it (the window takes
- * bytes back from the destination), and a last 300-byte literal.
+ * through the fast path (the window moves on) with one reaching 10 bytes before the restart,
+ * copies from before it (the window takes bytes back from the destination), and a last
+ * 300-byte literal.
  */
 function directMidStream(): [number[], number][] {
   const elements: [number[], number][] = [[literal(randomBytes(1000, 31)), 1000]];
@@ -160,6 +161,12 @@ function directMidStream(): [number[], number][] {
   push(literal(randomBytes(65_536, 32)), 65_536);
   const restart = produced;
   push(literal(randomBytes(100, 34)), 100);
+  // 65,636 bytes in the window since the restart, then a copy starting 10 bytes before it
+  // (from the destination, then from the window: byte by byte).
+  for (let k = 0; produced - restart < 65_636; k++) {
+    push(copy2(64, Math.min(produced - restart, 65_535) - (k % 7)), 64);
+  }
+  push(copy4(64, 65_646), 64);
   for (let k = 0; produced < 630_000; k++) {
     push(copy2(64, Math.min(produced - restart, 65_535) - (k % 7)), 64);
   }
@@ -180,6 +187,13 @@ function sparseStream(): [number[], number][] {
     sparse.push([copy2(20, 10), 20], [literal(randomBytes(2315, k)), 2315], [copy2(9, 2499), 9]);
   }
   sparse.push([copy4(64, 60_000), 64], [copy4(33, 5), 33]);
+  // A direct literal, a short one after it and a copy reaching back past both (the window
+  // takes bytes back while holding some of its own); a last direct literal with under 1 KiB
+  // after it (the output ends in a window that restarted).
+  sparse.push([literal(randomBytes(5000, 40)), 5000], [literal(randomBytes(50, 41)), 50]);
+  sparse.push([copy2(64, 150), 64], [copy2(30, 7), 30]);
+  sparse.push([literal(randomBytes(4500, 42)), 4500], [literal(randomBytes(20, 43)), 20]);
+  sparse.push([copy2(30, 7), 30]);
   return sparse;
 }
 

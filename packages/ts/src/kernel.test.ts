@@ -3,6 +3,19 @@ import { describe, expect, it, vi } from "vitest";
 import { kernelModule } from "../scripts/kernel.mjs";
 import { kernel } from "./kernel.js";
 import { KERNEL_WASM } from "./kernel-binary.js";
+import { firstDifference, oracleCompress, structured } from "./test-support/inputs.js";
+
+/**
+ * A codec loaded anew (its module constants and tables made again) compresses as snappy@7
+ * does and decodes it back: text, and 700 KB of structured data through both windows.
+ */
+function roundTrips(ts: typeof import("./index.js")): void {
+  for (const data of [new TextEncoder().encode("snappy ".repeat(1000)), structured(700_000, 3)]) {
+    const wire = ts.compress(data);
+    expect(firstDifference(wire, oracleCompress(data))).toBe(-1);
+    expect(firstDifference(ts.uncompress(wire), data)).toBe(-1);
+  }
+}
 
 describe("the WebAssembly kernel", () => {
   it("is what scripts/kernel.mjs builds from kernel.wat", async () => {
@@ -18,6 +31,37 @@ describe("the WebAssembly kernel", () => {
   it("loads under Node", () => {
     expect(kernel).not.toBeNull();
   });
+
+  it("loads again when imported again, and the codec names itself, its library and wasm", async () => {
+    vi.resetModules();
+    try {
+      expect((await import("./kernel.js")).kernel).not.toBeNull();
+      const ts = await import("./index.js");
+      const { version } = (await import("../package.json", { with: { type: "json" } })).default;
+      expect(ts.library).toBe(`@snappykit/ts@${version}`);
+      const codec = await ts.createCodec();
+      expect([codec.name, codec.library, codec.runtime]).toEqual(["ts", ts.library, "wasm"]);
+      roundTrips(ts);
+    } finally {
+      vi.resetModules();
+    }
+  });
+
+  for (const missing of ["WebAssembly", "atob"]) {
+    it(`is null where ${missing} is missing, and the codec still works`, async () => {
+      vi.resetModules();
+      vi.stubGlobal(missing, undefined);
+      try {
+        expect((await import("./kernel.js")).kernel).toBeNull();
+        const ts = await import("./index.js");
+        expect((await ts.createCodec()).runtime).toBe("js");
+        roundTrips(ts);
+      } finally {
+        vi.unstubAllGlobals();
+        vi.resetModules();
+      }
+    });
+  }
 
   it("is null where compiling it throws (a Content-Security-Policy without 'wasm-unsafe-eval'), and the codec still works", async () => {
     // As a browser refuses it: WebAssembly is there, compiling bytes throws.
