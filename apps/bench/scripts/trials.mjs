@@ -12,7 +12,11 @@ import { join, relative, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { repoRoot } from "@snappykit/workspace";
 
-/** The selection of the trials: 24 adapter cases and the raw libraries' overhead cases. */
+/**
+ * The selection of the trials: 24 adapter cases and the raw libraries' overhead cases, each
+ * fork's processes on one CPU (`--pin`): this VM's two CPUs run at different speeds, and
+ * unpinned, codecs of one fork that land on different CPUs carry that into their ratios.
+ */
 export const SELECTION = [
   "--codec",
   "napi,ts,snappyjs,libsnappy",
@@ -22,6 +26,7 @@ export const SELECTION = [
   "compress,uncompress",
   "--forks",
   "7",
+  "--pin",
 ];
 export const SLOWED = { codec: "ts", percent: 20 };
 
