@@ -216,11 +216,14 @@ function windowStreams(): Uint8Array[] {
     if (k % 500 === 499) push(copy4(40, 3), 40);
     if (k % 1000 === 999) push(literal(randomBytes(300, k)), 300);
   }
-  // Many short literals: a long input read through several windows, literals straddling
-  // each window's end.
-  const literals: [number[], number][] = [];
+  // Many literals, a long input read through several windows, literals straddling each
+  // window's end; of every length the fast path treats apart (a length in the tag up to 60,
+  // one or two length bytes; moves of 8 and 16 bytes; 256 and more copied whole).
+  const lengths = [1, 7, 8, 9, 15, 16, 17, 59, 60, 61, 62, 90, 255, 256, 257, 1000, 3000];
+  const literals: [number[], number][] = [[literal(randomBytes(100, 99)), 100]];
   for (let k = 0; k < 700; k++) {
-    literals.push([literal(randomBytes(90 + (k % 13), 100 + k)), 90 + (k % 13)]);
+    const n = lengths[k % lengths.length]! + (k % 3 === 2 && k > 100 ? k % 13 : 0);
+    literals.push([literal(randomBytes(n, 100 + k)), n]);
     literals.push([copy2(64, 80), 64], [copy2(64, 64), 64], [copy2(30, 1), 30]);
   }
   return [stream(slid), stream(sparseStream()), stream(literals), stream(directMidStream())];
