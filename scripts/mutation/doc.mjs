@@ -118,6 +118,15 @@ function section(pkg, run, explanations) {
       ? `**Partial**: the last run was interrupted. Of the ${measured} mutants tested so far, **${score.text}**.`
       : `Mutation score **${score.text}** of ${measured} mutants.`,
   );
+  // Stryker's score counts an equivalent mutant as a survivor; what the tests miss is the rest.
+  const equivalent = live.filter((m) => explanations.mutants[m.key] !== undefined).length;
+  if (equivalent > 0) {
+    const dead = mutants.filter((m) => DEAD.includes(m.status)).length;
+    const percent = (100 * dead) / (dead + live.length - equivalent || 1);
+    lines.push(
+      `Without the ${equivalent} survivors explained below as equivalent (no caller can tell them from the code): **${percent.toFixed(2)} %**.`,
+    );
+  }
   if (run) {
     lines.push(
       `\`${run.command}\` on ${run.date}: ${run.minutes} min wall time, concurrency ${run.concurrency}, Node ${run.node}, StrykerJS ${run.stryker}${run.incremental ? " (incremental: the results of mutants it did not retest are the runs' before)" : ""}.`,

@@ -259,6 +259,17 @@ describe("uncompress: through the windows", () => {
     rejects(stream(long), "CORRUPT_INPUT", /copy offset 400001 reaches before the 360000 bytes/);
   });
 
+  it("decodes a literal that ends 7 bytes before the output window's end", () => {
+    // 261,889 bytes, then a 248-byte literal (one length byte, 31 steps of 8 bytes) that ends
+    // where the fast path's room check allows no byte more: 7 before the 256 KiB window's end.
+    const elements: [number[], number][] = [[literal(randomBytes(100, 50)), 100]];
+    for (let k = 0; k < 4090; k++) elements.push([copy2(64, 64), 64]);
+    elements.push([copy2(29, 64), 29], [literal(randomBytes(248, 51)), 248]);
+    for (let k = 0; k < 100; k++) elements.push([copy2(64, 1000), 64]);
+    const input = stream(elements);
+    expect(firstDifference(uncompress(input), oracleUncompress(input))).toBe(-1);
+  });
+
   it("names the element that overruns a declared length, wherever the windows are", () => {
     // Declared lengths ending inside elements before and after a direct literal, after the
     // window took bytes back, in the last copy and the last literal: the checked decoder
