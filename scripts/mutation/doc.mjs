@@ -119,7 +119,10 @@ function section(pkg, run, explanations) {
       : `Mutation score **${score.text}** of ${measured} mutants.`,
   );
   // Stryker's score counts an equivalent mutant as a survivor; what the tests miss is the rest.
-  const equivalent = live.filter((m) => explanations.mutants[m.key] !== undefined).length;
+  const equivalent = live.filter((m) => {
+    const why = explanations.mutants[m.key];
+    return why !== undefined && !why.startsWith("Not equivalent");
+  }).length;
   if (equivalent > 0) {
     const dead = mutants.filter((m) => DEAD.includes(m.status)).length;
     const percent = (100 * dead) / (dead + live.length - equivalent || 1);
