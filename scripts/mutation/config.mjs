@@ -16,11 +16,10 @@ export function mutationConfig(pkg) {
     testRunner: "vitest",
     plugins: ["@stryker-mutator/vitest-runner"],
     // Forks, as vitest runs them: the shared config gives workers --expose-gc, which a
-    // worker thread (Stryker's default pool) refuses. Not only the test files vitest finds
-    // "related" to the mutated file through its imports (Stryker's default): ts's
-    // fallback.test.ts reaches the TypeScript loops through dynamic imports, which that
-    // search misses, so a mutant only its tests reach ran no test at all and "survived"
-    // (130 of ts's first full run's 187 survivors, in fast-path.ts, compress.ts, output.ts, tags.ts).
+    // worker thread (Stryker's default pool) refuses. Every test file a mutant's covering
+    // tests come from, not only those vitest finds "related" to the mutated file through
+    // static imports (Stryker's default): ts's fallback.test.ts reaches the TypeScript loops
+    // through dynamic imports.
     vitest: { configFile: `${dir}/vitest.config.ts`, pool: "forks", related: false },
     // Source files only: no tests, test helpers (src/test, src/test-support) or scripts.
     mutate: [

@@ -24,8 +24,8 @@ export interface Kernel {
 }
 
 // The part of the WebAssembly JS API used here (the lib this package compiles against, ES2023
-// without the DOM, does not declare it).
-// Absent in some runtimes: load() then throws in its try, and returns null.
+// without the DOM, does not declare it). Where a runtime lacks it, or atob, load() throws in
+// its try and returns null.
 declare const WebAssembly: {
   Module: new (bytes: Uint8Array) => object;
   Instance: new (module: object) => { exports: Record<string, unknown> };
