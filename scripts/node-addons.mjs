@@ -92,8 +92,15 @@ function keepBuild(dir, abi) {
   const target = join(dir, "lib", "binding", abiFolder(abi));
   mkdirSync(target, { recursive: true });
   for (const f of files) {
-    copyFileSync(join(dir, "build", "Release", f), join(target, f));
-    rmSync(join(dir, "build", "Release", f));
+    // Two installs can run this at once (pnpm installs before each script of a parallel
+    // build when package.json changed, as after `changeset version`): whichever moves a file
+    // first has kept it, and the other finds it gone.
+    try {
+      copyFileSync(join(dir, "build", "Release", f), join(target, f));
+      rmSync(join(dir, "build", "Release", f), { force: true });
+    } catch (error) {
+      if (error.code !== "ENOENT") throw error;
+    }
   }
   return true;
 }
