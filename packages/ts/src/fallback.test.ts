@@ -8,6 +8,7 @@ vi.stubGlobal("WebAssembly", undefined);
 const { kernel } = await import("./kernel.js");
 await import("./compress.test.js");
 await import("./decompress.test.js");
+await import("./fast-path.test.js");
 await import("./fixtures.test.js");
 await import("./into.test.js");
 await import("./owned.test.js");

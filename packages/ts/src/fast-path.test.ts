@@ -1,0 +1,151 @@
+// How far the fast path goes: it must take every element it was built for, up to the limits
+// it is given, and leave the rest to the checked code at the element's start. Taking less
+// still decodes right (the checked code takes over), so only these tests see a fast path
+// that gives up early: a slowdown no result shows. fallback.test.ts runs them again on the
+// TypeScript loop, where the kernel (WebAssembly) does not load.
+import { literal } from "@snappykit/conformance";
+import { describe, expect, it } from "vitest";
+import { fastOp, fastPath } from "./fast-path.js";
+import { windows } from "./windows.js";
+
+const { IN, OUT, OUT_SIZE, DIRECT } = windows();
+
+/** An element: its bytes, and what it appends to the output so far. */
+type Element = { bytes: number[]; decode(out: number[]): void };
+
+const lit = (data: number[]): Element => ({
+  bytes: literal(data),
+  decode: (out) => out.push(...data),
+});
+const copy = (bytes: number[], offset: number, length: number): Element => ({
+  bytes,
+  decode: (out) => {
+    for (let i = 0; i < length; i++) out.push(out[out.length - offset]!);
+  },
+});
+/** §2.2.1: lengths 4..11, offsets below 2048. */
+const copy1 = (offset: number, length: number) =>
+  copy([1 | ((length - 4) << 2) | ((offset >>> 8) << 5), offset & 0xff], offset, length);
+/** §2.2.2: lengths 1..64, offsets below 65,536. */
+const copy2 = (offset: number, length: number) =>
+  copy([2 | ((length - 1) << 2), offset & 0xff, offset >>> 8], offset, length);
+
+let seed = 7;
+const next = (n: number) => {
+  seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
+  return seed % n;
+};
+const data = (n: number) => Array.from({ length: n }, () => next(256));
+
+interface Laid {
+  /** Where each element starts in the input and in the output. */
+  starts: { pos: number; op: number }[];
+  output: number[];
+}
+
+/** Write the elements into the input window from 0; the bytes after them are 0xff. */
+function lay(elements: Element[]): Laid {
+  IN.fill(0xff);
+  OUT.fill(0);
+  const starts: Laid["starts"] = [];
+  const output: number[] = [];
+  let pos = 0;
+  for (const e of elements) {
+    starts.push({ pos, op: output.length });
+    IN.set(e.bytes, pos);
+    pos += e.bytes.length;
+    e.decode(output);
+  }
+  starts.push({ pos, op: output.length });
+  return { starts, output };
+}
+
+/** Run the fast path from the start; where it stopped, and the output it wrote. */
+function run(fastEnd: number, fastOutEnd: number) {
+  const pos = fastPath(0, 0, fastEnd, fastOutEnd);
+  return { pos, op: fastOp, output: Array.from(OUT.subarray(0, fastOp)) };
+}
+
+/**
+ * Every element the fast path takes, in one stream: literals of each length in the tag
+ * (1–60), with one length byte (61–255) and two (256 up to DIRECT − 1); copy-1 and copy-2 at
+ * every offset class it treats apart (1, 2, 3, 4–7, 8 and more, long copies 8 at a time).
+ */
+function everyFastElement(): Element[] {
+  const e: Element[] = [lit(data(64))];
+  for (let n = 1; n <= 60; n++) e.push(lit(data(n)));
+  for (const offset of [1, 2, 3, 4, 5, 7, 8, 9, 31, 255, 256, 2047]) {
+    for (let length = 4; length <= 11; length++) e.push(copy1(offset, length));
+  }
+  for (const n of [61, 62, 100, 255]) e.push(lit(data(n)));
+  for (const offset of [1, 2, 3, 4, 6, 8, 16, 100, 2048, 4000]) {
+    for (const length of [1, 3, 4, 8, 9, 16, 17, 24, 33, 64]) e.push(copy2(offset, length));
+  }
+  for (const n of [256, 257, 1000, DIRECT - 1]) e.push(lit(data(n)), copy2(n, 64));
+  // A tail of short elements whose output (~6 KiB) gives the literals above the window room
+  // they need: the room is counted up to the limits, which the tests put at the last element.
+  for (let k = 0; k < 80; k++) {
+    e.push(lit(data(1 + (k % 16))), copy1(1 + k, 4 + (k % 8)), copy2(100 + k, 64));
+  }
+  return e;
+}
+
+describe("fastPath: how far it goes", () => {
+  it("takes every element it was built for, up to the last one its limits allow", () => {
+    const { starts, output } = lay(everyFastElement());
+    const last = starts[starts.length - 2]!;
+    const end = starts[starts.length - 1]!;
+    expect(end.pos).toBeLessThan(IN.length - 17);
+    // Limits exactly at the last element's start: it is taken, and nothing after it.
+    const r = run(last.pos, last.op);
+    expect(r.pos).toBe(end.pos);
+    expect(r.op).toBe(end.op);
+    expect(r.output).toEqual(output);
+  });
+
+  it("stops before an element that starts past either limit", () => {
+    const { starts } = lay(everyFastElement());
+    const at = starts[200]!;
+    expect(run(at.pos - 1, OUT_SIZE - 72)).toMatchObject({ pos: at.pos, op: at.op });
+    expect(run(IN.length - 17, at.op - 1)).toMatchObject({ pos: at.pos, op: at.op });
+  });
+
+  // Each limit an element must fit: met exactly, the element is taken (a fast path that
+  // counts one byte short gives up on it).
+  it("takes a 17-60 byte literal whose bytes and 7 to spare end exactly at the input limit", () => {
+    const { starts } = lay([lit(data(40)), lit(data(3))]);
+    // end = fastEnd + 17 must reach the literal's bytes (from 1) and 7 more: 1 + 40 + 7.
+    expect(run(48 - 17, OUT_SIZE - 72)).toMatchObject({ pos: starts[1]!.pos, op: 40 });
+  });
+
+  it("takes a 61-255 byte literal with exactly its length and 7 bytes of window room", () => {
+    const { starts } = lay([lit(data(100)), lit(data(3))]);
+    // outLimit = fastOutEnd + 72 must hold 100 + 7 bytes from op 0.
+    expect(run(IN.length - 17, 107 - 72)).toMatchObject({ pos: starts[1]!.pos, op: 100 });
+  });
+
+  it("takes a literal of 256 or more whose bytes end exactly at the input limit", () => {
+    const { starts } = lay([lit(data(300)), lit(data(3))]);
+    // Two length bytes: the data is at 3..303, and end = fastEnd + 17 = 303.
+    expect(run(303 - 17, OUT_SIZE - 72)).toMatchObject({ pos: starts[1]!.pos, op: 300 });
+  });
+});
+
+describe("fastPath: what it leaves to the checked code", () => {
+  const leaves = (name: string, element: Element) =>
+    it(name, () => {
+      const { starts } = lay([lit(data(20)), element, lit(data(5))]);
+      expect(run(IN.length - 17, OUT_SIZE - 72)).toMatchObject({ pos: starts[1]!.pos, op: 20 });
+    });
+  leaves("a literal of DIRECT bytes or more (it goes to the destination)", lit(data(DIRECT)));
+  leaves("a literal whose length takes three bytes", {
+    bytes: [62 << 2, 0, 0, 0, ...data(8)],
+    decode: () => {},
+  });
+  leaves("a copy reaching before the output's start", copy2(21, 4));
+  leaves("a copy with offset 0", copy2(0, 4));
+  leaves("a copy with a 4-byte offset (libsnappy never writes one)", {
+    bytes: [3 | (3 << 2), 1, 0, 0, 0],
+    decode: () => {},
+  });
+});
