@@ -12,6 +12,7 @@ import { fileURLToPath } from "node:url";
 import type { RowInputs, TargetSpec } from "../model/case.js";
 import type { Allocation, TimingOptions } from "../model/timing.js";
 import { type CaseWorker, LocalWorker } from "./local.js";
+import { settleHeap } from "./run.js";
 import { type ForkCommand, NODE_RUNTIME } from "./runtime.js";
 
 const INDEX = "rows.json";
@@ -210,6 +211,8 @@ export async function serveChild(arg: string): Promise<void> {
   } catch (error) {
     worker = new Error(`cannot load ${spec.codec}: ${(error as Error).message}`);
   }
+  // Before the parent's "ready": nothing is timed until every process of the fork settled.
+  settleHeap();
   for await (const line of createInterface({ input: process.stdin })) {
     const request = JSON.parse(line) as Request;
     try {

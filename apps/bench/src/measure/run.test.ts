@@ -1,6 +1,8 @@
+import { execFileSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { discoverAdapters, loadAdapters } from "@snappykit/workspace";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { adapterTarget } from "../inputs/cases.js";
@@ -11,7 +13,7 @@ import type { PreparedPayload, RowInputs, TargetSpec } from "../model/case.js";
 import type { TimingOptions } from "../model/timing.js";
 import { ChildWorker, ForkError, readInputs, writeInputs } from "./fork.js";
 import { LocalWorker } from "./local.js";
-import { CaseTimer, hasGc } from "./run.js";
+import { CaseTimer, hasGc, settleHeap } from "./run.js";
 import { runForks } from "./schedule.js";
 
 const TINY: TimingOptions = {
@@ -298,5 +300,40 @@ describe("runForks", () => {
       { extraForks: 5, deadline: 0, wideRows: () => [row] },
     );
     expect(measurements[0]!.forkMedians).toHaveLength(2);
+  });
+});
+
+describe("settleHeap", () => {
+  // Run in a fresh process, the state a fork starts in, from the built module (forks run dist).
+  const settleInFreshProcess = (): { bytes: number; freed: boolean; gcs: number } => {
+    const run = fileURLToPath(new URL("../../dist/measure/run.js", import.meta.url));
+    const script = `
+      import { PerformanceObserver } from "node:perf_hooks";
+      const { settleHeap } = await import(${JSON.stringify(pathToFileURL(run).href)});
+      let gcs = 0;
+      const seen = new PerformanceObserver((list) => { gcs += list.getEntries().length; });
+      seen.observe({ entryTypes: ["gc"] });
+      const settled = settleHeap();
+      await new Promise((r) => setTimeout(r, 50));
+      console.log(JSON.stringify({ ...settled, gcs }));`;
+    const out = execFileSync(process.execPath, ["--input-type=module", "-e", script], {
+      encoding: "utf8",
+    });
+    return JSON.parse(out);
+  };
+
+  it("allocates until a GC has freed what it dropped, in a fresh process, within its cap", () => {
+    const s = settleInFreshProcess();
+    expect(s.freed).toBe(true);
+    expect(s.gcs).toBeGreaterThan(0);
+    // A fresh heap holds its first tens of MiB of dropped buffers: the GC it waits for
+    // comes only after them, and the cap is 256 MiB.
+    expect(s.bytes).toBeGreaterThanOrEqual(16 << 20);
+    expect(s.bytes).toBeLessThanOrEqual(256 << 20);
+  });
+
+  it("returns at once where the heap statistics do not count external memory", () => {
+    const v8 = { getHeapStatistics: () => ({ external_memory: 0 }) };
+    expect(settleHeap(v8.getHeapStatistics)).toEqual({ bytes: 1 << 20, freed: false });
   });
 });

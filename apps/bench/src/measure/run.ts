@@ -107,6 +107,44 @@ async function allocatedBy(op: () => unknown, runs: number): Promise<Allocation>
   return { heap: medianOf(heap), external: medianOf(external) };
 }
 
+/** What {@link settleHeap} did: bytes it allocated and dropped, and whether a GC freed them. */
+export interface Settled {
+  readonly bytes: number;
+  readonly freed: boolean;
+}
+
+const SETTLE_CHUNK = 1 << 16;
+const SETTLE_MAX_BYTES = 256 << 20;
+
+/**
+ * Bring a fresh V8 process's garbage collector to the state of one that has been running,
+ * before anything is timed. A fresh process keeps every dropped ArrayBuffer until its first
+ * GC driven by external memory, some 64 MiB in, so until then each output lands on pages
+ * never touched before: on Node 26 here a process timing only the beacon block's row
+ * compressed it with ts in ~330 µs for its first ~1,500 calls and in ~75 µs after, and one
+ * that had timed the smaller rows first was at ~75 µs from the start. A row's speed then
+ * depended on the rows before it, and in 7-fork runs ts's and napi's per-fork medians on
+ * block rows spread 4× (docs/findings/2026-12-compare-planted-slowdown.md). Forced gc()
+ * calls do not end that state; allocations do. So: 64 KiB arrays, dropped at once, until
+ * external memory falls (a GC freed them), at most 256 MiB. A runtime whose heap statistics
+ * do not count external memory (Bun's JavaScriptCore) stops after the first chunk.
+ */
+export function settleHeap(stats: () => { external_memory: number } = getHeapStatistics): Settled {
+  let last = stats().external_memory;
+  let bytes = 0;
+  let held: Uint8Array | undefined;
+  while (bytes < SETTLE_MAX_BYTES) {
+    for (let i = 0; i < 16; i++) held = new Uint8Array(SETTLE_CHUNK);
+    do_not_optimize(held);
+    bytes += 16 * SETTLE_CHUNK;
+    const now = stats().external_memory;
+    if (now < last) return { bytes, freed: true };
+    if (now === last) break; // not counted here: nothing to wait for
+    last = now;
+  }
+  return { bytes, freed: false };
+}
+
 // What the probe itself allocates (its result object), measured once and subtracted.
 let probeCost: Promise<Allocation> | undefined;
 
