@@ -230,6 +230,35 @@ describe("compareCases on cases with two speeds", () => {
   it("takes one outlying fork for noise, not a second speed", () => {
     expect(compare(noisy, shuffled).twoSpeeds).toBeUndefined();
   });
+
+  // `--pin` on a loaded VM: the forks alternate CPUs, one 1.6× slower than the other for
+  // the whole fork, so every codec's times split in two speeds; the ratios do not.
+  const cpus = (xs: readonly number[], factor = 1) =>
+    xs.map((x, i) => x * factor * (i % 2 === 0 ? 1.6 : 1) * (1 + (i % 3) * 0.01));
+  const seven = [1000, 1010, 990, 1005, 995, 1002, 998];
+
+  it("tests the ratio on every fork when the case and the reference slowed together", () => {
+    const base = run([result("ref", cpus(seven)), result("ts", cpus(seven, 0.4))]);
+    const slowed = run([result("ref", cpus(seven)), result("ts", cpus(seven, 0.48))]);
+    const e = compareCases(base, slowed, 10, "base.json").entries.find((x) => x.codec === "ts")!;
+    expect(e.twoSpeeds).toBeDefined();
+    expect(e.absolute.testable).toBe(false);
+    expect(e).toMatchObject({ judgedBy: "ratio", significant: true, verdict: "slower" });
+    expect(e.ratio!.change).toBeCloseTo(20, 0);
+  });
+
+  it("leaves out of the ratio test the forks where the case's process alone ran slow", () => {
+    // ts's process stuck 3× slower in 2 of 9 forks of the baseline and 6 of the current
+    // run: over every fork, its median ratio would have tripled.
+    const nine = [...seven, 1003, 997];
+    const stuck = (slow: number[]) => nine.map((x, i) => x * 0.4 * (slow.includes(i) ? 3 : 1));
+    const base = run([result("ref", nine), result("ts", stuck([1, 4]))]);
+    const same = run([result("ref", nine), result("ts", stuck([0, 1, 2, 3, 5, 6]))]);
+    const e = compareCases(base, same, 10, "base.json").entries.find((x) => x.codec === "ts")!;
+    expect(e).toMatchObject({ judgedBy: "ratio", significant: false });
+    expect(e.ratio!.base).toBeCloseTo(0.4, 1);
+    expect(e.ratio!.current).toBeCloseTo(0.4, 1);
+  });
 });
 
 describe("setupWarnings", () => {
