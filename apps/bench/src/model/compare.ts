@@ -38,8 +38,9 @@ export interface ChangeTest {
  * runs here, ~10 % on thread-pool rows) cancels, a change of the codec itself does not.
  */
 export interface RatioChange extends ChangeTest {
+  /** The reference codec, or for its own rows `OTHERS` (summarise/compare.ts). */
   readonly reference: string;
-  /** The median per-fork ratio to the reference in the baseline and in this run. */
+  /** The median per-fork ratio in the baseline and in this run. */
   readonly base: number;
   readonly current: number;
 }
@@ -61,9 +62,10 @@ export interface ComparisonEntry {
    */
   readonly ratio?: RatioChange;
   /**
-   * Which test the verdict is: the ratio's for every case that has one; the reference's own
-   * rows (and rows without it) are judged on their absolute times, which carry the machine's
-   * whole-run offset.
+   * Which test the verdict is: the ratio's for every case that has one (to the reference, or
+   * for the reference's own rows to the row's other codecs, `ratio.reference` says which);
+   * rows with nothing to divide by are judged on their absolute times, which carry the
+   * machine's whole-run offset.
    */
   readonly judgedBy: "ratio" | "absolute";
   readonly significant: boolean;

@@ -1,6 +1,6 @@
 // `--compare` as the renderers show it: what the comparison found, in sentences and as a
 // table of every case, its time's change and its ratio's change, and the verdict.
-import type { ChangeTest, ComparisonEntry } from "../model/compare.js";
+import type { ChangeTest, ComparisonEntry, RatioChange } from "../model/compare.js";
 import type { BenchReport } from "../model/report.js";
 import { reportLevels } from "./levels.js";
 import { formatPercent, formatRatio, formatTime } from "./numbers.js";
@@ -20,6 +20,12 @@ function verdictText(e: ComparisonEntry): string {
     ? `, fast forks (slow: ${e.twoSpeeds.baseSlow}/${e.twoSpeeds.baseForks} → ${e.twoSpeeds.slow}/${e.twoSpeeds.forks})`
     : "";
   return `${e.verdict} (${by})${speeds}`;
+}
+
+/** "0.41× → 0.49×"; the reference's own rows say what they were divided by. */
+function ratioCell(r: RatioChange, reference: string): string {
+  const values = `${formatRatio(r.base)} → ${formatRatio(r.current)}`;
+  return r.reference === reference ? values : `÷ ${r.reference}: ${values}`;
 }
 
 /** Per-case change against the baseline: significant ones first, slowest first. */
@@ -51,7 +57,7 @@ export function comparisonTable(report: BenchReport): Table | undefined {
       c(formatTime(r.baseP50)),
       c(formatTime(r.p50)),
       c(formatChange(r.absolute), r.judgedBy === "absolute" && r.significant),
-      c(r.ratio ? `${formatRatio(r.ratio.base)} → ${formatRatio(r.ratio.current)}` : "—"),
+      c(r.ratio ? ratioCell(r.ratio, report.reference) : "—"),
       c(r.ratio ? formatChange(r.ratio) : "—", r.judgedBy === "ratio" && r.significant),
       c(verdictText(r), r.verdict === "slower"),
     ]),
@@ -72,6 +78,7 @@ export function comparisonSummary(report: BenchReport): string[] {
   if (!info) return [];
   const count = (verdict: string) => entries.filter((e) => e.verdict === verdict).length;
   const byRatio = entries.filter((e) => e.judgedBy === "ratio").length;
+  const byOthers = entries.filter((e) => e.ratio && e.ratio.reference !== report.reference).length;
   const nothing = untestable(report);
   const lines = [
     nothing
@@ -81,8 +88,9 @@ export function comparisonSummary(report: BenchReport): string[] {
         `${count("slower")} significantly slower, ${count("faster")} significantly faster, ` +
         `${count("within noise")} within noise (a detected change under the ${info.thresholdPercent} % threshold, \`--threshold\`), ` +
         `${count("no significant change")} no significant change.`,
-    `Verdicts: ${byRatio} cases by the change of their ratio to ${report.reference} (per fork, in the same turns, so a whole run's machine offset cancels), ` +
-      `${entries.length - byRatio} by their time (${report.reference}'s own cases, and rows it did not time). ` +
+    `Verdicts: ${byRatio - byOthers} cases by the change of their ratio to ${report.reference} (per fork, in the same turns, so a whole run's machine offset cancels), ` +
+      `${byOthers} of ${report.reference}'s own by their ratio to the row's other codecs (per fork, the median of their times as multiples of their baseline medians), ` +
+      `${entries.length - byRatio} by their time (rows with nothing to divide by). ` +
       `Method: ${info.method}. \`--fail-on-regression\` fails on a significant slowdown.`,
   ];
   const d = info.relativeDrift;

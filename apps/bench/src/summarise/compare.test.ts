@@ -4,6 +4,7 @@ import {
   type ComparedRun,
   compareCases,
   forksToTest,
+  OTHERS,
   regressions,
   setupWarnings,
 } from "./compare.js";
@@ -163,11 +164,17 @@ describe("compareCases on ratios to the reference", () => {
   // A whole run 6 % slower (the machine), every codec alike; `ts` 20 % slower on top.
   const later = (xs: readonly number[], factor: number) =>
     xs.map((x, i) => x * factor * (1 + (i % 3) * 0.001));
-  const base = run([result("ref", noisy), result("ts", noisy), result("other", noisy)]);
+  const base = run([
+    result("ref", noisy),
+    result("ts", noisy),
+    result("other", noisy),
+    result("third", noisy),
+  ]);
   const current = run([
     result("ref", later(noisy, 1.06)),
     result("ts", later(noisy, 1.06 * 1.2)),
     result("other", later(noisy, 1.06)),
+    result("third", later(noisy, 1.06)),
   ]);
   const { entries, info } = compareCases(base, current, 5, "base.json");
   const by = Object.fromEntries(entries.map((e) => [e.codec, e]));
@@ -179,14 +186,41 @@ describe("compareCases on ratios to the reference", () => {
     expect(by.ts).toMatchObject({ judgedBy: "ratio", significant: true, verdict: "slower" });
     expect(by.ts!.ratio).toMatchObject({ reference: "ref", base: 1 });
     expect(by.ts!.ratio!.change).toBeCloseTo(20, 0);
-    expect(regressions(entries).map((e) => e.codec)).toEqual(["ref", "ts"]);
+    expect(regressions(entries).map((e) => e.codec)).toEqual(["ts"]);
   });
 
-  it("judges the reference's own cases by their time, and says so", () => {
-    expect(by.ref!.ratio).toBeUndefined();
-    expect(by.ref).toMatchObject({ judgedBy: "absolute", verdict: "slower" });
-    expect(info.testable).toBe(3);
-    expect(info.method).toMatch(/ratio/);
+  it("judges the reference's own cases by their ratio to the row's other codecs", () => {
+    // Its time moved with the machine's; against the median of the others it did not, and
+    // ts's own slowdown does not move a median of three.
+    expect(by.ref!.absolute).toMatchObject({ significant: true, verdict: "slower" });
+    expect(by.ref).toMatchObject({ judgedBy: "ratio", significant: false });
+    expect(by.ref!.ratio).toMatchObject({ reference: OTHERS });
+    expect(by.ref!.ratio!.base).toBeCloseTo(1, 1);
+    expect(by.ref!.ratio!.change).toBeCloseTo(0, 0);
+    expect(info.testable).toBe(4);
+    expect(info.method).toMatch(/the row's other codecs/);
+  });
+
+  it("finds the reference itself slowing down against the others", () => {
+    const refSlower = run(
+      current.cases.map((c) => (c.codec === "ref" ? result("ref", later(noisy, 1.06 * 1.3)) : c)),
+    );
+    const ref = compareCases(base, refSlower, 5, "base.json").entries.find(
+      (e) => e.codec === "ref",
+    )!;
+    expect(ref).toMatchObject({ judgedBy: "ratio", significant: true, verdict: "slower" });
+    expect(ref.ratio!.change).toBeCloseTo(30, 0);
+  });
+
+  it("judges the reference on its time when its row has no other codec", () => {
+    const alone = compareCases(
+      run([result("ref", noisy)]),
+      run([result("ref", later(noisy, 1.3))]),
+      5,
+      "b",
+    );
+    expect(alone.entries[0]).toMatchObject({ judgedBy: "absolute", verdict: "slower" });
+    expect(alone.entries[0]!.ratio).toBeUndefined();
   });
 
   it("falls back to times, with a warning, when the runs have different references", () => {
