@@ -5,9 +5,9 @@
 // tested per case: its time, and its time as a multiple of the reference's in the same fork
 // (per-fork ratios). A whole run's machine offset moves every time alike and cancels in the
 // ratios, so a planted 20 % ts slowdown flagged other codecs' times in 3 of 4 trials but not
-// their ratios: the verdict is the ratio test's for every case but the reference codec's own,
-// which only has its time. A run tests
-// ~230 cases at once: at p ≤ 0.05 each, a dozen would "change" by chance, and two runs of
+// their ratios: the verdict is the ratio test's. The reference codec's own cases are
+// divided by their row's other codecs instead (rowSpeed), since judged on their times they
+// were flagged whenever the machine moved as a whole. A run tests ~230 cases at once: at p ≤ 0.05 each, a dozen would "change" by chance, and two runs of
 // one commit on this VM flagged 8.5 %. So the p-values go through Benjamini–Hochberg at a
 // 5 % false-discovery rate. On an idle machine the test is sharp enough to see the VM
 // itself speed up by a few % between runs, so a change also has to clear a noise
@@ -242,9 +242,9 @@ export function compareCases(
     }
     const isReference = c.codec === current.reference && c.impl === "adapter";
     // The reference's own cases are divided by the speed of the row's other codecs instead
-    // (rowSpeed): a machine slower by 36-50 % for a whole run flagged every napi case of the
-    // row on its time in the trials, while its ratios to the others held.
-    // In units of the reference's own baseline median, so that its ratio reads ~1× there.
+    // (rowSpeed), in units of the reference's baseline median so that its ratio reads ~1×
+    // there: a machine slower by 36-50 % for a whole run flagged every napi case of the row
+    // on its time in the trials, while its ratios to the others held.
     const own = isReference ? medianOf(timedValues(bv)) : 1;
     const [divB, divC] = isReference
       ? [rowSpeed(baseline, b, baseline, current), rowSpeed(current, c, baseline, current)].map(
