@@ -6,7 +6,7 @@
 // (per-fork ratios). A whole run's machine offset moves every time alike and cancels in the
 // ratios, so a planted 20 % ts slowdown flagged other codecs' times in 3 of 4 trials but not
 // their ratios: the verdict is the ratio test's. The reference codec's own cases are
-// divided by their row's other codecs instead (rowSpeed), since judged on their times they
+// divided by their row's other codecs instead (rowSpeeds), since judged on their times they
 // were flagged whenever the machine moved as a whole. A run tests ~230 cases at once: at p ≤ 0.05 each, a dozen would "change" by chance, and two runs of
 // one commit on this VM flagged 8.5 %. So the p-values go through Benjamini–Hochberg at a
 // 5 % false-discovery rate. On an idle machine the test is sharp enough to see the VM
@@ -122,18 +122,19 @@ function test(baseline: readonly number[], current: readonly number[]): RawTest 
 export const OTHERS = "the row's other codecs";
 
 /**
- * The speed of `c`'s row in each fork of `run`, from the other codecs' adapter cases of the
- * row that both runs timed: per fork, the median over those codecs of their time as a
- * multiple of their median time in the baseline. A machine slower for a whole run moves
- * every codec and so the index; one codec that changed does not move a median of three.
- * Undefined when the row has no other codec.
+ * What the reference's own case (`b` in the baseline, `c` in this run) is divided by, per
+ * fork of each run: the speed of its row, the median over the row's other codecs (adapter
+ * cases both runs timed) of their time as a multiple of their baseline median, in units of
+ * the reference's own baseline median so that its ratio reads ~1× there. A machine slower
+ * for a whole run moves every codec and so the speed; one codec that changed does not move
+ * a median of three. Undefined when the row has no other codec.
  */
-function rowSpeed(
-  run: ComparedRun,
+function rowSpeeds(
+  b: CaseResult,
   c: CaseResult,
   baseline: ComparedRun,
   current: ComparedRun,
-): number[] | undefined {
+): [number[], number[]] | undefined {
   const others = (r: ComparedRun) =>
     new Map(
       r.cases
@@ -143,7 +144,7 @@ function rowSpeed(
         )
         .map((x) => [x.codec, x]),
     );
-  const [inBase, inCurrent, inRun] = [others(baseline), others(current), others(run)];
+  const [inBase, inCurrent] = [others(baseline), others(current)];
   const middle = (xs: readonly number[]) => (xs.length > 0 ? medianOf(xs) : Number.NaN);
   const scale = new Map(
     [...inBase]
@@ -152,13 +153,18 @@ function rowSpeed(
       .filter(([, median]) => median > 0),
   );
   if (scale.size === 0) return undefined;
-  return forkValues(c).map((_, i) =>
-    middle(
-      [...scale]
-        .map(([codec, median]) => (forkValues(inRun.get(codec)!)[i] ?? Number.NaN) / median)
-        .filter((x) => x > 0),
-    ),
-  );
+  const unit = middle(timedValues(forkValues(b)));
+  const speeds = (own: CaseResult, row: Map<string, CaseResult>) =>
+    forkValues(own).map(
+      (_, i) =>
+        unit *
+        middle(
+          [...scale]
+            .map(([codec, median]) => (forkValues(row.get(codec)!)[i] ?? Number.NaN) / median)
+            .filter((x) => x > 0),
+        ),
+    );
+  return [speeds(b, inBase), speeds(c, inCurrent)];
 }
 
 /** Per-fork ratios case / reference, on the forks where both ran. */
@@ -241,15 +247,11 @@ export function compareCases(
       continue;
     }
     const isReference = c.codec === current.reference && c.impl === "adapter";
-    // The reference's own cases are divided by the speed of the row's other codecs instead
-    // (rowSpeed), in units of the reference's baseline median so that its ratio reads ~1×
-    // there: a machine slower by 36-50 % for a whole run flagged every napi case of the row
-    // on its time in the trials, while its ratios to the others held.
-    const own = isReference ? medianOf(timedValues(bv)) : 1;
+    // The reference's own cases are divided by their row's speed instead (rowSpeeds): a
+    // machine slower by 36-50 % for a whole run flagged every napi case of the row on its
+    // time in the trials, while its ratios to the others held.
     const [divB, divC] = isReference
-      ? [rowSpeed(baseline, b, baseline, current), rowSpeed(current, c, baseline, current)].map(
-          (speed) => speed?.map((x) => x * own),
-        )
+      ? (rowSpeeds(b, c, baseline, current) ?? [])
       : [refCase(baseline, b), refCase(current, c)].map((r) => r && forkValues(r));
     let ratio: (typeof matched)[number]["ratio"];
     if (sameReference && divB && divC) {
