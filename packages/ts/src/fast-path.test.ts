@@ -137,7 +137,9 @@ describe("fastPath: what it leaves to the checked code", () => {
       const { starts } = lay([lit(data(20)), element, lit(data(5))]);
       expect(run(IN.length - 17, OUT_SIZE - 72)).toMatchObject({ pos: starts[1]!.pos, op: 20 });
     });
-  leaves("a literal of DIRECT bytes or more (it goes to the destination)", lit(data(DIRECT)));
+  // DIRECT − 1 is taken (everyFastElement); DIRECT and one more are not.
+  leaves("a literal of DIRECT bytes (it goes to the destination)", lit(data(DIRECT)));
+  leaves("a literal of DIRECT + 1 bytes", lit(data(DIRECT + 1)));
   leaves("a literal whose length takes three bytes", {
     bytes: [62 << 2, 0, 0, 0, ...data(8)],
     decode: () => {},
