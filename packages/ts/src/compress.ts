@@ -125,6 +125,15 @@ let scratch = new Uint8Array(0);
 let scratchView = new DataView(scratch.buffer);
 
 /**
+ * What compress keeps between calls and where it stages, for the tests that check it (what it
+ * keeps is bounded, a long last literal is not staged). A function, not exported bindings,
+ * so the hot code keeps reading module constants (see windows.ts).
+ */
+export function internals() {
+  return { staged, scratch, SHORT_LITERAL };
+}
+
+/**
  * Write the tag of a literal of `length` (≥ 1) bytes at `staged[op]`; returns the new `op`.
  *
  * §2.1 Literals (00): the tag's upper six bits hold length-1 when it is below 60; otherwise

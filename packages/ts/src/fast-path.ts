@@ -29,8 +29,9 @@ const KERNEL_STATE = kernel ? kernel.state : new Int32Array(1);
  * branches, first taken with the decoder already optimised, deoptimise it; a process then
  * often kept running the loop's on-stack-replacement code, in which the window constants are
  * not folded in (text, json-log and blocks-by-range 1.3–1.9× slower in about four processes
- * of five). This function has no branch the load-time warm-up below does not take: a branch
- * added here needs an element in the stream of `warmUp` (decompress.ts) that takes it.
+ * of five). This function has no branch the load-time warm-up does not take: a branch added
+ * here needs an element in `warmUpStream` (decompress.ts) that takes it, and a line in the
+ * test of the warm-up's coverage (decompress.test.ts).
  */
 export function fastPath(pos: number, op: number, fastEnd: number, fastOutEnd: number): number {
   if (KERNEL_FAST_PATH !== null) {
