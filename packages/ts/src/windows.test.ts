@@ -6,10 +6,10 @@
 import { literal, literalHeader } from "@snappykit/conformance";
 import { encodeUncompressedLength } from "@snappykit/core";
 import { describe, expect, it } from "vitest";
-import { uncompressedLength, uncompressInto } from "./decompress.js";
+import { uncompress, uncompressedLength, uncompressInto } from "./decompress.js";
 import { windows } from "./windows.js";
 
-const { IN, OUT, SPARSE_IN, DIRECT } = windows();
+const { IN, OUT, SPARSE_IN, DIRECT, SMALL_OUTPUT } = windows();
 const MARK = 0xee;
 
 const copy1 = (length: number, offset: number) => [
@@ -108,5 +108,17 @@ describe("a literal of a mostly incompressible stream", () => {
     OUT.fill(MARK);
     expect(decode(input).every((b) => b === 0x55)).toBe(true);
     expect(OUT.subarray(0, DIRECT + 1 + 4).every((b) => b === 0x55)).toBe(true);
+  });
+});
+
+describe("uncompress of a small output", () => {
+  // Up to SMALL_OUTPUT bytes, uncompress decodes without a destination array, in the output
+  // window, and copies the result out once: even a literal of DIRECT bytes (the size of a
+  // sparse stream's direct literals) stays in the window.
+  it(`of SMALL_OUTPUT (${SMALL_OUTPUT}) bytes in one literal is decoded in the output window`, () => {
+    const data = new Uint8Array(SMALL_OUTPUT).fill(0x66);
+    OUT.fill(MARK);
+    expect(uncompress(stream(SMALL_OUTPUT, literal(data)))).toEqual(data);
+    expect(OUT.subarray(0, SMALL_OUTPUT)).toEqual(data);
   });
 });
