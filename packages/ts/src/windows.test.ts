@@ -96,7 +96,7 @@ describe("a literal of a mostly incompressible stream", () => {
     expect(OUT.subarray(100, 100 + DIRECT - 1).every((b) => b === 0x33)).toBe(true);
   });
 
-  it("is taken back into the window, once, by a copy that reaches before it", () => {
+  it("is taken back into the window by a copy that reaches before it", () => {
     // After the direct literal the window starts empty; a copy from the literal's first byte
     // (the farthest back it can take) brings the whole literal back, then copies from it
     // there, where the byte-by-byte loop for copies from further back would not.
