@@ -91,6 +91,21 @@ export function literal(data: ArrayLike<number>): number[] {
   return [...literalHeader(data.length), ...Array.from(data)];
 }
 
+/** A copy-1 element: `length` 4..11 bytes from `offset` < 2048 back (§2.2.1). */
+export function copy1(length: number, offset: number): number[] {
+  return [((offset >>> 8) << 5) | ((length - 4) << 2) | 1, offset & 0xff];
+}
+
+/** A copy-2 element: `length` 1..64 bytes from `offset` < 65,536 back (§2.2.2). */
+export function copy2(length: number, offset: number): number[] {
+  return [((length - 1) << 2) | 2, offset & 0xff, offset >>> 8];
+}
+
+/** A copy-4 element: `length` 1..64 bytes from `offset` < 2^32 back (§2.2.3). */
+export function copy4(length: number, offset: number): number[] {
+  return [((length - 1) << 2) | 3, ...[0, 8, 16, 24].map((shift) => (offset >>> shift) & 0xff)];
+}
+
 /**
  * A valid stream that stores `data` as literals of at most `piece` bytes only: what any
  * decoder must read. One piece for the whole output is the form libsnappy writes for

@@ -16,6 +16,9 @@ export { type ConformanceInputs, conformanceChecks } from "./checks.js";
 export {
   builtinCorpus,
   type CorpusItem,
+  copy1,
+  copy2,
+  copy4,
   literal,
   literalHeader,
   literalStream,

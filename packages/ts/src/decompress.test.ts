@@ -1,4 +1,4 @@
-import { literal } from "@snappykit/conformance";
+import { copy2, copy4, literal } from "@snappykit/conformance";
 import { encodeUncompressedLength, isSnappyError, type SnappyErrorCode } from "@snappykit/core";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
@@ -128,15 +128,6 @@ describe("uncompress: valid streams", () => {
 // Streams built element by element, for the decoder's windows (32 KiB of input, 4 KiB for a
 // mostly incompressible stream; 256 KiB of output, moved on keeping 64 KiB; literals of
 // ≥ 4 KiB straight to the destination in incompressible streams).
-const copy2 = (length: number, offset: number) => [
-  ((length - 1) << 2) | 2,
-  offset & 0xff,
-  offset >>> 8,
-];
-const copy4 = (length: number, offset: number) => [
-  ((length - 1) << 2) | 3,
-  ...[0, 8, 16, 24].map((shift) => (offset >>> shift) & 0xff),
-];
 /** A stream of `elements`, each [bytes, output length], declaring their total or `declared`. */
 function stream(elements: [number[], number][], declared?: number): Uint8Array {
   const total = elements.reduce((sum, [, n]) => sum + n, 0);

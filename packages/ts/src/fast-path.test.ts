@@ -3,7 +3,7 @@
 // still decodes right (the checked code takes over), so only these tests see a fast path
 // that gives up early: a slowdown no result shows. fallback.test.ts runs them again on the
 // TypeScript loop, where the kernel (WebAssembly) does not load.
-import { literal } from "@snappykit/conformance";
+import { copy1 as copy1Bytes, copy2 as copy2Bytes, literal } from "@snappykit/conformance";
 import { describe, expect, it } from "vitest";
 import { fastOp, fastPath } from "./fast-path.js";
 import { windows } from "./windows.js";
@@ -24,11 +24,9 @@ const copy = (bytes: number[], offset: number, length: number): Element => ({
   },
 });
 /** §2.2.1: lengths 4..11, offsets below 2048. */
-const copy1 = (offset: number, length: number) =>
-  copy([1 | ((length - 4) << 2) | ((offset >>> 8) << 5), offset & 0xff], offset, length);
+const copy1 = (offset: number, length: number) => copy(copy1Bytes(length, offset), offset, length);
 /** §2.2.2: lengths 1..64, offsets below 65,536. */
-const copy2 = (offset: number, length: number) =>
-  copy([2 | ((length - 1) << 2), offset & 0xff, offset >>> 8], offset, length);
+const copy2 = (offset: number, length: number) => copy(copy2Bytes(length, offset), offset, length);
 
 let seed = 7;
 const next = (n: number) => {

@@ -1,4 +1,4 @@
-import { literal } from "@snappykit/conformance";
+import { copy4, literal } from "@snappykit/conformance";
 import { encodeUncompressedLength } from "@snappykit/core";
 import { describe, expect, it, vi } from "vitest";
 // @ts-expect-error: a script, without type declarations
@@ -24,7 +24,6 @@ function roundTrips(ts: typeof import("./index.js")): void {
     expect(firstDifference(ts.uncompress(wire), data)).toBe(-1);
   }
   // Copy-4, which libsnappy never writes, through the tag table made anew.
-  const copy4 = (length: number, offset: number) => [((length - 1) << 2) | 3, offset, 0, 0, 0];
   const stream = Uint8Array.from([
     ...encodeUncompressedLength(100 + 64 * 20),
     ...literal(randomBytes(100, 5)),

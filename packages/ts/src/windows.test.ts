@@ -3,7 +3,7 @@
 // after such a literal takes output back into the window. A wrong choice still decodes the
 // same bytes, only with more copying, so these tests look at the windows themselves: each
 // fills a window with a marker byte, decodes, and checks which part of it was written.
-import { literal, literalHeader } from "@snappykit/conformance";
+import { copy1, copy2, literal, literalHeader } from "@snappykit/conformance";
 import { encodeUncompressedLength } from "@snappykit/core";
 import { describe, expect, it } from "vitest";
 import { uncompress, uncompressedLength, uncompressInto } from "./decompress.js";
@@ -12,15 +12,6 @@ import { windows } from "./windows.js";
 const { IN, OUT, SPARSE_IN, DIRECT, SMALL_OUTPUT } = windows();
 const MARK = 0xee;
 
-const copy1 = (length: number, offset: number) => [
-  ((offset >>> 8) << 5) | ((length - 4) << 2) | 1,
-  offset & 0xff,
-];
-const copy2 = (length: number, offset: number) => [
-  ((length - 1) << 2) | 2,
-  offset & 0xff,
-  offset >>> 8,
-];
 const stream = (length: number, ...elements: number[][]) =>
   Uint8Array.from([...encodeUncompressedLength(length), ...elements.flat()]);
 // Through uncompressInto: with a destination array even a short output may go straight to it.
