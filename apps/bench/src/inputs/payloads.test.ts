@@ -1,6 +1,6 @@
 import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, relative } from "node:path";
 import { describe, expect, it } from "vitest";
 import { UsageError } from "./args.js";
 import { loadPayloadSource, readUserPayloads } from "./payloads.js";
@@ -24,6 +24,14 @@ describe("readUserPayloads (--data)", () => {
     // Sorted by path, hidden files and empty ones left out (and counted).
     expect(folder!.items.map((i) => [...i])).toEqual([[7, 8], [9], [6]]);
     expect(folder!.description).toMatch(/3 files under .*gossip \(1 empty ones left out\)/);
+  });
+
+  it("describes a payload by its path as given, so a report names no other folder", () => {
+    const root = dir();
+    writeFileSync(join(root, "block.ssz"), Uint8Array.of(1, 2, 3));
+    const given = relative(process.cwd(), join(root, "block.ssz"));
+    const [file] = readUserPayloads([given]);
+    expect(file!.description).toBe(`your file ${given}`);
   });
 
   it.each([

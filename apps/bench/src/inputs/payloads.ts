@@ -42,7 +42,8 @@ function filesUnder(dir: string): string[] {
 /**
  * `--data`: each path one payload named by its file or folder name. A file is one item; a
  * folder is one payload of many items, each file under it (hidden ones and empty files left
- * out), e.g. a capture of gossip messages. Read before anything else of the run.
+ * out), e.g. a capture of gossip messages; described by the path as given (a committed
+ * report then names no folder of the machine it ran on). Read before anything else of the run.
  * @throws UsageError for a missing, unreadable or empty path, a path that is neither file
  *   nor folder, an item over {@link MAX_ITEM_BYTES}, over {@link MAX_DATA_BYTES} in all, or
  *   two paths with one name.
@@ -62,7 +63,7 @@ export function readUserPayloads(paths: readonly string[]): BenchPayload[] {
       const stat = statSync(path);
       if (stat.isFile()) {
         items = [new Uint8Array(readFileSync(path))];
-        description = `your file ${path}`;
+        description = `your file ${given}`;
       } else if (stat.isDirectory()) {
         const files = filesUnder(path);
         const read = files.map((f) => new Uint8Array(readFileSync(join(path, f))));
@@ -70,7 +71,7 @@ export function readUserPayloads(paths: readonly string[]): BenchPayload[] {
         const empty = read.length - items.length;
         if (items.length === 0)
           fail(files.length === 0 ? "the folder holds no file" : "every file in it is empty");
-        description = `your ${items.length} files under ${path}${empty > 0 ? ` (${empty} empty ones left out)` : ""}`;
+        description = `your ${items.length} files under ${given}${empty > 0 ? ` (${empty} empty ones left out)` : ""}`;
       } else {
         return fail("neither a file nor a folder");
       }

@@ -5,6 +5,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join, relative, resolve } from "node:path";
 import { repoRoot } from "@snappykit/workspace";
+import { markdownTable } from "@snappykit/workspace/format";
 import { DEFAULT_RUNTIME, RUNTIMES } from "../model/options.js";
 import {
   type BenchReport,
@@ -152,22 +153,59 @@ export function readSafety(root = repoRoot, codecs?: readonly string[]): SafetyS
   }
 }
 
+/** A table's rule row: `| --- | ---: |`. */
+const RULE = /^\|(?: *:?-+:? *\|)+$/;
+
+/** A Markdown table row's cells, unescaped (`\|` is a bar inside a cell). */
+const cellsOf = (line: string) =>
+  line
+    .slice(1, -1)
+    .split(/(?<!\\)\|/)
+    .map((cell) => cell.trim().replaceAll("\\|", "|"));
+
+/**
+ * Every table of `markdown` (a header row, a rule row, then rows) padded again to its own
+ * rows: the fuzzer pads its columns to all its codecs, and with rows left out a table kept
+ * that padding, which biome's Markdown formatter rewrites (a report of a `--codec` run failed
+ * `biome check` as written).
+ */
+export function realignTables(markdown: string): string {
+  const lines = markdown.split("\n");
+  const out: string[] = [];
+  for (let i = 0; i < lines.length; ) {
+    if (!(lines[i]!.startsWith("|") && RULE.test(lines[i + 1] ?? ""))) {
+      out.push(lines[i++]!);
+      continue;
+    }
+    const headers = cellsOf(lines[i]!);
+    const align = cellsOf(lines[i + 1]!).map((rule) => (rule.endsWith(":") ? "r" : "l"));
+    let end = i + 2;
+    while (end < lines.length && lines[end]!.startsWith("|")) end++;
+    out.push(markdownTable(headers, align, lines.slice(i + 2, end).map(cellsOf)));
+    i = end;
+  }
+  return out.join("\n");
+}
+
 /**
  * The fuzzer's Markdown with only the table rows and example lines of `codecs`: each names
- * its codec first ("| napi (snappy@7…) |", "| napi: snappy@7 |", "- napi (raw), …").
+ * its codec first ("| napi (snappy@7…) |", "| napi: snappy@7 |", "- napi (raw), …"), its
+ * tables padded again to the rows kept.
  */
 export function onlyCodecs(markdown: string, codecs: readonly string[]): string {
   const codecOf = (line: string) => {
     const m = /^(?:\| |- )([a-z0-9-]+)(?: \(|: |\s+\|)/.exec(line);
     return m?.[1];
   };
-  return markdown
-    .split("\n")
-    .filter((line) => {
-      if (/^\| -/.test(line)) return true;
-      const id = codecOf(line);
-      // Header rows name a column ("adapter", "codec"), not a codec: kept.
-      return id === undefined || codecs.includes(id) || /^\| (adapter|library|codec) /.test(line);
-    })
-    .join("\n");
+  return realignTables(
+    markdown
+      .split("\n")
+      .filter((line) => {
+        if (/^\| -/.test(line)) return true;
+        const id = codecOf(line);
+        // Header rows name a column ("adapter", "codec"), not a codec: kept.
+        return id === undefined || codecs.includes(id) || /^\| (adapter|library|codec) /.test(line);
+      })
+      .join("\n"),
+  );
 }
