@@ -19,8 +19,19 @@ import {
 import { windows } from "./windows.js";
 
 // Constants of this module, for the optimiser to fold in (see windows.ts and tags.ts).
-const { IN, IN_VIEW, OUT, OUT_VIEW, IN_SIZE, SPARSE_IN, OUT_SIZE, KEEP, DIRECT, LONG_LITERAL } =
-  windows();
+const {
+  IN,
+  IN_VIEW,
+  OUT,
+  OUT_VIEW,
+  IN_SIZE,
+  SPARSE_IN,
+  OUT_SIZE,
+  KEEP,
+  DIRECT,
+  LONG_LITERAL,
+  SMALL_OUTPUT,
+} = windows();
 const LITERAL = TAG_LITERAL;
 const COPY1 = TAG_COPY1;
 const COPY2 = TAG_COPY2;
@@ -29,6 +40,18 @@ const COPY1_MIN = COPY1_MIN_LENGTH;
 
 function corrupt(message: string, tagAt: number): SnappyError {
   return new SnappyError("CORRUPT_INPUT", `${message} (tag at byte ${tagAt})`);
+}
+
+/**
+ * The fast path ran past the declared length of a small output (see decodeBody). Built out
+ * here so that decodeBody's own bytecode stays small: the optimiser inlines its helpers
+ * (moveExact) within a budget that counts it.
+ */
+function overrun(declared: number, produced: number, inputAt: number): SnappyError {
+  return new SnappyError(
+    "CORRUPT_INPUT",
+    `stream overruns its declared ${declared} bytes (${produced} by byte ${inputAt} of the input)`,
+  );
 }
 
 /**
@@ -88,11 +111,18 @@ export function decodeBody(
   // needs (a literal against the input end, a copy's offset). Anything else, and the tail,
   // goes through the fully checked code below one element at a time.
   let fastEnd = end - 17;
-  let fastOutEnd = outLimit - 72;
+  // A small output (at most SMALL_OUTPUT bytes: the window never moves and no literal goes
+  // direct) has the whole window as room, so the fast path runs to its end, not 72 bytes
+  // short: a gossip message's last elements otherwise took the checked code one by one. An
+  // element that overruns the declared length then ends past it, inside the window, and is
+  // rejected below.
+  const small = outEnd <= SMALL_OUTPUT;
+  let fastOutEnd = small ? outEnd - 1 : outLimit - 72;
   for (;;) {
     if (pos <= fastEnd && op <= fastOutEnd) {
       pos = fastPath(pos, op, fastEnd, fastOutEnd);
       op = fastOp;
+      if (op > outEnd) throw overrun(outEnd, op, inBase + pos);
     }
     // The windows move on here only. The input window when fewer than 17 bytes are left in
     // it (or a long literal read past it) and more input follows: then every element below

@@ -431,6 +431,45 @@ describe("uncompress: hostile input", () => {
     rejects(stream.subarray(0, stream.length - 1), "CORRUPT_INPUT", /./);
   });
 
+  it("runs a small output's fast path to its declared end, and rejects an overrun there", () => {
+    // 16 literal bytes, then 64-byte copies, with enough input after each for the fast
+    // path: the copy that crosses the declared end starts less than 72 bytes before it.
+    // Up to SMALL_OUTPUT the fast path takes that copy (the whole window is room) and the
+    // overrun shows after it; one byte more, the fast path stops 72 bytes short and the
+    // checked code names the copy.
+    const body = (total: number) => {
+      const elements = [literal(ABCD.concat(ABCD, ABCD, ABCD))];
+      for (let n = 16; n < total + 64 * 8; n += 64) elements.push(copy2(64, 16));
+      return elements.flat();
+    };
+    const stream = (declared: number) => bytes(varint(declared), body(declared));
+    for (const declared of [143, SMALL_OUTPUT - 1, SMALL_OUTPUT]) {
+      rejects(
+        stream(declared),
+        "CORRUPT_INPUT",
+        new RegExp(`^stream overruns its declared ${declared} bytes \\(\\d+ by byte \\d+`),
+      );
+    }
+    const start = 16 + 64 * Math.floor((SMALL_OUTPUT + 1 - 16) / 64);
+    rejects(
+      stream(SMALL_OUTPUT + 1),
+      "CORRUPT_INPUT",
+      new RegExp(`^copy of 64 bytes at output ${start} overruns the declared ${SMALL_OUTPUT + 1}`),
+    );
+    // Cut at an element's end, the same streams decode, through both entry points.
+    for (const declared of [144, SMALL_OUTPUT - 48, SMALL_OUTPUT + 16]) {
+      const input = bytes(
+        varint(declared),
+        body(declared).slice(0, 16 + 1 + ((declared - 16) / 64) * 3),
+      );
+      const expected = oracleUncompress(input);
+      expect(firstDifference(uncompress(input), expected)).toBe(-1);
+      const into = new Uint8Array(declared);
+      expect(uncompressInto(input, into)).toBe(declared);
+      expect(firstDifference(into, expected)).toBe(-1);
+    }
+  });
+
   it("rejects non-byte input with INVALID_ARGUMENT", () => {
     rejects("abc" as never, "INVALID_ARGUMENT", /must be a Uint8Array/);
     rejects(bytes(1, 0, 0x61), "INVALID_ARGUMENT", /maxLength/, -1);
