@@ -181,6 +181,18 @@ describe("the trials table", () => {
     expect(text).toContain("0.1 → 0.9");
   });
 
+  it("gives each run's fewest and most forks a case, and a dash where trials did not record them", () => {
+    const adaptive = {
+      ...trials,
+      base: { load: environment.load, forks: [9, 21] },
+      planted: [{ ...trials.planted[0], forks: [9, 9] }],
+    };
+    const text = table(adaptive);
+    expect(text).toContain("9–21 forks a case");
+    expect(text).toMatch(/\| slow1 +\|.*\| +9 \| 0\.1 → 0\.9/);
+    expect(text).toMatch(/\| rerun1 +\|.*\| +— \| 0\.1 → 0\.9/);
+  });
+
   it("says how to make the report when there is none", () => {
     expect(() => table(null)).toThrow(/npm run bench:trials/);
   });

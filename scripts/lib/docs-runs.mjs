@@ -45,16 +45,19 @@ export const RUN_SECTIONS = {
       r,
     ]);
     const reruns = t.reruns.map((r) => [r.name, "—", `${r.flagged.length} of ${r.cases}`, r]);
+    // Trials before adaptive forks did not record them.
+    const forks = (f) => (f ? (f[0] === f[1] ? `${f[0]}` : `${f[0]}–${f[1]}`) : "—");
     const rows = [...planted, ...reruns].map(([name, slowed, others, r]) => [
       name,
       slowed,
       others,
       `${r.testable} of ${r.cases}`,
+      forks(r.forks),
       load(r.load),
     ]);
     return [
       `\`${t.command}\` on ${day(e.date)} at ${short(e.commit)}, ${machine(e)}, ${timedIn(e)};`,
-      `the baseline's load average ${load(t.base.load)} (1 min, start → end, ${e.load?.cores ?? "?"} cores).`,
+      `the baseline's load average ${load(t.base.load)} (1 min, start → end, ${e.load?.cores ?? "?"} cores)${t.base.forks ? `, ${forks(t.base.forks)} forks a case` : ""}.`,
       "",
       markdownTable(
         [
@@ -62,9 +65,10 @@ export const RUN_SECTIONS = {
           `${t.slowed.codec} cases flagged slower`,
           "other cases flagged (rerun: any)",
           "cases testable",
+          "forks",
           "load average",
         ],
-        ["l", "r", "r", "r", "l"],
+        ["l", "r", "r", "r", "r", "l"],
         rows,
       ),
     ].join("\n");

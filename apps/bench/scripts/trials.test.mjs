@@ -16,6 +16,7 @@ const entry = (codec, impl, payload, op, verdict, judgedBy = "ratio") => ({
 const report = (comparison) => ({
   command: "pnpm bench …",
   environment: { load: { cores: 2, start: [0.2, 0.1, 0.1], end: [1.1, 0.4, 0.2] } },
+  cases: [{ forks: 9 }, { forks: 21 }, { forks: 12 }],
   comparison,
   compared: { testable: comparison.length },
 });
@@ -39,6 +40,7 @@ describe("trialRun", () => {
       slowedFlaggedSlower: 2,
       othersFlagged: 1,
       testable: 5,
+      forks: [9, 21],
     });
     expect(run.flagged.map((f) => [f.key, f.change])).toEqual([
       ["ts/adapter/beacon-block/compress", 21],
