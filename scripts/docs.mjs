@@ -9,8 +9,8 @@
 // commands (docs/); it is history, so it is not held to today's reports.
 //
 //   npm run docs                    rewrite every generated block from the committed reports
-//   npm run docs -- --adopt         first copy the latest complete bench, sweep, soak and trials
-//                                   reports of apps/bench/results into apps/bench/docs
+//   npm run docs -- --adopt         first copy the latest complete bench, sweep, soak, trials
+//                                   and corpus reports of apps/bench/results into apps/bench/docs
 //   node scripts/docs.mjs --check   list what is stale or wrong, exit 1 if anything is
 import {
   copyFileSync,
@@ -212,6 +212,7 @@ const ADOPT = [
   ["apps/bench/results/sweep", REPORTS.sweep],
   ["apps/bench/results/soak", REPORTS.soak],
   ["apps/bench/results/trials/trials", REPORTS.trials],
+  ["apps/bench/results/corpus/bench", REPORTS.corpus],
 ].map(([from, to]) => [from, to.replace(/\.json$/, "")]);
 
 /**

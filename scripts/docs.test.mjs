@@ -138,6 +138,23 @@ describe("npm run docs -- --adopt", () => {
   });
 });
 
+describe("bench-ratios", () => {
+  const render = (args) =>
+    renderDoc("x.md", `<!-- generated: bench-ratios ${args} -->\n<!-- /generated -->\n`, context);
+
+  it("tables the standard corpus's run with report=corpus, named by the script that made it", () => {
+    const text = render("report=corpus codecs=ts");
+    expect(text).toContain("`npm run bench:corpus` on ");
+    expect(text).toContain("(apps/bench/docs/corpus.md)");
+    expect(text).toMatch(/\| alice29\.txt \(149 KiB\) +\| compress +\|/);
+    expect(text).not.toContain("--data");
+  });
+
+  it("refuses a report it does not know", () => {
+    expect(() => render("report=sweep")).toThrow(/no report "sweep"/);
+  });
+});
+
 describe("the trials table", () => {
   const environment = {
     date: "2026-12-01T18:00:00Z",

@@ -59,7 +59,7 @@ function level(intervals) {
 }
 
 /** "`pnpm bench` (2026-12-01, commit `abc1234`, Node v20.20.2, AMD EPYC × 2 cores, …)". */
-function benchSource(report, at) {
+function benchSource(report, at, path = REPORTS.bench, command = report.command) {
   const e = report.environment;
   const forks = report.cases.map((c) => c.forks);
   const range =
@@ -67,9 +67,9 @@ function benchSource(report, at) {
       ? `${forks[0]}`
       : `${Math.min(...forks)}–${Math.max(...forks)}`;
   return (
-    `\`${report.command}\` on ${day(e.date)} (commit ${short(e.commit)}, ${timedIn(e)}, ` +
+    `\`${command}\` on ${day(e.date)} (commit ${short(e.commit)}, ${timedIn(e)}, ` +
     `${machine(e)}; ${report.cases.length} cases, ${range} fresh processes each, ` +
-    `${formatDuration(report.durationMs)}; full report ${at.link(REPORTS.bench.replace(/json$/, "md"))})`
+    `${formatDuration(report.durationMs)}; full report ${at.link(path.replace(/json$/, "md"))})`
   );
 }
 
@@ -137,21 +137,25 @@ export const SECTIONS = {
 
   /**
    * Ratios to the reference with their intervals, for some payloads, ops and codecs:
-   * `bench-ratios payloads=a,b ops=compress codecs=ts,auto` (each optional).
+   * `bench-ratios payloads=a,b ops=compress codecs=ts,auto` (each optional); `report=corpus`
+   * for the standard corpus's run instead of the sample report.
    */
   "bench-ratios"(context, args, at) {
-    const report = context.bench;
+    const { report: [name = "bench"] = [], ...selection } = options(args);
+    if (name !== "bench" && name !== "corpus") throw new Error(`bench-ratios: no report "${name}"`);
+    const report = context[name];
     const tied = report.relative.filter((r) => !r.op.endsWith("-async"));
     const autoTied = tied.filter((r) => r.fastest.includes("auto")).length;
     return [
-      `${benchSource(report, at)}. Each cell is the codec's time ÷ ${report.reference}'s, ` +
+      // The corpus run's own command names its 11 files; the script that made it says it all.
+      `${benchSource(report, at, REPORTS[name], name === "corpus" ? "npm run bench:corpus" : report.command)}. Each cell is the codec's time ÷ ${report.reference}'s, ` +
         `measured in the same processes' turns: the median over the processes with its ` +
         `${level(report.relative.flatMap((r) => r.cells.map((c) => c.ci)))} interval; below 1× is faster; **bold**: the fastest or not distinguishable from it.` +
         (report.codecs.some((c) => c.id === "auto")
           ? ` auto is fastest or tied on ${autoTied} of the ${tied.length} synchronous rows of the run.`
           : ""),
       "",
-      ratios(report, options(args)),
+      ratios(report, selection),
     ].join("\n");
   },
 

@@ -1,5 +1,5 @@
 // What the generated blocks of the docs are made from: the committed reports (the bench's
-// payload run, sweep and soak in apps/bench/docs, the fuzzer's runs in apps/fuzz/docs),
+// payload run, sweep, soak, trials and standard-corpus run in apps/bench/docs, the fuzzer's runs in apps/fuzz/docs),
 // auto's shipped thresholds, the fixtures' manifest and the adapters' package.json files.
 // Each is read once, when a section first asks for it, from the repository at `root`.
 import { existsSync, readdirSync, readFileSync } from "node:fs";
@@ -12,6 +12,7 @@ export const REPORTS = {
   sweep: "apps/bench/docs/sweep.json",
   soak: "apps/bench/docs/soak.json",
   trials: "apps/bench/docs/trials.json",
+  corpus: "apps/bench/docs/corpus.json",
   safety: "apps/fuzz/docs/safety.json",
   encoders: "apps/fuzz/docs/encoders.json",
   async: "apps/fuzz/docs/async.json",
@@ -68,5 +69,6 @@ export function reportCommits(context) {
     context.soak.environment.commit,
     context.thresholds.provenance.commit,
     context.trials?.environment.commit,
+    context.corpus.environment.commit,
   ].filter(Boolean);
 }
