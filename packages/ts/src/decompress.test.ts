@@ -450,6 +450,12 @@ describe("uncompress: hostile input", () => {
         new RegExp(`^stream overruns its declared ${declared} bytes \\(\\d+ by byte \\d+`),
       );
     }
+    // An element that starts exactly at the declared end is the checked code's to name.
+    rejects(
+      stream(144),
+      "CORRUPT_INPUT",
+      /^copy of 64 bytes at output 144 overruns the declared 144 /,
+    );
     const start = 16 + 64 * Math.floor((SMALL_OUTPUT + 1 - 16) / 64);
     rejects(
       stream(SMALL_OUTPUT + 1),
