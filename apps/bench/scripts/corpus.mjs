@@ -6,7 +6,7 @@
 // you name (`--testdata`, where apt is not at hand). `npm run docs -- --adopt` commits the
 // report, which @snappykit/ts's README tables.
 //
-//   npm run bench:corpus [-- --testdata <dir>] [-- <bench options, e.g. --quick>]
+//   npm run bench:corpus [-- [--testdata <dir>] [bench options, e.g. --quick]]
 import { spawnSync } from "node:child_process";
 import { readdirSync, statSync } from "node:fs";
 import { join, relative, resolve } from "node:path";

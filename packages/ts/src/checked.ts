@@ -44,8 +44,8 @@ function corrupt(message: string, tagAt: number): SnappyError {
 
 /**
  * The fast path ran past the declared length of a small output (see decodeBody). Built out
- * here so that decodeBody's own bytecode stays small: the optimiser inlines its helpers
- * (moveExact) within a budget that counts it.
+ * of decodeBody, like `corrupt`, so that the hot function holds no message formatting, only
+ * the call that throws what this returns.
  */
 function overrun(declared: number, produced: number, inputAt: number): SnappyError {
   return new SnappyError(
@@ -111,11 +111,11 @@ export function decodeBody(
   // needs (a literal against the input end, a copy's offset). Anything else, and the tail,
   // goes through the fully checked code below one element at a time.
   let fastEnd = end - 17;
-  // A small output (at most SMALL_OUTPUT bytes: the window never moves and no literal goes
-  // direct) has the whole window as room, so the fast path runs to its end, not 72 bytes
-  // short: a gossip message's last elements otherwise took the checked code one by one. An
-  // element that overruns the declared length then ends past it, inside the window, and is
-  // rejected below.
+  // A small output (at most SMALL_OUTPUT bytes: the window never moves, and a literal goes
+  // direct only as the whole output) has the window's room, so the fast path runs to its
+  // end, not 72 bytes short: a gossip message's last elements otherwise took the checked
+  // code one by one. An element that overruns the declared length then ends past it, inside
+  // the window, and is rejected as soon as the fast path returns.
   const small = outEnd <= SMALL_OUTPUT;
   let fastOutEnd = small ? outEnd - 1 : outLimit - 72;
   for (;;) {
