@@ -476,6 +476,35 @@ describe("uncompress: hostile input", () => {
     }
   });
 
+  it("takes a small output's literals of every length class to the declared end, and rejects one that overruns it", () => {
+    // A literal of L bytes (in the tag, 1 or 2 length bytes, at and past LONG_LITERAL) that
+    // ends 192 bytes before the end, with three copies after it: enough input for the fast
+    // path to take it, which it now does up to the end of a small output. Then the same
+    // stream declared one byte short of the literal's end: the literal overruns there.
+    const data = (n: number) => Array.from({ length: n }, (_, i) => (i * 31 + 7) & 0xff);
+    for (const n of [60, 61, 255, LONG_LITERAL, LONG_LITERAL + 1, 300]) {
+      const body = [
+        literal(ABCD.concat(ABCD, ABCD, ABCD)),
+        literal(data(n)),
+        copy2(64, 16),
+        copy2(64, 16),
+        copy2(64, 16),
+      ].flat();
+      const declared = 16 + n + 192;
+      const input = bytes(varint(declared), body);
+      const expected = oracleUncompress(input);
+      expect(firstDifference(uncompress(input), expected)).toBe(-1);
+      const into = new Uint8Array(declared);
+      expect(uncompressInto(input, into)).toBe(declared);
+      expect(firstDifference(into, expected)).toBe(-1);
+      rejects(
+        bytes(varint(16 + n - 1), body),
+        "CORRUPT_INPUT",
+        new RegExp(`^stream overruns its declared ${16 + n - 1} bytes \\(${16 + n} by byte`),
+      );
+    }
+  });
+
   it("rejects non-byte input with INVALID_ARGUMENT", () => {
     rejects("abc" as never, "INVALID_ARGUMENT", /must be a Uint8Array/);
     rejects(bytes(1, 0, 0x61), "INVALID_ARGUMENT", /maxLength/, -1);
