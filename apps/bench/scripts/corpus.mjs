@@ -26,6 +26,8 @@ export function splitArgs(argv) {
     } else if (arg.startsWith("--testdata=")) testdata = arg.slice("--testdata=".length);
     else bench.push(arg);
   }
+  // An empty one would be the current folder, timed file by file.
+  if (testdata === "") throw new Error("--testdata needs a folder");
   return { testdata, bench };
 }
 

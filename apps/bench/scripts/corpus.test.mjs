@@ -17,6 +17,8 @@ describe("splitArgs", () => {
 
   it("refuses --testdata without a folder", () => {
     expect(() => splitArgs(["--testdata"])).toThrow(/--testdata needs a folder/);
+    expect(() => splitArgs(["--testdata="])).toThrow(/--testdata needs a folder/);
+    expect(() => splitArgs(["--testdata", ""])).toThrow(/--testdata needs a folder/);
   });
 });
 
