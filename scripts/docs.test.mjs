@@ -5,6 +5,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { repoRoot } from "@snappykit/workspace";
 import { afterAll, describe, expect, it } from "vitest";
+import { loadPayloads } from "../fixtures/dist/index.js";
+import { createCodec as createAuto } from "../packages/auto/dist/index.js";
 import { adoptReports, checkDocs, renderDoc, writeDocs } from "./docs.mjs";
 import { docsContext } from "./lib/docs-sources.mjs";
 import { generatedBlocks } from "./lib/markers.mjs";
@@ -152,6 +154,36 @@ describe("bench-ratios", () => {
 
   it("refuses a report it does not know", () => {
     expect(() => render("report=sweep")).toThrow(/no report "sweep"/);
+  });
+});
+
+describe("auto-routes", () => {
+  const render = (ctx = context) =>
+    renderDoc("x.md", "<!-- generated: auto-routes -->\n<!-- /generated -->\n", ctx);
+
+  it("puts each payload under the ops auto sends some of its items to native for, or under neither", async () => {
+    const text = render();
+    const line = (start) => text.split("\n").find((l) => l.startsWith(start)) ?? "";
+    const [compress, uncompress, neither] = ["- compress:", "- uncompress:", "- neither"].map(line);
+    const names = context.manifest.payloads.map((p) => p.name);
+    const named = (l, name) => new RegExp(`[ :]${name}( \\(|,|$)`).test(l);
+    for (const name of names) {
+      const native = named(compress, name) || named(uncompress, name);
+      expect([name, native]).toEqual([name, !named(neither, name)]);
+    }
+    // Against auto itself: a payload is under compress when auto compresses an item of it natively.
+    const auto = await createAuto();
+    for (const { name, items } of loadPayloads()) {
+      const native = items.some((item) => auto.explain("compress", item).backend === "napi");
+      expect([name, named(compress, name)]).toEqual([name, native]);
+    }
+    expect(text).toContain(`among the bench's ${names.length} payloads`);
+  });
+
+  it("refuses thresholds other than the ones @snappykit/auto loaded", () => {
+    const t = context.thresholds;
+    const edited = { ...t, compress: { ...t.compress, compressible: t.compress.compressible + 1 } };
+    expect(() => render({ ...context, thresholds: edited })).toThrow(/not the ones/);
   });
 });
 

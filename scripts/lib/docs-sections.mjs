@@ -1,7 +1,8 @@
 // The sections a generated block can name (`<!-- generated: <section> [args] -->`), each a
 // function of the sources (docs-sources.mjs), its arguments and the file it is written into.
 // Figures come from the reports' JSON fields, and are written with the bench's own renderers
-// (apps/bench/dist/render), so a doc shows a number exactly as the report does.
+// (apps/bench/dist/render), so a doc shows a number exactly as the report does; "auto-routes"
+// runs @snappykit/auto's own routing over the fixtures' bytes.
 import { posix } from "node:path";
 import { formatBytes, formatDuration, markdownTable } from "@snappykit/workspace/format";
 import { formatTime } from "../../apps/bench/dist/render/numbers.js";
@@ -12,6 +13,8 @@ import {
   relativeTable,
   speedTable,
 } from "../../apps/bench/dist/render/tables.js";
+import { loadPayloads } from "../../fixtures/dist/index.js";
+import { createCodec as createAuto } from "../../packages/auto/dist/index.js";
 import { day, machine, short, timedIn } from "./docs-format.mjs";
 import { RUN_SECTIONS } from "./docs-runs.mjs";
 import { REPO_URL, REPORTS } from "./docs-sources.mjs";
@@ -48,7 +51,32 @@ function options(args) {
 }
 
 const int = (n) => n.toLocaleString("en-US");
+
 const cell = (c) => (c.strong ? `**${c.text}**` : c.text);
+
+/** auto as a user gets it (native loaded, shipped thresholds), for "auto-routes". */
+const auto = await createAuto();
+
+/**
+ * Per payload of the fixtures, how many items auto sends to native, per op.
+ * @throws Error when native did not load or `thresholds` are not the ones auto loaded.
+ */
+function nativeRoutes(thresholds) {
+  const d = auto.describe();
+  if (d.native === null) throw new Error(`auto did not load its native codec: ${d.reason}`);
+  const { provenance: _, ...shipped } = thresholds;
+  if (JSON.stringify(d.thresholds) !== JSON.stringify(shipped)) {
+    throw new Error("the thresholds given are not the ones @snappykit/auto loaded");
+  }
+  return loadPayloads().map(({ name, items }) => ({
+    name,
+    items: items.length,
+    compress: items.filter((item) => auto.explain("compress", item).backend === "napi").length,
+    uncompress: items.filter(
+      (item) => auto.explain("uncompress", auto.compress(item)).backend === "napi",
+    ).length,
+  }));
+}
 
 /** "95 %": the coverage the intervals really have (order statistics: it depends on the forks). */
 function level(intervals) {
@@ -266,6 +294,35 @@ export const SECTIONS = {
       "",
       `From \`${p.command}\` on ${day(p.date)} (commit ${short(p.commit)}, Node ${p.node}, ${p.machine}), ` +
         `written by \`${p.generatedBy}\` into ${at.link(REPORTS.thresholds)}.`,
+    ].join("\n");
+  },
+
+  /**
+   * Which of the bench's payloads auto's shipped thresholds send to native: every item routed
+   * by auto's own `explain()` (size and kind), so the list follows the thresholds and the
+   * kind rules.
+   */
+  "auto-routes"(context) {
+    const routes = nativeRoutes(context.thresholds);
+    const label = (name) => payloadLabel({ payloads: context.manifest.payloads }, name);
+    const listed = (op) => {
+      const native = routes.filter((r) => r[op] > 0);
+      if (native.length === 0) return "none of them";
+      return native
+        .map(
+          (r) => `${label(r.name)}${r[op] < r.items ? ` (${r[op]} of its ${r.items} items)` : ""}`,
+        )
+        .join(", ");
+    };
+    const tsOnly = routes.filter((r) => r.compress === 0 && r.uncompress === 0);
+    return [
+      `What they send to native among the bench's ${routes.length} payloads, each item routed by ` +
+        "`codec.explain(op, input)` (compress by the input's size and kind, uncompress by the size " +
+        "its stream declares and its kind):",
+      "",
+      `- compress: ${listed("compress")}`,
+      `- uncompress: ${listed("uncompress")}`,
+      `- neither (every item to ts): ${tsOnly.map((r) => r.name).join(", ")}`,
     ].join("\n");
   },
 
