@@ -51,7 +51,6 @@ function options(args) {
 }
 
 const int = (n) => n.toLocaleString("en-US");
-
 const cell = (c) => (c.strong ? `**${c.text}**` : c.text);
 
 /** auto as a user gets it (native loaded, shipped thresholds), for "auto-routes". */
