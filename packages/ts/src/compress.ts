@@ -58,8 +58,8 @@ const OVERRUN = 8;
 const HASH_MULTIPLIER = 0x1e35a7bd;
 
 /**
- * compressBlock in WebAssembly (kernel.wat: the same bytes), and its second result; null where
- * WebAssembly is not available. With it, the block and the staged output below are regions
+ * compressBlock in WebAssembly (kernel.wat: the same bytes, but the block's last literal), and
+ * where that literal starts; null where WebAssembly is not available. With it, the block and the staged output below are regions
  * of its memory (kernel.ts), and the hash table is its own.
  */
 const KERNEL_COMPRESS_BLOCK = kernel ? kernel.compressBlock : null;
@@ -212,11 +212,10 @@ function emitCopy(op: number, offset: number, length: number): number {
  */
 function compressBlock(length: number, op: number, leaveRest: boolean): number {
   if (KERNEL_COMPRESS_BLOCK !== null) {
-    op = KERNEL_COMPRESS_BLOCK(length, op, leaveRest ? 1 : 0);
-    restLeft = KERNEL_STATE[1]!;
-    return op;
+    op = KERNEL_COMPRESS_BLOCK(length, op);
+    return emitLast(KERNEL_STATE[1]!, length, op, leaveRest);
   }
-  if (length < INPUT_MARGIN) return emitLiteral(0, length, op);
+  if (length < INPUT_MARGIN) return emitLast(0, length, op, leaveRest);
   // Locals, not the module bindings: each module-variable read is a load chain the
   // optimiser repeats at every use (measured: docs/findings/2026-12-ts-wasm-kernel.md).
   const table = sharedTable;
@@ -305,7 +304,16 @@ function compressBlock(length: number, op: number, leaveRest: boolean): number {
     nextBytes = blockView.getInt32(ip, true);
     nextHash = Math.imul(nextBytes, HASH_MULTIPLIER) >>> shift;
   }
-  // The rest of the block (within 15 bytes of its end, or skipped as unmatched) is a literal.
+  return emitLast(nextEmit, length, op, leaveRest);
+}
+
+/**
+ * The block's last literal, `block[nextEmit..length)` (within 15 bytes of its end, skipped
+ * as unmatched, or the whole of a block under 15 bytes; maybe empty), at `staged[op]`;
+ * returns the new `op`. With `leaveRest`, one longer than {@link SHORT_LITERAL} gets its tag
+ * only and {@link restLeft} says how many bytes the caller copies from the input.
+ */
+function emitLast(nextEmit: number, length: number, op: number, leaveRest: boolean): number {
   const rest = (length - nextEmit) | 0;
   if (rest === 0) return op;
   if (leaveRest && rest > SHORT_LITERAL) {

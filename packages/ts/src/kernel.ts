@@ -17,8 +17,8 @@ export interface Kernel {
   readonly stagedAt: number;
   /** fastPath in fast-path.ts; the output position it stopped at is `state[0]`. */
   readonly fastPath: (pos: number, op: number, fastEnd: number, fastOutEnd: number) => number;
-  /** compressBlock in compress.ts; the rest it left is `state[1]`. */
-  readonly compressBlock: (length: number, op: number, leaveRest: number) => number;
+  /** compressBlock in compress.ts up to the block's last literal, which starts at `state[1]`. */
+  readonly compressBlock: (length: number, op: number) => number;
   /** The kernel's second results. */
   readonly state: Int32Array;
 }

@@ -16,7 +16,7 @@
 
 (module
   ;; 12 pages (768 KiB). Regions, by byte address:
-  ;;        0  state: [0] the decoder's output position, [4] the compressor's rest length
+  ;;        0  state: [0] the decoder's output position, [4] where the compressor's last literal starts
   ;;     4096  IN, the decoder's input window (32 KiB)
   ;;    65536  OUT, the decoder's output window (256 KiB)
   ;;   327680  the compressor's hash table (16384 x u16)
@@ -188,55 +188,23 @@
     (i32.store (i32.const 0) (local.get $op))
     (local.get $pos))
 
-  ;; Write the tag of a literal of $length (>= 1) bytes at staged[$op]; returns the new op.
-  ;; §2.1: length-1 in the tag below 60, else 60/61 and 1/2 length bytes (the fewest that
-  ;; fit; a block is at most 64 KiB), as one store without branches (emitLiteralTag).
-  (func $literalTag (param $length i32) (param $op i32) (result i32)
-    (local $n i32) (local $long i32) (local $wide i32)
-    (local.set $n (i32.sub (local.get $length) (i32.const 1)))
-    (local.set $long (i32.shr_s (i32.sub (i32.const 59) (local.get $n)) (i32.const 31)))
-    (local.set $wide (i32.shr_u (i32.sub (i32.const 255) (local.get $n)) (i32.const 31)))
-    (i32.store offset=430080 align=1 (local.get $op)
-      (i32.xor (i32.shl (local.get $n) (i32.const 2))
-        (i32.and (local.get $long)
-          (i32.xor (i32.shl (local.get $n) (i32.const 2))
-            (i32.or (i32.or (i32.const 240) (i32.shl (local.get $wide) (i32.const 2)))
-              (i32.shl (local.get $n) (i32.const 8)))))))
-    (i32.add (i32.add (local.get $op) (i32.const 1)) (i32.sub (local.get $wide) (local.get $long))))
-
-  ;; Write a literal of $length (>= 1) bytes from block[$from..] at staged[$op]; returns the
-  ;; new op. Up to 256 bytes 8 at a time, up to 7 past the end (the block has room to read,
-  ;; the staged bytes past it are rewritten or never copied out); longer with memory.copy.
-  (func $literal (param $from i32) (param $length i32) (param $op i32) (result i32)
-    (local $end i32)
-    (local.set $op (call $literalTag (local.get $length) (local.get $op)))
-    (local.set $end (i32.add (local.get $op) (local.get $length)))
-    (if (i32.le_u (local.get $length) (i32.const 256))
-      (then
-        (loop $move
-          (i64.store offset=430080 align=1 (local.get $op) (i64.load offset=360448 align=1 (local.get $from)))
-          (local.set $op (i32.add (local.get $op) (i32.const 8)))
-          (local.set $from (i32.add (local.get $from) (i32.const 8)))
-          (br_if $move (i32.lt_s (local.get $op) (local.get $end)))))
-      (else
-        (memory.copy (i32.add (local.get $op) (i32.const 430080))
-          (i32.add (local.get $from) (i32.const 360448)) (local.get $length))))
-    (local.get $end))
-
   ;; compressBlock in compress.ts (libsnappy 1.1.7's CompressFragment), the same bytes:
-  ;; compress block[0..$length) into staged[$op..); returns the new op. With $leaveRest, a
-  ;; last literal over 256 bytes gets its tag only, and its length goes to state[4] for the
-  ;; caller to copy from the input.
-  (func (export "compressBlock") (param $length i32) (param $op i32) (param $leaveRest i32) (result i32)
+  ;; compress block[0..$length) into staged[$op..); returns the new op. The block's last
+  ;; literal (from the last copy's end, or the whole of a block under 15 bytes) is left to the
+  ;; caller: where it starts goes to state[4]. No calls: V8 before 12.x does not inline them,
+  ;; and a call per literal cost 3-5 % of a block there (docs/findings/2026-12-ts-wasm-kernel.md).
+  (func (export "compressBlock") (param $length i32) (param $op i32) (result i32)
     (local $tableSize i32) (local $shift i32) (local $ipLimit i32) (local $nextEmit i32) (local $ip i32)
     (local $nextBytes i32) (local $nextHash i32) (local $skip i32) (local $nextIp i32) (local $candidate i32)
     (local $bytes i32) (local $hash i32) (local $step i32) (local $s i32) (local $c i32) (local $diff i64)
-    (local $current i32) (local $rest i32) (local $offset i32) (local $matched i32) (local $n i32)
+    (local $current i32) (local $offset i32) (local $matched i32) (local $n i32)
     (local $copy1 i32) (local $copy2Bytes i32) (local $end i32) (local $from i32)
-    (i32.store offset=4 (i32.const 0) (i32.const 0))
+    (local $long i32) (local $wide i32)
     ;; kInputMarginBytes: a block under 15 bytes is one literal.
     (if (i32.lt_s (local.get $length) (i32.const 15))
-      (then (return (call $literal (i32.const 0) (local.get $length) (local.get $op)))))
+      (then
+        (i32.store offset=4 (i32.const 0) (i32.const 0))
+        (return (local.get $op))))
     ;; Table size: the smallest power of two >= the block, within 256..16384; the hash is
     ;; the product's top log2(size) bits.
     (local.set $tableSize (i32.shl (i32.const 1)
@@ -267,8 +235,22 @@
           (local.set $candidate (i32.load16_u offset=327680 (i32.shl (local.get $hash) (i32.const 1))))
           (i32.store16 offset=327680 (i32.shl (local.get $hash) (i32.const 1)) (local.get $ip))
           (br_if $probe (i32.ne (local.get $bytes) (i32.load offset=360448 align=1 (local.get $candidate)))))
-        ;; Everything since the last copy is a literal (never empty): $literal, inline.
-        (local.set $op (call $literalTag (i32.sub (local.get $ip) (local.get $nextEmit)) (local.get $op)))
+        ;; Everything since the last copy is a literal (§2.1, never empty). Its tag: length-1
+        ;; below 60, else 60/61 and 1/2 length bytes (the fewest that fit; a block is at most
+        ;; 64 KiB), as one store without branches (emitLiteralTag).
+        (local.set $n (i32.sub (i32.sub (local.get $ip) (local.get $nextEmit)) (i32.const 1)))
+        (local.set $long (i32.shr_s (i32.sub (i32.const 59) (local.get $n)) (i32.const 31)))
+        (local.set $wide (i32.shr_u (i32.sub (i32.const 255) (local.get $n)) (i32.const 31)))
+        (i32.store offset=430080 align=1 (local.get $op)
+          (i32.xor (i32.shl (local.get $n) (i32.const 2))
+            (i32.and (local.get $long)
+              (i32.xor (i32.shl (local.get $n) (i32.const 2))
+                (i32.or (i32.or (i32.const 240) (i32.shl (local.get $wide) (i32.const 2)))
+                  (i32.shl (local.get $n) (i32.const 8)))))))
+        (local.set $op (i32.add (i32.add (local.get $op) (i32.const 1)) (i32.sub (local.get $wide) (local.get $long))))
+        ;; Its bytes: up to 256 moved 8 at a time, up to 7 past the end (the block has room to
+        ;; read, the staged bytes past it are rewritten or never copied out); longer ones with
+        ;; memory.copy.
         (local.set $end (i32.add (local.get $op) (i32.sub (local.get $ip) (local.get $nextEmit))))
         (if (i32.le_u (i32.sub (local.get $ip) (local.get $nextEmit)) (i32.const 256))
           (then
@@ -348,12 +330,7 @@
         (local.set $nextBytes (i32.load offset=360448 align=1 (local.get $ip)))
         (local.set $nextHash (i32.shr_u (i32.mul (local.get $nextBytes) (i32.const 0x1e35a7bd)) (local.get $shift)))
         (br $search)))
-    ;; The rest of the block is a literal.
-    (local.set $rest (i32.sub (local.get $length) (local.get $nextEmit)))
-    (if (i32.eqz (local.get $rest)) (then (return (local.get $op))))
-    (if (i32.and (local.get $leaveRest) (i32.gt_s (local.get $rest) (i32.const 256)))
-      (then
-        (i32.store offset=4 (i32.const 0) (local.get $rest))
-        (return (call $literalTag (local.get $rest) (local.get $op)))))
-    (call $literal (local.get $nextEmit) (local.get $rest) (local.get $op)))
+    ;; The rest of the block is the caller's last literal.
+    (i32.store offset=4 (i32.const 0) (local.get $nextEmit))
+    (local.get $op))
 )
