@@ -59,8 +59,8 @@ const HASH_MULTIPLIER = 0x1e35a7bd;
 
 /**
  * compressBlock in WebAssembly (kernel.wat: the same bytes, but the block's last literal), and
- * where that literal starts; null where WebAssembly is not available. With it, the block and the staged output below are regions
- * of its memory (kernel.ts), and the hash table is its own.
+ * where that literal starts; null where WebAssembly is not available. With it, the block and
+ * the staged output below are regions of its memory (kernel.ts), and the hash table is its own.
  */
 const KERNEL_COMPRESS_BLOCK = kernel ? kernel.compressBlock : null;
 const KERNEL_STATE = kernel ? kernel.state : new Int32Array(2);
