@@ -191,8 +191,9 @@
   ;; compressBlock in compress.ts (libsnappy 1.1.7's CompressFragment), the same bytes:
   ;; compress block[0..$length) into staged[$op..); returns the new op. The block's last
   ;; literal (from the last copy's end, or the whole of a block under 15 bytes) is left to the
-  ;; caller: where it starts goes to state[4]. No calls: V8 before 12.x does not inline them,
-  ;; and a call per literal cost 3-5 % of a block there (docs/findings/2026-12-ts-wasm-kernel.md).
+  ;; caller: where it starts goes to state[4]. No calls: the V8 of Node 20 and 22 did not
+  ;; inline them, and a call per literal cost 2-4 % of a block's compress there
+  ;; (docs/findings/2026-12-ts-wasm-kernel.md).
   (func (export "compressBlock") (param $length i32) (param $op i32) (result i32)
     (local $tableSize i32) (local $shift i32) (local $ipLimit i32) (local $nextEmit i32) (local $ip i32)
     (local $nextBytes i32) (local $nextHash i32) (local $skip i32) (local $nextIp i32) (local $candidate i32)
