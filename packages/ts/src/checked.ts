@@ -79,10 +79,11 @@ function flush(dest: Uint8Array, outBase: number, from: number, to: number): voi
  * `outEnd <= SMALL_OUTPUT`) the output stays in `OUT[0..outEnd)`. Throws `CORRUPT_INPUT`
  * naming the element at fault and the numbers involved.
  *
- * Where there is room it over-copies (up to 16 bytes for a short element, up to 7 past a
- * longer one) inside the window and below `outEnd` only: the next element overwrites those
- * bytes, only `OUT[0..op)` is ever copied out, and a stream that ends early is rejected, so
- * no over-copied byte is ever returned, and nothing at or past `outEnd` is ever written.
+ * Where there is room it over-copies (up to 64 bytes from a short element's start in the
+ * kernel, 16 in the TypeScript loop; up to 7 past a longer one) inside the window and below
+ * `outEnd` only: the next element overwrites those bytes, only `OUT[0..op)` is ever copied
+ * out, and a stream that ends early is rejected, so no over-copied byte is ever returned,
+ * and nothing at or past `outEnd` is ever written.
  */
 export function decodeBody(
   input: Uint8Array,

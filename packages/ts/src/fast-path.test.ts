@@ -6,6 +6,7 @@
 import { copy1 as copy1Bytes, copy2 as copy2Bytes, literal } from "@snappykit/conformance";
 import { describe, expect, it } from "vitest";
 import { fastOp, fastPath } from "./fast-path.js";
+import { kernel } from "./kernel.js";
 import { windows } from "./windows.js";
 
 const { IN, OUT, OUT_SIZE, DIRECT } = windows();
@@ -67,17 +68,21 @@ function run(fastEnd: number, fastOutEnd: number) {
 /**
  * Every element the fast path takes, in one stream: literals of each length in the tag
  * (1–60), with one length byte (61–255) and two (256 up to DIRECT − 1); copy-1 and copy-2 at
- * every offset class it treats apart (1, 2, 3, 4–7, 8 and more, long copies 8 at a time).
+ * every offset class either loop treats apart (1, 2, 3, 4, 5–7, 8–15, 16 and more) and
+ * around every length where its moves change (8, 16, 32: the kernel's unconditional moves,
+ * the TypeScript loop's steps).
  */
 function everyFastElement(): Element[] {
   const e: Element[] = [lit(data(64))];
   for (let n = 1; n <= 60; n++) e.push(lit(data(n)));
-  for (const offset of [1, 2, 3, 4, 5, 7, 8, 9, 31, 255, 256, 2047]) {
+  for (const offset of [1, 2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 31, 255, 256, 2047]) {
     for (let length = 4; length <= 11; length++) e.push(copy1(offset, length));
   }
   for (const n of [61, 62, 100, 255]) e.push(lit(data(n)));
-  for (const offset of [1, 2, 3, 4, 6, 8, 16, 100, 2048, 4000]) {
-    for (const length of [1, 3, 4, 8, 9, 16, 17, 24, 33, 64]) e.push(copy2(offset, length));
+  for (const offset of [1, 2, 3, 4, 6, 8, 15, 16, 17, 100, 2048, 4000]) {
+    for (const length of [1, 3, 4, 8, 9, 16, 17, 24, 31, 32, 33, 63, 64]) {
+      e.push(copy2(offset, length));
+    }
   }
   for (const n of [256, 257, 1000, DIRECT - 1]) e.push(lit(data(n)), copy2(n, 64));
   // A tail of short elements whose output (~6 KiB) gives the literals above the window room
@@ -114,6 +119,27 @@ describe("fastPath: how far it goes", () => {
     const { starts } = lay([lit(data(40)), lit(data(3))]);
     // end = fastEnd + 17 must reach the literal's bytes (from 1) and 7 more: 1 + 40 + 7.
     expect(run(48 - 17, OUT_SIZE - 72)).toMatchObject({ pos: starts[1]!.pos, op: 40 });
+  });
+
+  it("takes a literal of up to 32 bytes that ends exactly at the input limit in the kernel, which moves 32 bytes whatever its length (the TypeScript loop wants 7 bytes to spare)", () => {
+    const { starts } = lay([lit(data(32)), lit(data(3))]);
+    // end = fastEnd + 17 = 33: the literal's bytes are 1..33.
+    expect(run(33 - 17, OUT_SIZE - 72)).toMatchObject(
+      kernel ? { pos: starts[1]!.pos, op: 32 } : { pos: 0, op: 0 },
+    );
+  });
+
+  it("leaves a literal of 33 bytes that ends exactly at the input limit (7 bytes short of its last move)", () => {
+    lay([lit(data(33)), lit(data(3))]);
+    expect(run(34 - 17, OUT_SIZE - 72)).toMatchObject({ pos: 0, op: 0 });
+  });
+
+  it("writes nothing at or past its window room (fastOutEnd + 72), whatever it moves past an element", () => {
+    const { starts } = lay(everyFastElement());
+    const last = starts[starts.length - 2]!;
+    OUT.fill(0xee, last.op + 72);
+    run(last.pos, last.op);
+    expect(OUT.subarray(last.op + 72, last.op + 72 + 256).every((b) => b === 0xee)).toBe(true);
   });
 
   it("takes a 61-255 byte literal with exactly its length and 7 bytes of window room", () => {

@@ -1,8 +1,9 @@
 // The WebAssembly kernel (kernel.wat): the decoder's fast path and the block compressor,
 // working in one memory whose regions the decoder's windows (windows.ts) and the
 // compressor's buffers (compress.ts) view. Where WebAssembly cannot be compiled (no
-// WebAssembly, a Content-Security-Policy without 'wasm-unsafe-eval', a runtime that forbids
-// compiling code from bytes) `kernel` is null and the same loops run in TypeScript.
+// WebAssembly, or none with SIMD, a Content-Security-Policy without 'wasm-unsafe-eval', a
+// runtime that forbids compiling code from bytes) `kernel` is null and the same loops run in
+// TypeScript.
 
 import { KERNEL_WASM } from "./kernel-binary.js";
 

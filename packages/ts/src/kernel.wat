@@ -29,15 +29,16 @@
   (global (export "blockAt") i32 (i32.const 360448))
   (global (export "stagedAt") i32 (i32.const 430080))
 
-  ;; The decoder's fast path: fastPath in fast-path.ts, with 8-byte moves and a copy's fields
-  ;; computed from its tag rather than read from a table.
+  ;; The decoder's fast path: fastPath in fast-path.ts, with 16-byte moves (more than the
+  ;; element needs, so that its length takes no branch up to 32 or 64 bytes) and a copy's
+  ;; fields computed from its tag rather than read from a table.
   ;; From IN[pos..] into OUT[op..] while pos <= fastEnd and op <= fastOutEnd (a tag with 16
   ;; input bytes after it, 72 bytes of window room). Returns the input position of the first
   ;; element it leaves; the output position goes to state[0].
   (func (export "fastPath") (param $pos i32) (param $op i32) (param $fastEnd i32) (param $fastOutEnd i32) (result i32)
     (local $end i32) (local $outLimit i32) (local $word i32) (local $tag i32) (local $length i32)
     (local $from i32) (local $done i32) (local $extra i32) (local $stop i32)
-    (local $offset i32) (local $pattern i64) (local $copy1 i32)
+    (local $offset i32) (local $pattern i64) (local $copy1 i32) (local $repeat v128)
     (local.set $end (i32.add (local.get $fastEnd) (i32.const 17)))
     (local.set $outLimit (i32.add (local.get $fastOutEnd) (i32.const 72)))
     (block $exit
@@ -49,18 +50,23 @@
         (local.set $tag (i32.and (local.get $word) (i32.const 0xff)))
         (if (i32.eqz (i32.and (local.get $tag) (i32.const 3)))
           (then
-            ;; §2.1 Literal: 16 bytes moved whatever the length (the next element rewrites
-            ;; what is past it), then the rest for longer ones.
+            ;; §2.1 Literal: 32 bytes moved whatever the length (the next element rewrites
+            ;; what is past it; reading past the input window stays inside this memory),
+            ;; which is all of one up to 32 bytes that ends inside the window; the rest for
+            ;; longer ones. No branch on lengths up to 32: on blocks the branch on "up to
+            ;; 16" mispredicted often (a data-dependent branch is learnt only when the same
+            ;; data comes again, as in a loop over one payload).
             (local.set $length (i32.add (i32.shr_u (local.get $tag) (i32.const 2)) (i32.const 1)))
-            (i64.store offset=65536 align=1 (local.get $op) (i64.load offset=4097 align=1 (local.get $pos)))
-            (i64.store offset=65544 align=1 (local.get $op) (i64.load offset=4105 align=1 (local.get $pos)))
-            (if (i32.le_u (local.get $length) (i32.const 16))
+            (v128.store offset=65536 align=1 (local.get $op) (v128.load offset=4097 align=1 (local.get $pos)))
+            (v128.store offset=65552 align=1 (local.get $op) (v128.load offset=4113 align=1 (local.get $pos)))
+            (if (i32.and (i32.le_u (local.get $length) (i32.const 32))
+                  (i32.lt_s (i32.add (local.get $pos) (local.get $length)) (local.get $end)))
               (then
                 (local.set $pos (i32.add (local.get $pos) (i32.add (local.get $length) (i32.const 1))))
                 (local.set $op (i32.add (local.get $op) (local.get $length)))
                 (br $element)))
             (local.set $from (i32.add (local.get $pos) (i32.const 1)))
-            (local.set $done (i32.const 16))
+            (local.set $done (i32.const 32))
             (if (i32.gt_u (local.get $length) (i32.const 60))
               (then
                 ;; length-1 in the next 1-2 bytes (3-4: the checked code).
@@ -123,16 +129,31 @@
             (local.get $copy1)))
         (local.set $from (i32.sub (local.get $op) (local.get $offset)))
         (local.set $stop (i32.add (local.get $op) (local.get $length)))
+        (if (i32.ge_u (local.get $offset) (i32.const 16))
+          (then
+            ;; From 16 or more bytes back (most copies): 32 bytes whatever the length, 64
+            ;; for a longer one (a copy-1 or copy-2 is at most 64 bytes), 16 at a time; every
+            ;; byte read was written before, by an earlier element or an earlier move.
+            (v128.store offset=65536 align=1 (local.get $op) (v128.load offset=65536 align=1 (local.get $from)))
+            (v128.store offset=65552 align=1 (local.get $op) (v128.load offset=65552 align=1 (local.get $from)))
+            (if (i32.gt_u (local.get $length) (i32.const 32))
+              (then
+                (v128.store offset=65568 align=1 (local.get $op) (v128.load offset=65568 align=1 (local.get $from)))
+                (v128.store offset=65584 align=1 (local.get $op) (v128.load offset=65584 align=1 (local.get $from)))))
+            (local.set $op (local.get $stop))
+            (br $element)))
         (if (i32.ge_u (local.get $offset) (i32.const 8))
           (then
-            ;; From 8 or more bytes back (most copies): 16 bytes whatever the length, then
-            ;; 8 at a time; every byte read was written before.
+            ;; From 8 to 15 bytes back: 32 bytes, then the rest, 8 at a time (a 16-byte move
+            ;; would read bytes the move before it had not yet written).
             (i64.store offset=65536 align=1 (local.get $op) (i64.load offset=65536 align=1 (local.get $from)))
             (i64.store offset=65544 align=1 (local.get $op) (i64.load offset=65544 align=1 (local.get $from)))
-            (if (i32.gt_u (local.get $length) (i32.const 16))
+            (i64.store offset=65552 align=1 (local.get $op) (i64.load offset=65552 align=1 (local.get $from)))
+            (i64.store offset=65560 align=1 (local.get $op) (i64.load offset=65560 align=1 (local.get $from)))
+            (if (i32.gt_u (local.get $length) (i32.const 32))
               (then
-                (local.set $op (i32.add (local.get $op) (i32.const 16)))
-                (local.set $from (i32.add (local.get $from) (i32.const 16)))
+                (local.set $op (i32.add (local.get $op) (i32.const 32)))
+                (local.set $from (i32.add (local.get $from) (i32.const 32)))
                 (loop $far
                   (i64.store offset=65536 align=1 (local.get $op) (i64.load offset=65536 align=1 (local.get $from)))
                   (local.set $op (i32.add (local.get $op) (i32.const 8)))
@@ -141,29 +162,23 @@
             (local.set $op (local.get $stop))
             (br $element)))
         ;; §2.2 overlap (offset < length: the last `offset` bytes repeat).
-        (if (i32.eqz (i32.and (local.get $offset) (i32.const 3)))
+        (if (i32.and (i32.shl (i32.const 1) (local.get $offset)) (i32.const 0x16))
           (then
-            ;; Offset 4: the 4-byte pattern twice, then only stores.
-            (local.set $pattern (i64.mul (i64.load32_u offset=65536 align=1 (local.get $from))
-              (i64.const 0x0000000100000001)))
-            (loop $run4
-              (i64.store offset=65536 align=1 (local.get $op) (local.get $pattern))
-              (local.set $op (i32.add (local.get $op) (i32.const 8)))
-              (br_if $run4 (i32.lt_s (local.get $op) (local.get $stop))))
-            (local.set $op (local.get $stop))
-            (br $element)))
-        (if (i32.lt_u (local.get $offset) (i32.const 3))
-          (then
-            ;; Offsets 1 and 2 (runs of one byte, e.g. SSZ's zero padding, or of a pair):
-            ;; the pattern built once, then only stores.
+            ;; Offsets 1, 2 and 4 (runs of one byte, e.g. SSZ's zero padding, of a pair, of
+            ;; four): the pattern built once, then 64 bytes of stores whatever the length
+            ;; (a copy-1 or copy-2 is at most 64 bytes), so no branch on the length.
             (local.set $pattern
               (if (result i64) (i32.eq (local.get $offset) (i32.const 1))
                 (then (i64.mul (i64.load8_u offset=65536 (local.get $from)) (i64.const 0x0101010101010101)))
-                (else (i64.mul (i64.load16_u offset=65536 align=1 (local.get $from)) (i64.const 0x0001000100010001)))))
-            (loop $run
-              (i64.store offset=65536 align=1 (local.get $op) (local.get $pattern))
-              (local.set $op (i32.add (local.get $op) (i32.const 8)))
-              (br_if $run (i32.lt_s (local.get $op) (local.get $stop))))
+                (else
+                  (if (result i64) (i32.eq (local.get $offset) (i32.const 2))
+                    (then (i64.mul (i64.load16_u offset=65536 align=1 (local.get $from)) (i64.const 0x0001000100010001)))
+                    (else (i64.mul (i64.load32_u offset=65536 align=1 (local.get $from)) (i64.const 0x0000000100000001)))))))
+            (local.set $repeat (i64x2.splat (local.get $pattern)))
+            (v128.store offset=65536 align=1 (local.get $op) (local.get $repeat))
+            (v128.store offset=65552 align=1 (local.get $op) (local.get $repeat))
+            (v128.store offset=65568 align=1 (local.get $op) (local.get $repeat))
+            (v128.store offset=65584 align=1 (local.get $op) (local.get $repeat))
             (local.set $op (local.get $stop))
             (br $element)))
         (if (i32.eq (local.get $offset) (i32.const 3))
