@@ -48,7 +48,8 @@ const codecs = {
   // decoded output up to 256 KiB (its default), so no finalizer frees it.
   "napi-copy": {
     compress: (b) => napi.compressSync(b, { copyOutputData: true }),
-    uncompress: (b, n) => napi.uncompressSync(b, { asBuffer: true, copyOutputData: n <= 256 * 1024 }),
+    uncompress: (b, n) =>
+      napi.uncompressSync(b, { asBuffer: true, copyOutputData: n <= 256 * 1024 }),
   },
 };
 /** The caller-owned-buffer path of a build, when it has one: one output array, reused. */
