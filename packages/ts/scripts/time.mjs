@@ -5,8 +5,9 @@
 // Usage: node scripts/time.mjs [payload ...] [--codecs=ts,napi] [--batches=25] [--cpu]
 //          [--before=<dir with dist/ and package.json>] [--per=napi] [--ops=compress,uncompress]
 //          [--files=<dir>]
-// Codecs: ts, napi, napi-copy (snappy@7 as @snappykit/napi calls it), ts-into (compressInto/uncompressInto into one reused array), before and
-// before-into (the build in --before), snappyjs, stablelib, hysnappy.
+// Codecs: ts, napi, napi-copy (snappy@7 as @snappykit/napi calls it: the bench's napi row),
+// ts-into (compressInto/uncompressInto into one reused array), before and before-into (the
+// build in --before), snappyjs, stablelib, hysnappy.
 //
 // The codecs run interleaved: batch k of every codec runs before batch k+1 of any, so a
 // disturbance on a shared machine hits all of them alike. Each batch is ~8 MiB of output or
