@@ -171,11 +171,15 @@ describe("auto-routes", () => {
       const native = named(compress, name) || named(uncompress, name);
       expect([name, native]).toEqual([name, !named(neither, name)]);
     }
-    // Against auto itself: a payload is under compress when auto compresses an item of it natively.
+    // Against auto itself: a payload is under an op when auto sends an item of it to native.
     const auto = await createAuto();
     for (const { name, items } of loadPayloads()) {
       const native = items.some((item) => auto.explain("compress", item).backend === "napi");
       expect([name, named(compress, name)]).toEqual([name, native]);
+      const decoded = items.some(
+        (item) => auto.explain("uncompress", auto.compress(item)).backend === "napi",
+      );
+      expect([name, "uncompress", named(uncompress, name)]).toEqual([name, "uncompress", decoded]);
     }
     expect(text).toContain(`among the bench's ${names.length} payloads`);
   });

@@ -140,6 +140,26 @@ describe("fastPath: how far it goes", () => {
     OUT.fill(0xee, last.op + 72);
     run(last.pos, last.op);
     expect(OUT.subarray(last.op + 72, last.op + 72 + 256).every((b) => b === 0xee)).toBe(true);
+    // The same for an element of each kind of move, the last one its limits allow: a short
+    // literal, copies from 16+ and 8-15 back, runs at offsets 1, 2 and 4, a copy at offset 3.
+    const kinds = [
+      lit(data(1)),
+      lit(data(16)),
+      copy2(16, 1),
+      copy2(20, 64),
+      copy2(8, 4),
+      copy2(9, 64),
+    ];
+    for (const offset of [1, 2, 3, 4]) kinds.push(copy2(offset, 1), copy2(offset, 64));
+    for (const element of kinds) {
+      const laid = lay([lit(data(20)), element]);
+      const at = laid.starts[1]!;
+      OUT.fill(0xee, at.op + 72);
+      const r = run(at.pos, at.op);
+      expect(r).toMatchObject({ pos: laid.starts[2]!.pos, op: laid.starts[2]!.op });
+      expect(r.output).toEqual(laid.output);
+      expect(OUT.subarray(at.op + 72, at.op + 72 + 256).every((b) => b === 0xee)).toBe(true);
+    }
   });
 
   it("takes a 61-255 byte literal with exactly its length and 7 bytes of window room", () => {
