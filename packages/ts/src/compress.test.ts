@@ -114,6 +114,25 @@ describe("compress: byte-identical to snappy@7", () => {
     expectSameAsOracle(structured(3 << 20, 3));
   });
 
+  it("a match at each of the first probes, with the block's limit before, at and after it", () => {
+    // A search probes one byte at a time for its first 32 probes, and only while the next
+    // position is within the limit (length - 15); the kernel runs those 32 without a bound
+    // per probe where all of them are within it. A repeat of the first 4 bytes at `at`
+    // (probe at-1 of the first search) is found or not depending on where the limit falls;
+    // a second repeat after it does the same for a search that starts after a copy.
+    for (let at = 20; at <= 40; at++) {
+      for (let n = at + 12; n <= at + 20; n++) {
+        const input = randomBytes(n, at * 100 + n);
+        input.set(input.subarray(0, 4), at);
+        expectSameAsOracle(input);
+        const twice = randomBytes(n + 24, at * 100 + n);
+        twice.set(twice.subarray(0, 8), 16);
+        twice.set(twice.subarray(0, 4), at + 24);
+        expectSameAsOracle(twice);
+      }
+    }
+  });
+
   it("hash table sizes: every power of two from 256 to 16384 and past it", () => {
     for (let n = 200; n <= 40000; n = Math.ceil(n * 1.37)) {
       expectSameAsOracle(structured(n, n));

@@ -231,26 +231,42 @@
     (memory.fill (i32.const 327680) (i32.const 0) (i32.shl (local.get $tableSize) (i32.const 1)))
     (local.set $ipLimit (i32.sub (local.get $length) (i32.const 15)))
     (local.set $ip (i32.const 1))
-    (local.set $nextBytes (i32.load offset=360448 align=1 (local.get $ip)))
-    (local.set $nextHash (i32.shr_u (i32.mul (local.get $nextBytes) (i32.const 0x1e35a7bd)) (local.get $shift)))
     (block $done
       (loop $search
         ;; A 4-byte match; after 32 misses the step grows by one every 32 probes.
         (local.set $skip (i32.const 32))
-        (local.set $nextIp (local.get $ip))
-        (loop $probe
-          (local.set $ip (local.get $nextIp))
-          (local.set $bytes (local.get $nextBytes))
-          (local.set $hash (local.get $nextHash))
-          (local.set $step (i32.shr_u (local.get $skip) (i32.const 5)))
-          (local.set $skip (i32.add (local.get $skip) (local.get $step)))
-          (local.set $nextIp (i32.add (local.get $ip) (local.get $step)))
-          (br_if $done (i32.gt_s (local.get $nextIp) (local.get $ipLimit)))
-          (local.set $nextBytes (i32.load offset=360448 align=1 (local.get $nextIp)))
+        (block $found
+          ;; The first 32 probes are one byte apart: where all of them are within the limit
+          ;; (the step-1 probe at ip needs ip + 1 <= ipLimit), they run without the step's
+          ;; arithmetic or a bound per probe. The same probes, in the same order.
+          (if (i32.le_s (i32.add (local.get $ip) (i32.const 32)) (local.get $ipLimit))
+            (then
+              (local.set $end (i32.add (local.get $ip) (i32.const 32)))
+              (loop $near
+                (local.set $bytes (i32.load offset=360448 align=1 (local.get $ip)))
+                (local.set $hash (i32.shl (i32.shr_u (i32.mul (local.get $bytes) (i32.const 0x1e35a7bd)) (local.get $shift)) (i32.const 1)))
+                (local.set $candidate (i32.load16_u offset=327680 (local.get $hash)))
+                (i32.store16 offset=327680 (local.get $hash) (local.get $ip))
+                (br_if $found (i32.eq (local.get $bytes) (i32.load offset=360448 align=1 (local.get $candidate))))
+                (local.set $ip (i32.add (local.get $ip) (i32.const 1)))
+                (br_if $near (i32.lt_s (local.get $ip) (local.get $end))))
+              (local.set $skip (i32.const 64))))
+          (local.set $nextIp (local.get $ip))
+          (local.set $nextBytes (i32.load offset=360448 align=1 (local.get $ip)))
           (local.set $nextHash (i32.shr_u (i32.mul (local.get $nextBytes) (i32.const 0x1e35a7bd)) (local.get $shift)))
-          (local.set $candidate (i32.load16_u offset=327680 (i32.shl (local.get $hash) (i32.const 1))))
-          (i32.store16 offset=327680 (i32.shl (local.get $hash) (i32.const 1)) (local.get $ip))
-          (br_if $probe (i32.ne (local.get $bytes) (i32.load offset=360448 align=1 (local.get $candidate)))))
+          (loop $probe
+            (local.set $ip (local.get $nextIp))
+            (local.set $bytes (local.get $nextBytes))
+            (local.set $hash (local.get $nextHash))
+            (local.set $step (i32.shr_u (local.get $skip) (i32.const 5)))
+            (local.set $skip (i32.add (local.get $skip) (local.get $step)))
+            (local.set $nextIp (i32.add (local.get $ip) (local.get $step)))
+            (br_if $done (i32.gt_s (local.get $nextIp) (local.get $ipLimit)))
+            (local.set $nextBytes (i32.load offset=360448 align=1 (local.get $nextIp)))
+            (local.set $nextHash (i32.shr_u (i32.mul (local.get $nextBytes) (i32.const 0x1e35a7bd)) (local.get $shift)))
+            (local.set $candidate (i32.load16_u offset=327680 (i32.shl (local.get $hash) (i32.const 1))))
+            (i32.store16 offset=327680 (i32.shl (local.get $hash) (i32.const 1)) (local.get $ip))
+            (br_if $probe (i32.ne (local.get $bytes) (i32.load offset=360448 align=1 (local.get $candidate))))))
         ;; Everything since the last copy is a literal (§2.1, never empty). Its tag: length-1
         ;; below 60, else 60/61 and 1/2 length bytes (the fewest that fit; a block is at most
         ;; 64 KiB), as one store without branches (emitLiteralTag).
@@ -343,8 +359,6 @@
           (i32.store16 offset=327680 (i32.shl (local.get $hash) (i32.const 1)) (local.get $ip))
           (br_if $match (i32.eq (local.get $current) (i32.load offset=360448 align=1 (local.get $candidate)))))
         (local.set $ip (i32.add (local.get $ip) (i32.const 1)))
-        (local.set $nextBytes (i32.load offset=360448 align=1 (local.get $ip)))
-        (local.set $nextHash (i32.shr_u (i32.mul (local.get $nextBytes) (i32.const 0x1e35a7bd)) (local.get $shift)))
         (br $search)))
     ;; The rest of the block is the caller's last literal.
     (i32.store offset=4 (i32.const 0) (local.get $nextEmit))
