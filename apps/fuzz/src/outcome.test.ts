@@ -35,10 +35,10 @@ describe("classifyReturn", () => {
 
 describe("classifyThrow", () => {
   it("separates SnappyError from other errors, and false rejects", () => {
-    expect(classifyThrow(new SnappyError("CORRUPT_INPUT", "x"), null)).toBe("rejected");
+    expect(classifyThrow(new SnappyError("backend-rejected", "x"), null)).toBe("rejected");
     expect(classifyThrow(new Error("x"), null)).toBe("rejectedOther");
     expect(classifyThrow("a string", null)).toBe("rejectedOther");
-    expect(classifyThrow(new SnappyError("CORRUPT_INPUT", "x"), bytes(1))).toBe("falseReject");
+    expect(classifyThrow(new SnappyError("backend-rejected", "x"), bytes(1))).toBe("falseReject");
   });
 });
 

@@ -1,7 +1,7 @@
 // The router, independent of how the native codec is found: index.ts loads @snappykit/napi,
 // browser.ts never tries.
 import {
-  assertBytes,
+  bytesOf,
   checkOptions,
   checkUncompressedLength,
   maxCompressedLength,
@@ -35,12 +35,13 @@ const NEVER: Thresholds = {
 };
 
 function resolveThresholds(options: AutoOptions): Thresholds {
-  checkOptions(options, ["thresholds", "native"]);
-  checkOptions(options.thresholds, [...OPS, "provenance"], "thresholds");
+  const own = checkOptions(options, ["thresholds", "native"]);
+  const table = checkOptions(own.thresholds, [...OPS, "provenance"], "thresholds");
   const resolved = {} as Record<Op, KindThresholds>;
   for (const op of OPS) {
-    const given = options.thresholds?.[op];
-    if (given !== null && typeof given === "object") checkOptions(given, KINDS, `thresholds.${op}`);
+    const raw = table[op];
+    const given =
+      raw !== null && typeof raw === "object" ? checkOptions(raw, KINDS, `thresholds.${op}`) : raw;
     const merged: KindThresholds =
       given === undefined
         ? shippedThresholds[op]
@@ -51,7 +52,7 @@ function resolveThresholds(options: AutoOptions): Thresholds {
       const value = merged[kind];
       if (value !== null && !(Number.isSafeInteger(value) && value >= 0)) {
         throw new SnappyError(
-          "INVALID_ARGUMENT",
+          "bad-options",
           `thresholds.${op}.${kind} must be a non-negative integer or null, got ${value}`,
         );
       }
@@ -137,7 +138,7 @@ function chooser(op: Op, t: KindThresholds): (input: Uint8Array, size: number) =
 
 function checkOp(op: Op): Op {
   if (!OPS.includes(op)) {
-    throw new SnappyError("INVALID_ARGUMENT", `op must be "compress" or "uncompress", got ${op}`);
+    throw new SnappyError("bad-argument", `op must be "compress" or "uncompress", got ${op}`);
   }
   return op;
 }
@@ -145,7 +146,7 @@ function checkOp(op: Op): Op {
 function checkKind(kind: Kind): Kind {
   if (!KINDS.includes(kind)) {
     throw new SnappyError(
-      "INVALID_ARGUMENT",
+      "bad-argument",
       `kind must be "compressible" or "incompressible", got ${kind}`,
     );
   }
@@ -176,7 +177,7 @@ function sourceOf(options: AutoOptions): Pick<AutoDescription, "source" | "prove
     const fields = ["node", "machine", "date"] as const;
     if (typeof p !== "object" || p === null || fields.some((f) => typeof p[f] !== "string")) {
       throw new SnappyError(
-        "INVALID_ARGUMENT",
+        "bad-options",
         "thresholds.provenance must say node, machine and date (a calibration's thresholds file has them)",
       );
     }
@@ -211,12 +212,12 @@ export function route(ts: SnappyCodec, native: NativeResult, options: AutoOption
     runtime: nativeCodec ? "native" : ts.runtime,
     // Checked before routing: routing reads the input, and a Proxy of a Uint8Array passes
     // `instanceof` but throws a TypeError at its first typed-array read.
-    compress: (input) => {
-      assertBytes(input);
+    compress: (given) => {
+      const input = bytesOf(given);
       return compressNative(input, input.length) ? big.compress(input) : ts.compress(input);
     },
-    uncompress: (input, options) => {
-      assertBytes(input);
+    uncompress: (given, options) => {
+      const input = bytesOf(given);
       return uncompressNative(input, declaredSize(input))
         ? big.uncompress(input, options)
         : ts.uncompress(input, options);
@@ -242,8 +243,8 @@ export function route(ts: SnappyCodec, native: NativeResult, options: AutoOption
     },
     explain: (op, input) => {
       checkOp(op);
-      assertBytes(input);
-      const size = sizeFor(op, input);
+      const bytes = bytesOf(input);
+      const size = sizeFor(op, bytes);
       const kind: Kind = kindTests[op](input, size) ? "incompressible" : "compressible";
       const threshold = thresholds[op][kind];
       return {

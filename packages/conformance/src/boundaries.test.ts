@@ -31,7 +31,7 @@ describe("the boundary checks", () => {
     const limited: SnappyCodec = {
       ...reference,
       maxCompressedLength: (n) => {
-        if (n > 1_840_700_241) throw new SnappyError("INVALID_ARGUMENT", "too large");
+        if (n > 1_840_700_241) throw new SnappyError("bad-argument", "too large");
         return maxCompressedLength(n);
       },
     };

@@ -193,7 +193,7 @@ describe("the conformance checks", () => {
     const looseInput: SnappyCodec = {
       ...reference,
       compress: (input) => {
-        if (!(input instanceof Uint8Array)) throw new SnappyError("INVALID_ARGUMENT", "bytes");
+        if (!(input instanceof Uint8Array)) throw new SnappyError("not-bytes", "bytes");
         return literalStream(input);
       },
     };

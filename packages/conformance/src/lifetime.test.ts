@@ -1,9 +1,9 @@
 // Self-tests of the calling-pattern checks: async calls that read their input after
 // returning, codecs that refuse memory a caller may pass.
 import {
-  assertBytes,
-  assertOutputSpace,
+  bytesOf,
   maxCompressedLength,
+  outputSpace,
   type SnappyCodec,
   SnappyError,
 } from "@snappykit/core";
@@ -35,12 +35,12 @@ describe("the calling-pattern checks", () => {
     const snapshot: SnappyCodec = {
       ...reference,
       compressAsync: (input) => {
-        assertBytes(input);
+        bytesOf(input);
         const mine = new Uint8Array(input);
         return later(() => reference.compress(mine));
       },
       uncompressAsync: (input, options) => {
-        assertBytes(input);
+        bytesOf(input);
         const mine = new Uint8Array(input);
         return later(() => reference.uncompress(mine, options));
       },
@@ -50,9 +50,9 @@ describe("the calling-pattern checks", () => {
 
   it("fail a codec that refuses memory it should take: shared, resizable, pooled", async () => {
     const picky = (input: Uint8Array) => {
-      assertBytes(input);
+      bytesOf(input);
       if (input.buffer instanceof SharedArrayBuffer || input.buffer.resizable) {
-        throw new SnappyError("INVALID_ARGUMENT", "plain ArrayBuffers only");
+        throw new SnappyError("bad-argument", "plain ArrayBuffers only");
       }
       return input;
     };
@@ -74,8 +74,8 @@ describe("the calling-pattern checks", () => {
     const cached: SnappyCodec = {
       ...reference,
       compressInto: (input, output) => {
-        assertBytes(input);
-        assertOutputSpace(input, output, maxCompressedLength(input.length));
+        bytesOf(input);
+        outputSpace(input, output, maxCompressedLength(input.length));
         if (output !== last || view.byteLength !== output.byteLength) {
           view = new DataView(output.buffer, output.byteOffset, output.byteLength);
           last = output;

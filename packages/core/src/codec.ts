@@ -55,30 +55,30 @@ export interface SnappyCodec {
     options?: UncompressOptions,
   ) => Promise<Uint8Array>;
 
-  // Optional capabilities for callers that bring their own memory: the shape Ethereum
-  // clients use on the gossip path (read the declared length, check it against the message
-  // type's bounds, decode into a reused buffer). A codec declares only what its backend
-  // really does: an `*Into` member writes straight into the caller's array, never into a
-  // hidden buffer that is then copied.
+  // For callers that bring their own memory: the shape Ethereum clients use on the gossip
+  // path (read the declared length, check it against the message type's bounds, decode into
+  // a reused buffer). Every codec has the two lengths; the `*Into` members are optional: a
+  // codec declares only what its backend really does, writing straight into the caller's
+  // array, never into a hidden buffer that is then copied.
 
   /**
    * The uncompressed length `input` declares in its preamble, validated as
    * {@link SnappyCodec.uncompress} validates it before allocating: a well-formed varint,
    * no more than `maxLength`, and no more than the body could ever expand to. Reads the
    * preamble only; the body may still be corrupt (`uncompress`/`uncompressInto` say so).
-   * Every codec built by `guardedCodec` has it.
+   * Every codec has it (`guardedCodec` builds it from the format).
    * @throws SnappyError `CORRUPT_INPUT` for a bad preamble or a decompression bomb,
    *   `LENGTH_LIMIT` over `maxLength`, `INVALID_ARGUMENT` for a non-`Uint8Array`.
    */
-  readonly uncompressedLength?: (input: Uint8Array, options?: UncompressOptions) => number;
+  readonly uncompressedLength: (input: Uint8Array, options?: UncompressOptions) => number;
   /**
    * The output length {@link SnappyCodec.compressInto} needs for `length` input bytes: at
    * least the compressed size of every input of that length. For most codecs the format's
    * bound `32 + n + floor(n / 6)` (core's `maxCompressedLength`); a backend may need a
-   * little more. Present whenever `compressInto` is.
+   * little more. Every codec has it, whether or not it has `compressInto`.
    * @throws SnappyError `INVALID_ARGUMENT` unless `length` is an integer in 0..2^32-1.
    */
-  readonly maxCompressedLength?: (length: number) => number;
+  readonly maxCompressedLength: (length: number) => number;
   /**
    * Compress `input` into the caller's `output`, starting at `output[0]`, and return the
    * number of bytes written. The bytes are exactly those {@link SnappyCodec.compress}

@@ -1,9 +1,16 @@
 import { describe, expect, it } from "vitest";
-import { isSnappyError, SnappyError, toSnappyError } from "./errors.js";
+import {
+  isSnappyError,
+  REASON_CODES,
+  SnappyError,
+  type SnappyErrorReason,
+  toSnappyError,
+  withContext,
+} from "./errors.js";
 
 describe("isSnappyError", () => {
   it("is true for a SnappyError, with its code or any code", () => {
-    const error = new SnappyError("LENGTH_LIMIT", "too long");
+    const error = new SnappyError("length-over-limit", "too long");
     expect(isSnappyError(error)).toBe(true);
     expect(isSnappyError(error, "LENGTH_LIMIT")).toBe(true);
     expect(isSnappyError(error, "CORRUPT_INPUT")).toBe(false);
@@ -20,7 +27,7 @@ describe("isSnappyError", () => {
 
 describe("toSnappyError", () => {
   it("passes a SnappyError through unchanged", () => {
-    const error = new SnappyError("CHECKSUM_MISMATCH", "crc");
+    const error = new SnappyError("checksum-mismatch", "crc");
     expect(toSnappyError(error, "lib")).toBe(error);
   });
 
@@ -34,11 +41,79 @@ describe("toSnappyError", () => {
       "lib@1 rejected the stream: offset out of range",
     ]);
     expect(wrapped.cause).toBe(cause);
+    expect(wrapped.reason).toBe("backend-rejected");
     const thrown = toSnappyError("out of memory", "lib@1 failed", "BACKEND_ERROR");
     expect([thrown.code, thrown.message, thrown.cause]).toEqual([
       "BACKEND_ERROR",
       "lib@1 failed: out of memory",
       "out of memory",
     ]);
+    expect(thrown.reason).toBe("backend-failed");
+    expect(toSnappyError(cause, "load", "UNSUPPORTED").reason).toBe("unsupported");
+    expect(toSnappyError(cause, "arg", "INVALID_ARGUMENT").reason).toBe("bad-argument");
+  });
+});
+
+describe("SnappyError", () => {
+  it("derives its code from its reason and carries the numbers as fields", () => {
+    const error = new SnappyError("offset-past-output", "copy offset 9 reaches back too far", {
+      offset: 9,
+      produced: 4,
+      at: 7,
+    });
+    expect([error.code, error.reason, error.offset, error.produced, error.at]).toEqual([
+      "CORRUPT_INPUT",
+      "offset-past-output",
+      9,
+      4,
+      7,
+    ]);
+    expect(error.declared).toBeUndefined();
+    expect("declared" in error).toBe(false);
+    expect(error.cause).toBeUndefined();
+    const cause = new Error("inner");
+    expect(new SnappyError("truncated", "x", { cause }).cause).toBe(cause);
+  });
+
+  it("has one code per reason, each a code of SnappyErrorCode", () => {
+    const codes = new Set([
+      "CORRUPT_INPUT",
+      "LENGTH_LIMIT",
+      "CHECKSUM_MISMATCH",
+      "UNSUPPORTED",
+      "INVALID_ARGUMENT",
+      "OUTPUT_TOO_SMALL",
+      "BACKEND_ERROR",
+    ]);
+    for (const [reason, code] of Object.entries(REASON_CODES)) {
+      expect(codes.has(code), reason).toBe(true);
+      expect(new SnappyError(reason as SnappyErrorReason, "m").code).toBe(code);
+    }
+    expect(REASON_CODES["length-over-limit"]).toBe("LENGTH_LIMIT");
+    expect(REASON_CODES["checksum-mismatch"]).toBe("CHECKSUM_MISMATCH");
+  });
+
+  it("refuses a reason it does not know", () => {
+    expect(() => new SnappyError("CORRUPT_INPUT" as never, "m")).toThrow(TypeError);
+  });
+});
+
+describe("withContext", () => {
+  it("prefixes the message, keeps reason and numbers, adds details and the cause", () => {
+    const inner = new SnappyError("offset-zero", "copy with offset 0 (at byte 3)", {
+      at: 3,
+      produced: 2,
+    });
+    const outer = withContext(inner, "compressed chunk at byte 10", { at: 10 });
+    expect([outer.reason, outer.code, outer.at, outer.produced, outer.cause]).toEqual([
+      "offset-zero",
+      "CORRUPT_INPUT",
+      10,
+      2,
+      inner,
+    ]);
+    expect(outer.message).toBe("compressed chunk at byte 10: copy with offset 0 (at byte 3)");
+    const cause = new Error("backend");
+    expect(withContext(inner, "lib", { cause }).cause).toBe(cause);
   });
 });

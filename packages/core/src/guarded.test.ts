@@ -57,10 +57,30 @@ describe("guardedCodec", () => {
         throw new Error("snappy: corrupt input");
       },
     });
-    expect(() => guardedCodec(b).uncompress(truncated)).toThrow(
-      "test-lib@1.0.0 rejected the stream: snappy: corrupt input",
-    );
+    // On that failure path only, core's walk names the fault; the backend's error is the cause.
+    let error: SnappyError | undefined;
+    try {
+      guardedCodec(b).uncompress(truncated);
+    } catch (thrown) {
+      error = thrown as SnappyError;
+    }
+    expect(error).toMatchObject({
+      code: "CORRUPT_INPUT",
+      reason: "truncated",
+      declared: 8,
+      produced: 4,
+      message: "test-lib@1.0.0 rejected the stream: stream produces 4 bytes, but declares 8",
+    });
+    expect((error!.cause as Error).message).toBe("snappy: corrupt input");
     expect(b.calls).toBe(1);
+    // A stream core finds valid, rejected all the same, keeps the backend's word.
+    const valid = Uint8Array.of(4, 0x0c, 97, 98, 99, 100);
+    expect(() => guardedCodec(b).uncompress(valid)).toThrow(
+      expect.objectContaining({
+        reason: "backend-rejected",
+        message: "test-lib@1.0.0 rejected the stream: snappy: corrupt input",
+      }),
+    );
   });
 
   it("'stream' guard stops an invalid stream the length guard lets through", () => {
@@ -91,7 +111,7 @@ describe("guardedCodec", () => {
     expect(() => guardedCodec(short).uncompress(abcd)).toThrow(/produced 3 bytes/);
     const own = backend({
       uncompress: () => {
-        throw new SnappyError("BACKEND_ERROR", "out of memory");
+        throw new SnappyError("backend-failed", "out of memory");
       },
     });
     expect(codeOf(() => guardedCodec(own).uncompress(abcd))).toBe("BACKEND_ERROR");

@@ -1,13 +1,14 @@
+import { bytesOf } from "./bytes.js";
 import type { CodecRuntime, SnappyCodec, UncompressOptions } from "./codec.js";
-import { SnappyError, toSnappyError } from "./errors.js";
+import { SnappyError, toSnappyError, withContext } from "./errors.js";
 import {
-  assertBytes,
   assertOutputLength,
+  type CheckedInput,
   checkUncompressedLength,
   maxCompressedLength,
 } from "./limits.js";
-import { assertOutputSpace, ownedBytes, retypedBytes } from "./output.js";
-import { validateCompressed } from "./validate.js";
+import { outputSpace, ownedBytes, retypedBytes } from "./output.js";
+import { validateBody } from "./validate.js";
 
 /**
  * What an adapter knows about its backend. {@link guardedCodec} turns it into a
@@ -87,29 +88,48 @@ export function guardedCodec(backend: BackendSpec): SnappyCodec {
   const rejected = `${library} rejected the stream`;
   const guard =
     backend.guard === "stream"
-      ? validateCompressed
-      : (input: Uint8Array, options?: UncompressOptions) =>
-          checkUncompressedLength(input, options).length;
+      ? (input: Uint8Array, options?: UncompressOptions) => {
+          const checked = checkUncompressedLength(input, options);
+          validateBody(checked);
+          return checked;
+        }
+      : checkUncompressedLength;
   const own = backend.freshOutput ? retypedBytes : ownedBytes;
   const forLater = backend.asyncBorrowsInput ? snapshot : (input: Uint8Array) => input;
+  /**
+   * What the backend threw on a stream that passed the guard, as a SnappyError with the
+   * reason: after a length guard, core's walk over the stream names the fault (it runs only on
+   * this failure path); a stream it finds valid keeps `backend-rejected`.
+   */
+  const rejection = (error: unknown, checked: CheckedInput): SnappyError => {
+    if (error instanceof SnappyError) return error;
+    if (backend.guard === "length") {
+      try {
+        validateBody(checked);
+      } catch (precise) {
+        if (precise instanceof SnappyError) return withContext(precise, rejected, { cause: error });
+      }
+    }
+    return toSnappyError(error, rejected);
+  };
 
   const compress = (input: Uint8Array): Uint8Array => {
-    assertBytes(input);
+    const bytes = bytesOf(input);
     try {
-      return own(backend.compress(input));
+      return own(backend.compress(bytes));
     } catch (error) {
       throw toSnappyError(error, compressFailed, "BACKEND_ERROR");
     }
   };
   const uncompress = (input: Uint8Array, options?: UncompressOptions): Uint8Array => {
-    const length = guard(input, options);
+    const checked = guard(input, options);
     let output: Uint8Array;
     try {
-      output = backend.uncompress(input, length);
+      output = backend.uncompress(checked.bytes, checked.length);
     } catch (error) {
-      throw toSnappyError(error, rejected);
+      throw rejection(error, checked);
     }
-    assertOutputLength(output, length, library);
+    assertOutputLength(output, checked.length, library);
     return own(output);
   };
   const ownBound = backend.maxCompressedLength?.bind(backend);
@@ -132,9 +152,9 @@ export function guardedCodec(backend: BackendSpec): SnappyCodec {
     ...codec,
     ...(compressAsync && {
       async compressAsync(input: Uint8Array) {
-        assertBytes(input);
+        const bytes = bytesOf(input);
         try {
-          return own(await compressAsync(forLater(input)));
+          return own(await compressAsync(forLater(bytes)));
         } catch (error) {
           throw toSnappyError(error, compressFailed, "BACKEND_ERROR");
         }
@@ -142,50 +162,54 @@ export function guardedCodec(backend: BackendSpec): SnappyCodec {
     }),
     ...(uncompressAsync && {
       async uncompressAsync(input: Uint8Array, options?: UncompressOptions) {
-        const length = guard(input, options);
+        const checked = guard(input, options);
         let output: Uint8Array;
         try {
-          output = await uncompressAsync(forLater(input), length);
+          output = await uncompressAsync(forLater(checked.bytes), checked.length);
         } catch (error) {
-          throw toSnappyError(error, rejected);
+          throw rejection(error, checked);
         }
-        assertOutputLength(output, length, library);
+        assertOutputLength(output, checked.length, library);
         return own(output);
       },
     }),
     ...(compressInto && {
-      compressInto(input: Uint8Array, output: Uint8Array) {
-        assertBytes(input);
-        assertOutputSpace(input, output, bound(input.length));
+      compressInto(input: Uint8Array, given: Uint8Array) {
+        const bytes = bytesOf(input);
+        const output = outputSpace(bytes, given, bound(bytes.length));
         let written: number;
         try {
-          written = compressInto(input, output);
+          written = compressInto(bytes, output);
         } catch (error) {
           throw toSnappyError(error, compressFailed, "BACKEND_ERROR");
         }
         if (!Number.isInteger(written) || written < 0 || written > output.length) {
-          throw new SnappyError("BACKEND_ERROR", `${library} reported writing ${written} bytes`);
+          throw new SnappyError("backend-failed", `${library} reported writing ${written} bytes`, {
+            actual: written,
+          });
         }
         return written;
       },
     }),
     ...(uncompressInto && {
-      uncompressInto(input: Uint8Array, output: Uint8Array, options?: UncompressOptions) {
-        const length = guard(input, options);
-        assertOutputSpace(input, output, length);
+      uncompressInto(input: Uint8Array, given: Uint8Array, options?: UncompressOptions) {
+        const checked = guard(input, options);
+        const { length } = checked;
+        const output = outputSpace(checked.bytes, given, length);
         let written: number;
         try {
           written = uncompressInto(
-            input,
+            checked.bytes,
             output.length === length ? output : output.subarray(0, length),
           );
         } catch (error) {
-          throw toSnappyError(error, rejected);
+          throw rejection(error, checked);
         }
         if (written !== length) {
           throw new SnappyError(
-            "CORRUPT_INPUT",
+            "backend-rejected",
             `${library} produced ${written} bytes, but the stream declares ${length}`,
+            { declared: length, produced: written },
           );
         }
         return written;

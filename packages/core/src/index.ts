@@ -1,3 +1,4 @@
+export { bytesOf } from "./bytes.js";
 export type {
   AdapterModule,
   CodecRuntime,
@@ -5,11 +6,20 @@ export type {
   SnappyCodec,
   UncompressOptions,
 } from "./codec.js";
-export { isSnappyError, SnappyError, type SnappyErrorCode, toSnappyError } from "./errors.js";
+export {
+  isSnappyError,
+  REASON_CODES,
+  SnappyError,
+  type SnappyErrorCode,
+  type SnappyErrorDetails,
+  type SnappyErrorReason,
+  toSnappyError,
+  withContext,
+} from "./errors.js";
 export { type BackendSpec, guardedCodec } from "./guarded.js";
 export {
-  assertBytes,
   assertOutputLength,
+  type CheckedInput,
   checkOptions,
   checkUncompressedLength,
   DEFAULT_MAX_LENGTH,
@@ -18,8 +28,8 @@ export {
   maxExpandedLength,
   resolveMaxLength,
 } from "./limits.js";
-export { assertOutputSpace, concatBytes, ownedBytes, ownsBuffer } from "./output.js";
-export { validateCompressed } from "./validate.js";
+export { concatBytes, outputSpace, ownedBytes, ownsBuffer } from "./output.js";
+export { validateBody, validateCompressed } from "./validate.js";
 export {
   encodeUncompressedLength,
   encodeVarint,

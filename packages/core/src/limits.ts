@@ -1,6 +1,13 @@
+import { bytesOf, describeValue } from "./bytes.js";
 import type { UncompressOptions } from "./codec.js";
 import { SnappyError } from "./errors.js";
-import { MAX_SNAPPY_LENGTH, readUncompressedLength, type UncompressedLength } from "./varint.js";
+import { MAX_SNAPPY_LENGTH, readPreamble, type UncompressedLength } from "./varint.js";
+
+/** What {@link checkUncompressedLength} found: the preamble, and the input as a plain view. */
+export interface CheckedInput extends UncompressedLength {
+  /** The caller's input as {@link bytesOf} gives it: read this, never the caller's object. */
+  readonly bytes: Uint8Array;
+}
 
 /**
  * Default `maxLength` for {@link SnappyCodec.uncompress}: 256 MiB. Generous (Ethereum's
@@ -23,7 +30,7 @@ export const MAX_EXPANSION_RATIO = 64 / 3;
  */
 export function maxCompressedLength(n: number): number {
   if (!Number.isInteger(n) || n < 0 || n > MAX_SNAPPY_LENGTH) {
-    throw new SnappyError("INVALID_ARGUMENT", `length ${n} is not an integer in 0..2^32-1`);
+    throw new SnappyError("bad-argument", `length ${n} is not an integer in 0..2^32-1`);
   }
   return 32 + n + Math.floor(n / 6);
 }
@@ -34,77 +41,66 @@ export function maxExpandedLength(bodyLength: number): number {
 }
 
 /**
- * Throw `INVALID_ARGUMENT` unless `input` is a `Uint8Array` (a `Buffer` is one). A Proxy of
- * one, or an object with `Uint8Array.prototype` in its chain, passes `instanceof` but is no
- * typed array (every method throws a `TypeError` on it): `ArrayBuffer.isView` tells.
+ * Validate an options object and return its options as a fresh object of its own enumerable
+ * properties: `undefined` gives `{}`; anything but an object (a number where the options go,
+ * as in `uncompress(input, 10)`, the way snappyjs takes its limit; `null`; an array) and an own
+ * key not in `known` (a misspelt `maxlength`) are `INVALID_ARGUMENT` (`bad-options`): the
+ * caller would otherwise believe a limit is in force that is not. Inherited properties are never
+ * read, so a polluted `Object.prototype` neither sets an option nor breaks a call.
  */
-export function assertBytes(input: unknown, what = "input"): asserts input is Uint8Array {
-  if (!(input instanceof Uint8Array && ArrayBuffer.isView(input))) notBytes(input, what);
-}
-
-// The checks below run on every call, often around a sub-µs backend call. Their messages
-// are built in these separate functions so the checks stay small enough for V8 to inline.
-function notBytes(input: unknown, what: string): never {
-  throw new SnappyError(
-    "INVALID_ARGUMENT",
-    input instanceof Uint8Array
-      ? `${what} is not a real Uint8Array (a Proxy, or an object that inherits from one)`
-      : `${what} must be a Uint8Array, got ${describeValue(input)}`,
-  );
-}
-
-/** `null`, `number 10`, `string`, `array`…: what a caller passed, for a message. */
-function describeValue(value: unknown): string {
-  if (value === null) return "null";
-  if (Array.isArray(value)) return "an array";
-  if (typeof value === "number" || typeof value === "boolean") return `${typeof value} ${value}`;
-  return typeof value;
-}
-
-/**
- * Throw `INVALID_ARGUMENT` unless `options` is `undefined` or an object whose own and
- * inherited enumerable keys are all in `known`: a misspelt option (`maxlength`) or a value
- * where the options object goes (`uncompress(input, 10)`, as snappyjs takes it) would
- * otherwise be ignored, and the caller believe a limit is in force that is not.
- */
-export function checkOptions(options: unknown, known: readonly string[], what = "options"): void {
-  if (options === undefined) return;
+export function checkOptions<T extends object>(
+  options: T | undefined,
+  known: readonly string[],
+  what = "options",
+): Partial<T> {
+  const own: Record<string, unknown> = {};
+  if (options === undefined) return own as Partial<T>;
   if (typeof options !== "object" || options === null || Array.isArray(options)) {
     throw new SnappyError(
-      "INVALID_ARGUMENT",
+      "bad-options",
       `${what} must be an object with ${known.join(", ")}, got ${describeValue(options)}`,
     );
   }
-  for (const key in options) if (!known.includes(key)) unknownOption(key, known, what);
+  for (const key of Object.keys(options)) {
+    if (!known.includes(key)) unknownOption(key, known, what);
+    own[key] = (options as Record<string, unknown>)[key];
+  }
+  return own as Partial<T>;
 }
 
 function unknownOption(key: string, known: readonly string[], what = "options"): never {
   const meant = known.find((k) => k.toLowerCase() === key.toLowerCase());
   throw new SnappyError(
-    "INVALID_ARGUMENT",
+    "bad-options",
     `${what} has an unknown key "${key}"${meant ? ` (did you mean "${meant}"?)` : ""}; known: ${known.join(", ")}`,
   );
 }
 
 const UNCOMPRESS_OPTIONS = ["maxLength"] as const;
+const hasOwn = Object.prototype.hasOwnProperty;
 
 /** The `maxLength` in force for `options`, validated (and `options` with it). */
 export function resolveMaxLength(options?: UncompressOptions): number {
-  if (typeof options !== "object" || options === null) {
+  if (options === undefined) return DEFAULT_MAX_LENGTH;
+  let maxLength: unknown = DEFAULT_MAX_LENGTH;
+  if (typeof options !== "object" || options === null || Array.isArray(options)) {
     checkOptions(options, UNCOMPRESS_OPTIONS);
   } else {
-    // checkOptions' loop, with the one known key inlined: a gossip-sized call passes
-    // `{ maxLength }` every time (~4 ns less than the general loop).
-    for (const key in options) if (key !== "maxLength") unknownOption(key, UNCOMPRESS_OPTIONS);
+    // checkOptions, with the one known key inlined and no copy: a gossip-sized call passes
+    // `{ maxLength }` every time. Own keys only, as there.
+    for (const key in options) {
+      if (!hasOwn.call(options, key)) continue;
+      if (key !== "maxLength") unknownOption(key, UNCOMPRESS_OPTIONS);
+      maxLength = options.maxLength ?? DEFAULT_MAX_LENGTH;
+    }
   }
-  const maxLength = options?.maxLength ?? DEFAULT_MAX_LENGTH;
-  if (!Number.isSafeInteger(maxLength) || maxLength < 0) {
+  if (!Number.isSafeInteger(maxLength) || (maxLength as number) < 0) {
     throw new SnappyError(
-      "INVALID_ARGUMENT",
-      `maxLength must be a non-negative integer, got ${maxLength}`,
+      "bad-options",
+      `maxLength must be a non-negative integer, got ${String(maxLength)}`,
     );
   }
-  return maxLength;
+  return maxLength as number;
 }
 
 /**
@@ -116,29 +112,36 @@ export function resolveMaxLength(options?: UncompressOptions): number {
 export function checkUncompressedLength(
   input: Uint8Array,
   options?: UncompressOptions,
-): UncompressedLength {
-  assertBytes(input);
+): CheckedInput {
+  const bytes = bytesOf(input);
   const maxLength = options === undefined ? DEFAULT_MAX_LENGTH : resolveMaxLength(options);
-  const header = readUncompressedLength(input);
-  const { length } = header;
+  const { length, headerSize } = readPreamble(bytes);
   // Compared as in maxExpandedLength, without its division: length > body · 64/3.
-  if (length > maxLength || length * 3 > (input.length - header.headerSize) * 64) {
-    rejectLength(input, header, maxLength);
+  if (length > maxLength || length * 3 > (bytes.length - headerSize) * 64) {
+    rejectLength(bytes, length, headerSize, maxLength);
   }
-  return header;
+  return { length, headerSize, bytes };
 }
 
-function rejectLength(input: Uint8Array, header: UncompressedLength, maxLength: number): never {
-  if (header.length > maxLength) {
+function rejectLength(
+  input: Uint8Array,
+  declared: number,
+  headerSize: number,
+  maxLength: number,
+): never {
+  if (declared > maxLength) {
     throw new SnappyError(
-      "LENGTH_LIMIT",
-      `stream declares ${header.length} bytes, over the maxLength of ${maxLength}`,
+      "length-over-limit",
+      `stream declares ${declared} bytes, over the maxLength of ${maxLength}`,
+      { declared, limit: maxLength },
     );
   }
-  const body = input.length - header.headerSize;
+  const body = input.length - headerSize;
+  const limit = maxExpandedLength(body);
   throw new SnappyError(
-    "CORRUPT_INPUT",
-    `stream declares ${header.length} bytes, but its ${body}-byte body can decode to at most ${maxExpandedLength(body)}`,
+    "length-over-expansion",
+    `stream declares ${declared} bytes, but its ${body}-byte body can decode to at most ${limit}`,
+    { declared, limit },
   );
 }
 
@@ -149,7 +152,8 @@ export function assertOutputLength(output: Uint8Array, expected: number, backend
 
 function wrongLength(output: Uint8Array, expected: number, backend: string): never {
   throw new SnappyError(
-    "CORRUPT_INPUT",
+    "backend-rejected",
     `${backend} produced ${output.length} bytes, but the stream declares ${expected}`,
+    { declared: expected, produced: output.length },
   );
 }

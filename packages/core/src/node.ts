@@ -35,7 +35,7 @@ export function installedLibrary(specifier: string, fromUrl: string | URL): stri
     }
     const parent = dirname(dir);
     if (parent === dir) {
-      throw new SnappyError("UNSUPPORTED", `cannot find the package.json of ${specifier}`);
+      throw new SnappyError("unsupported", `cannot find the package.json of ${specifier}`);
     }
     dir = parent;
   }

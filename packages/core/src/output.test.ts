@@ -1,30 +1,47 @@
 import { describe, expect, it } from "vitest";
-import { assertOutputSpace, concatBytes, ownedBytes, ownsBuffer, retypedBytes } from "./output.js";
+import { concatBytes, outputSpace, ownedBytes, ownsBuffer, retypedBytes } from "./output.js";
 
 const code = (c: string) => expect.objectContaining({ name: "SnappyError", code: c });
 
-describe("assertOutputSpace", () => {
+describe("outputSpace", () => {
   it("passes enough room and rejects too little, a non-array or overlap", () => {
     const input = new Uint8Array(10);
-    expect(() => assertOutputSpace(input, new Uint8Array(5), 5)).not.toThrow();
-    expect(() => assertOutputSpace(input, new Uint8Array(4), 5)).toThrow(code("OUTPUT_TOO_SMALL"));
-    expect(() => assertOutputSpace(input, [] as never, 0)).toThrow(code("INVALID_ARGUMENT"));
+    expect(() => outputSpace(input, new Uint8Array(5), 5)).not.toThrow();
+    expect(() => outputSpace(input, new Uint8Array(4), 5)).toThrow(code("OUTPUT_TOO_SMALL"));
+    expect(() => outputSpace(input, [] as never, 0)).toThrow(code("INVALID_ARGUMENT"));
     const memory = new Uint8Array(100);
     const a = memory.subarray(10, 20);
-    expect(() => assertOutputSpace(a, memory.subarray(19, 40), 5)).toThrow(
-      code("INVALID_ARGUMENT"),
-    );
-    expect(() => assertOutputSpace(a, memory.subarray(0, 11), 5)).toThrow(code("INVALID_ARGUMENT"));
-    expect(() => assertOutputSpace(a, memory.subarray(19, 40), 5)).toThrow("output overlaps input");
-    expect(() => assertOutputSpace(input, new Uint8Array(4), 5)).toThrow(
+    expect(() => outputSpace(a, memory.subarray(19, 40), 5)).toThrow(code("INVALID_ARGUMENT"));
+    expect(() => outputSpace(a, memory.subarray(0, 11), 5)).toThrow(code("INVALID_ARGUMENT"));
+    expect(() => outputSpace(a, memory.subarray(19, 40), 5)).toThrow("output overlaps input");
+    expect(() => outputSpace(input, new Uint8Array(4), 5)).toThrow(
       "output has 4 bytes, the operation needs 5",
     );
-    expect(() => assertOutputSpace(input, [] as never, 0)).toThrow(
+    expect(() => outputSpace(input, [] as never, 0)).toThrow(
       "output must be a Uint8Array, got an array",
     );
+    expect(() => outputSpace(a, memory.subarray(19, 40), 5)).toThrow(
+      expect.objectContaining({ reason: "overlapping-output" }),
+    );
+    expect(() => outputSpace(input, new Uint8Array(4), 5)).toThrow(
+      expect.objectContaining({ reason: "output-too-small", length: 4, limit: 5 }),
+    );
     // Adjacent is fine: the ranges do not share a byte.
-    expect(() => assertOutputSpace(a, memory.subarray(20, 40), 5)).not.toThrow();
-    expect(() => assertOutputSpace(a, memory.subarray(0, 10), 5)).not.toThrow();
+    expect(() => outputSpace(a, memory.subarray(20, 40), 5)).not.toThrow();
+    expect(() => outputSpace(a, memory.subarray(0, 10), 5)).not.toThrow();
+  });
+
+  it("returns the output as a plain view of the caller's memory", () => {
+    const memory = Buffer.alloc(20);
+    const view = outputSpace(new Uint8Array(4), memory.subarray(5, 15), 10);
+    expect(Object.getPrototypeOf(view)).toBe(Uint8Array.prototype);
+    expect([view.buffer, view.byteOffset, view.length]).toEqual([
+      memory.buffer,
+      memory.byteOffset + 5,
+      10,
+    ]);
+    const plain = new Uint8Array(10);
+    expect(outputSpace(new Uint8Array(4), plain, 10)).toBe(plain);
   });
 });
 

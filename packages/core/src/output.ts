@@ -1,28 +1,32 @@
+import { bytesOf } from "./bytes.js";
 import { SnappyError } from "./errors.js";
-import { assertBytes } from "./limits.js";
 
 /**
  * The check every `compressInto`/`uncompressInto` runs before writing: `output` is a
  * `Uint8Array` that does not share memory with `input` (a decoder reading bytes it has
- * just overwritten returns garbage) and holds at least `needed` bytes.
- * @throws SnappyError `INVALID_ARGUMENT` for a non-`Uint8Array` or overlapping arrays,
- *   `OUTPUT_TOO_SMALL` when `output.length < needed`.
+ * just overwritten returns garbage) and holds at least `needed` bytes. Returns `output` as a
+ * plain view ({@link bytesOf}), to write through instead of the caller's object. `input` must
+ * already be one.
+ * @throws SnappyError `INVALID_ARGUMENT` for a non-`Uint8Array` (`not-bytes`, `detached`) or
+ *   overlapping arrays (`overlapping-output`), `OUTPUT_TOO_SMALL` when `output.length < needed`.
  */
-export function assertOutputSpace(input: Uint8Array, output: Uint8Array, needed: number): void {
-  assertBytes(output, "output");
+export function outputSpace(input: Uint8Array, given: Uint8Array, needed: number): Uint8Array {
+  const output = bytesOf(given, "output");
   if (
     input.buffer === output.buffer &&
     input.byteOffset < output.byteOffset + output.length &&
     output.byteOffset < input.byteOffset + input.length
   ) {
-    throw new SnappyError("INVALID_ARGUMENT", "output overlaps input");
+    throw new SnappyError("overlapping-output", "output overlaps input");
   }
   if (output.length < needed) {
     throw new SnappyError(
-      "OUTPUT_TOO_SMALL",
+      "output-too-small",
       `output has ${output.length} bytes, the operation needs ${needed}`,
+      { length: output.length, limit: needed },
     );
   }
+  return output;
 }
 
 /**
@@ -77,8 +81,9 @@ export function concatBytes(parts: readonly Uint8Array[]): Uint8Array {
  * A result its backend declares fresh (`Backend.freshOutput`: allocated for this call,
  * exactly its length) as a plain `Uint8Array`: the prototype is swapped in place, no new
  * view. {@link ownedBytes} would first read `.buffer`, which on a Buffer a Node-API addon
- * returns costs ~0.25 µs in Node 20 (about a fifth of a gossip-sized snappy@7 call); the
- * conformance ownership checks prove each declaration instead.
+ * returns is slow in Node 20 (a sizeable part of a gossip-sized snappy@7 call: the bench's
+ * adapter-overhead rows show it); the conformance ownership checks prove each declaration
+ * instead.
  */
 export function retypedBytes(bytes: Uint8Array): Uint8Array {
   if (Object.getPrototypeOf(bytes) === Uint8Array.prototype) return bytes;

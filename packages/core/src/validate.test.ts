@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { isSnappyError } from "./errors.js";
+import { isSnappyError, type SnappyError } from "./errors.js";
 import { validateCompressed } from "./validate.js";
 import { encodeUncompressedLength } from "./varint.js";
 
@@ -140,5 +140,47 @@ describe("validateCompressed on damaged streams", () => {
       }
     }
     expect(rejected).toBeGreaterThan(2000);
+  });
+});
+
+describe("validateCompressed: reasons", () => {
+  /** The reason and numbers of what `validateCompressed` throws on `bytes`. */
+  const fault = (bytes: number[]) => {
+    try {
+      validateCompressed(Uint8Array.from(bytes));
+    } catch (error) {
+      const { code, reason, at, declared, produced, offset, length } = error as SnappyError;
+      return { code, reason, at, declared, produced, offset, length };
+    }
+    throw new Error(`accepted ${bytes}`);
+  };
+  const abcd = [0x0c, 97, 98, 99, 100];
+
+  it("gives each fault its own reason, with the numbers", () => {
+    expect(fault([8, ...abcd])).toMatchObject({ reason: "truncated", declared: 8, produced: 4 });
+    expect(fault([8, 0xf0])).toMatchObject({ reason: "truncated", at: 1 });
+    expect(fault([8, ...abcd, 0x01])).toMatchObject({ reason: "truncated", at: 6 });
+    expect(fault([8, 0x1c, 97])).toMatchObject({ reason: "literal-past-input", at: 1, length: 8 });
+    expect(fault([8, ...abcd, 0x01, 0])).toMatchObject({ reason: "offset-zero", at: 6 });
+    expect(fault([8, ...abcd, 0x01, 5])).toMatchObject({
+      reason: "offset-past-output",
+      at: 6,
+      offset: 5,
+      produced: 4,
+    });
+    expect(fault([6, ...abcd, 0x01, 4])).toMatchObject({
+      reason: "output-overrun",
+      at: 6,
+      declared: 6,
+      produced: 4,
+      length: 4,
+    });
+    for (const bytes of [
+      [8, 0x1c, 97],
+      [8, ...abcd, 0x01, 0],
+      [8, ...abcd],
+    ]) {
+      expect(fault(bytes).code).toBe("CORRUPT_INPUT");
+    }
   });
 });

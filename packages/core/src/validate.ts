@@ -1,9 +1,14 @@
 import type { UncompressOptions } from "./codec.js";
-import { SnappyError } from "./errors.js";
-import { checkUncompressedLength } from "./limits.js";
+import { SnappyError, type SnappyErrorDetails, type SnappyErrorReason } from "./errors.js";
+import { type CheckedInput, checkUncompressedLength } from "./limits.js";
 
-function corrupt(message: string, at: number): SnappyError {
-  return new SnappyError("CORRUPT_INPUT", `${message} (at byte ${at})`);
+function corrupt(
+  reason: SnappyErrorReason,
+  message: string,
+  at: number,
+  details?: SnappyErrorDetails,
+): SnappyError {
+  return new SnappyError(reason, `${message} (at byte ${at})`, { at, ...details });
 }
 
 /**
@@ -20,9 +25,14 @@ function corrupt(message: string, at: number): SnappyError {
  * Element encodings: format_description.txt §2.1 (literals), §2.2 (copies).
  */
 export function validateCompressed(input: Uint8Array, options?: UncompressOptions): number {
-  const { length: declared, headerSize } = checkUncompressedLength(input, options);
-  // The walk only tells valid from invalid; on a gossip message it is ~10 % of the decode
-  // it guards, so the reason is worked out by a second, slower walk (explainInvalid).
+  return validateBody(checkUncompressedLength(input, options));
+}
+
+/** {@link validateCompressed} after its length check: the walk over the body. */
+export function validateBody(checked: CheckedInput): number {
+  const { length: declared, headerSize, bytes: input } = checked;
+  // The walk only tells valid from invalid, kept small because it runs before every decode
+  // it guards; the reason is worked out by a second, slower walk (explainInvalid).
   const end = input.length;
   let pos = headerSize;
   let produced = 0;
@@ -84,50 +94,65 @@ function explainInvalid(input: Uint8Array, headerSize: number, declared: number)
       length = tag >>> 2;
       if (length >= 60) {
         const extra = length - 59;
-        if (pos + extra > end) throw corrupt("truncated literal length", start);
+        if (pos + extra > end) throw corrupt("truncated", "truncated literal length", start);
         length = 0;
         for (let i = extra - 1; i >= 0; i--) length = length * 256 + input[pos + i]!;
         pos += extra;
       }
       length += 1;
       if (length > end - pos) {
-        throw corrupt(`literal of ${length} bytes runs past the end of the input`, start);
+        throw corrupt(
+          "literal-past-input",
+          `literal of ${length} bytes runs past the end of the input`,
+          start,
+          { length, produced },
+        );
       }
       pos += length;
     } else {
       let offset: number;
       if ((tag & 3) === 1) {
-        if (pos + 1 > end) throw corrupt("truncated copy tag", start);
+        if (pos + 1 > end) throw corrupt("truncated", "truncated copy tag", start);
         length = 4 + ((tag >>> 2) & 7);
         offset = ((tag >>> 5) << 8) | input[pos]!;
         pos += 1;
       } else if ((tag & 3) === 2) {
-        if (pos + 2 > end) throw corrupt("truncated copy tag", start);
+        if (pos + 2 > end) throw corrupt("truncated", "truncated copy tag", start);
         length = (tag >>> 2) + 1;
         offset = input[pos]! | (input[pos + 1]! << 8);
         pos += 2;
       } else {
-        if (pos + 4 > end) throw corrupt("truncated copy tag", start);
+        if (pos + 4 > end) throw corrupt("truncated", "truncated copy tag", start);
         length = (tag >>> 2) + 1;
         offset =
           (input[pos]! | (input[pos + 1]! << 8) | (input[pos + 2]! << 16)) +
           input[pos + 3]! * 0x100_0000;
         pos += 4;
       }
-      if (offset === 0) throw corrupt("copy with offset 0", start);
+      if (offset === 0) throw corrupt("offset-zero", "copy with offset 0", start, { produced });
       if (offset > produced) {
-        throw corrupt(`copy offset ${offset} reaches before the ${produced} bytes produced`, start);
+        throw corrupt(
+          "offset-past-output",
+          `copy offset ${offset} reaches before the ${produced} bytes produced`,
+          start,
+          { offset, produced },
+        );
       }
     }
     produced += length;
     if (produced > declared) {
-      throw corrupt(`stream produces more than the ${declared} bytes it declares`, start);
+      throw corrupt(
+        "output-overrun",
+        `stream produces more than the ${declared} bytes it declares`,
+        start,
+        { declared, produced: produced - length, length },
+      );
     }
   }
+  // Both walks check the same things, so the stream ended early: only it can be wrong here.
   throw new SnappyError(
-    "CORRUPT_INPUT",
-    produced === declared
-      ? "stream rejected" // unreachable: both walks check the same things
-      : `stream produces ${produced} bytes, but declares ${declared}`,
+    "truncated",
+    `stream produces ${produced} bytes, but declares ${declared}`,
+    { declared, produced, at: end },
   );
 }

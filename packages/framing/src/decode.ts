@@ -1,5 +1,5 @@
 import {
-  assertBytes,
+  bytesOf,
   checkOptions,
   concatBytes,
   DEFAULT_MAX_LENGTH,
@@ -41,21 +41,24 @@ export interface DecodeFramedOptions {
 
 const DECODE_OPTIONS = ["maxLength", "verifyChecksums", "crc32c"];
 
-/** @internal */
+/**
+ * The chunk context from `options` (own properties only), and the `maxLength` asked for.
+ * @internal
+ */
 export function resolveDecodeContext(
   codec: SnappyCodec,
   options: DecodeFramedOptions | undefined,
-): ChunkDecodeContext {
-  checkOptions(options, DECODE_OPTIONS);
-  const verifyChecksums = options?.verifyChecksums ?? true;
-  const crc32c = options?.crc32c ?? defaultCrc32c;
+): ChunkDecodeContext & { readonly maxLength: number | undefined } {
+  const own = checkOptions(options, DECODE_OPTIONS);
+  const verifyChecksums = own.verifyChecksums ?? true;
+  const crc32c = own.crc32c ?? defaultCrc32c;
   if (typeof crc32c !== "function") {
-    throw new SnappyError("INVALID_ARGUMENT", "crc32c must be a function");
+    throw new SnappyError("bad-options", "crc32c must be a function");
   }
   if (!codec || typeof codec.uncompress !== "function") {
-    throw new SnappyError("INVALID_ARGUMENT", "codec must be a SnappyCodec");
+    throw new SnappyError("bad-argument", "codec must be a SnappyCodec");
   }
-  return { codec, verifyChecksums, crc32c };
+  return { codec, verifyChecksums, crc32c, maxLength: own.maxLength };
 }
 
 /** @internal */
@@ -63,7 +66,7 @@ export function resolveLimit(maxLength: number | undefined, fallback: number): n
   const limit = maxLength ?? fallback;
   if (limit !== Number.POSITIVE_INFINITY && (!Number.isSafeInteger(limit) || limit < 0)) {
     throw new SnappyError(
-      "INVALID_ARGUMENT",
+      "bad-options",
       `maxLength must be a non-negative integer, got ${maxLength}`,
     );
   }
@@ -72,8 +75,9 @@ export function resolveLimit(maxLength: number | undefined, fallback: number): n
 
 const overLimit = (maxLength: number, produced: number) => (size: number) =>
   new SnappyError(
-    "LENGTH_LIMIT",
+    "length-over-limit",
     `framed stream decodes to more than the maxLength of ${maxLength} bytes (${produced} decoded, next chunk adds ${size})`,
+    { declared: produced + size, limit: maxLength, produced },
   );
 
 /**
@@ -90,9 +94,9 @@ export function decodeFramed(
   bytes: Uint8Array,
   options?: DecodeFramedOptions,
 ): Uint8Array {
-  assertBytes(bytes);
+  bytes = bytesOf(bytes);
   const ctx = resolveDecodeContext(codec, options);
-  const maxLength = resolveLimit(options?.maxLength, DEFAULT_MAX_LENGTH);
+  const maxLength = resolveLimit(ctx.maxLength, DEFAULT_MAX_LENGTH);
   const outputs: Uint8Array[] = [];
   // An uncompressed chunk's data is a view of `bytes` (see decodeChunkBody).
   let viewed = false;
@@ -102,6 +106,7 @@ export function decodeFramed(
   while (pos < n) {
     if (n - pos < CHUNK_HEADER_SIZE) {
       throw corrupt(
+        "truncated",
         `truncated stream: ${n - pos} byte(s) of a ${CHUNK_HEADER_SIZE}-byte chunk header`,
         pos,
       );
@@ -112,8 +117,10 @@ export function decodeFramed(
     const end = start + length;
     if (end > n) {
       throw corrupt(
+        "truncated",
         `truncated stream: chunk of ${length} bytes has only ${n - start} before the end`,
         pos,
+        { length },
       );
     }
     if (kind !== "skip") {
@@ -160,8 +167,9 @@ export class FrameDecoder {
   #ended = false;
 
   constructor(codec: SnappyCodec, options?: DecodeFramedOptions) {
-    this.#ctx = resolveDecodeContext(codec, options);
-    this.#maxLength = resolveLimit(options?.maxLength, Number.POSITIVE_INFINITY);
+    const ctx = resolveDecodeContext(codec, options);
+    this.#ctx = ctx;
+    this.#maxLength = resolveLimit(ctx.maxLength, Number.POSITIVE_INFINITY);
   }
 
   /** Total uncompressed bytes yielded so far. */
@@ -171,8 +179,8 @@ export class FrameDecoder {
 
   /** Consume `bytes`; yields the data of every chunk they complete. */
   *write(bytes: Uint8Array): Generator<Uint8Array, void, undefined> {
-    assertBytes(bytes);
-    if (this.#ended) throw new SnappyError("INVALID_ARGUMENT", "write after end");
+    bytes = bytesOf(bytes);
+    if (this.#ended) throw new SnappyError("bad-argument", "write after end");
     const base = this.#consumed;
     const n = bytes.length;
     let pos = 0;
@@ -264,6 +272,7 @@ export class FrameDecoder {
     this.#ended = true;
     if (this.#headerFill > 0) {
       throw corrupt(
+        "truncated",
         `truncated stream: ends after ${this.#headerFill} byte(s) of a ${CHUNK_HEADER_SIZE}-byte chunk header`,
         this.#chunkAt,
       );
@@ -271,8 +280,10 @@ export class FrameDecoder {
     if (this.#kind !== null) {
       const have = this.#kind === "skip" ? this.#length - this.#skipLeft : this.#bodyFill;
       throw corrupt(
+        "truncated",
         `truncated stream: chunk of ${this.#length} bytes ends after ${have}`,
         this.#chunkAt,
+        { length: this.#length },
       );
     }
   }

@@ -1,10 +1,4 @@
-import {
-  assertBytes,
-  checkOptions,
-  concatBytes,
-  type SnappyCodec,
-  SnappyError,
-} from "@snappykit/core";
+import { bytesOf, checkOptions, concatBytes, type SnappyCodec, SnappyError } from "@snappykit/core";
 import { type Crc32cFunction, crc32c as defaultCrc32c, maskChecksum } from "./crc32c.js";
 import {
   CHECKSUM_SIZE,
@@ -43,17 +37,17 @@ export function resolveEncodeOptions(
   options?: EncodeFramedOptions,
   known: readonly string[] = ENCODE_OPTIONS,
 ): EncoderSettings {
-  checkOptions(options, known);
-  const chunkSize = options?.chunkSize ?? MAX_CHUNK_DATA;
+  const own = checkOptions(options, known);
+  const chunkSize = own.chunkSize ?? MAX_CHUNK_DATA;
   if (!Number.isInteger(chunkSize) || chunkSize < 1 || chunkSize > MAX_CHUNK_DATA) {
     throw new SnappyError(
-      "INVALID_ARGUMENT",
+      "bad-options",
       `chunkSize must be an integer in 1..${MAX_CHUNK_DATA}, got ${chunkSize}`,
     );
   }
-  const crc32c = options?.crc32c ?? defaultCrc32c;
+  const crc32c = own.crc32c ?? defaultCrc32c;
   if (typeof crc32c !== "function") {
-    throw new SnappyError("INVALID_ARGUMENT", "crc32c must be a function");
+    throw new SnappyError("bad-options", "crc32c must be a function");
   }
   return { chunkSize, crc32c };
 }
@@ -98,8 +92,7 @@ export function encodeFramed(
   data: Uint8Array,
   options?: EncodeFramedOptions,
 ): Uint8Array {
-  assertBytes(data, "data");
-  return encodeFramedAfter(codec, data, resolveEncodeOptions(options), EMPTY);
+  return encodeFramedAfter(codec, bytesOf(data, "data"), resolveEncodeOptions(options), EMPTY);
 }
 
 const EMPTY = new Uint8Array(0);
@@ -140,8 +133,8 @@ export class FrameEncoder {
 
   /** Encode what `data` completes; yields framed pieces (possibly none). */
   *write(data: Uint8Array): Generator<Uint8Array, void, undefined> {
-    assertBytes(data, "data");
-    if (this.#ended) throw new SnappyError("INVALID_ARGUMENT", "write after end");
+    data = bytesOf(data, "data");
+    if (this.#ended) throw new SnappyError("bad-argument", "write after end");
     if (!this.#started) {
       this.#started = true;
       yield STREAM_IDENTIFIER.slice();

@@ -5,6 +5,9 @@ import {
   readUncompressedLength,
   type SnappyCodec,
   SnappyError,
+  type SnappyErrorDetails,
+  type SnappyErrorReason,
+  withContext,
 } from "@snappykit/core";
 import { type Crc32cFunction, maskChecksum } from "./crc32c.js";
 
@@ -55,9 +58,14 @@ export type ChunkKind = "compressed" | "uncompressed" | "identifier" | "skip";
 
 const hex = (n: number) => `0x${n.toString(16).padStart(2, "0")}`;
 
-/** `CORRUPT_INPUT` with the stream offset of the offending chunk. */
-export function corrupt(message: string, at: number): SnappyError {
-  return new SnappyError("CORRUPT_INPUT", `${message} (chunk at byte ${at})`);
+/** A SnappyError naming the stream offset of the offending chunk (also as its `at`). */
+export function corrupt(
+  reason: SnappyErrorReason,
+  message: string,
+  at: number,
+  details?: SnappyErrorDetails,
+): SnappyError {
+  return new SnappyError(reason, `${message} (chunk at byte ${at})`, { at, ...details });
 }
 
 /**
@@ -67,46 +75,72 @@ export function corrupt(message: string, at: number): SnappyError {
 export function classifyChunk(type: number, length: number, at: number, first: boolean): ChunkKind {
   if (first && type !== ChunkType.streamIdentifier) {
     throw corrupt(
+      "bad-stream-identifier",
       `framed stream must start with the stream identifier (ff 06 00 00 sNaPpY), found chunk type ${hex(type)}`,
       at,
+      { chunkType: type },
     );
   }
   switch (type) {
     case ChunkType.compressed:
       if (length < CHECKSUM_SIZE) {
-        throw corrupt(`compressed chunk of ${length} bytes has no room for its CRC`, at);
+        throw corrupt(
+          "chunk-too-short",
+          `compressed chunk of ${length} bytes has no room for its CRC`,
+          at,
+          { length, chunkType: type },
+        );
       }
       if (length > MAX_COMPRESSED_CHUNK_LENGTH) {
         throw corrupt(
+          "oversize-chunk",
           `oversize compressed chunk: ${length} bytes, over the ${MAX_COMPRESSED_CHUNK_LENGTH} a 65536-byte block can need`,
           at,
+          { length, limit: MAX_COMPRESSED_CHUNK_LENGTH, chunkType: type },
         );
       }
       return "compressed";
     case ChunkType.uncompressed:
       if (length < CHECKSUM_SIZE) {
-        throw corrupt(`uncompressed chunk of ${length} bytes has no room for its CRC`, at);
+        throw corrupt(
+          "chunk-too-short",
+          `uncompressed chunk of ${length} bytes has no room for its CRC`,
+          at,
+          { length, chunkType: type },
+        );
       }
       if (length > MAX_UNCOMPRESSED_CHUNK_LENGTH) {
         throw corrupt(
+          "oversize-chunk",
           `oversize uncompressed chunk: ${length - CHECKSUM_SIZE} data bytes, over the limit of ${MAX_CHUNK_DATA}`,
           at,
+          { length, limit: MAX_UNCOMPRESSED_CHUNK_LENGTH, chunkType: type },
         );
       }
       return "uncompressed";
     case ChunkType.streamIdentifier:
       if (length !== IDENTIFIER_BODY.length) {
         throw corrupt(
+          "bad-stream-identifier",
           `stream identifier chunk has length ${length}, not ${IDENTIFIER_BODY.length}`,
           at,
+          { length, chunkType: type },
         );
       }
       return "identifier";
     default:
       // §4.5: reserved unskippable chunks must stop the decoder; §4.4/§4.6: padding and reserved
       // skippable chunks must be skipped unread.
-      if (type < FIRST_SKIPPABLE_TYPE)
-        throw corrupt(`reserved unskippable chunk type ${hex(type)}`, at);
+      if (type < FIRST_SKIPPABLE_TYPE) {
+        throw corrupt(
+          "reserved-unskippable-chunk",
+          `reserved unskippable chunk type ${hex(type)}`,
+          at,
+          {
+            chunkType: type,
+          },
+        );
+      }
       return "skip";
   }
 }
@@ -143,7 +177,11 @@ export function decodeChunkBody(
   if (kind === "identifier") {
     for (let i = 0; i < IDENTIFIER_BODY.length; i++) {
       if (body[i] !== IDENTIFIER_BODY[i]) {
-        throw corrupt("stream identifier chunk does not contain sNaPpY", at);
+        throw corrupt(
+          "bad-stream-identifier",
+          "stream identifier chunk does not contain sNaPpY",
+          at,
+        );
       }
     }
     return undefined;
@@ -163,8 +201,10 @@ export function decodeChunkBody(
     }
     if (declared > MAX_CHUNK_DATA) {
       throw corrupt(
+        "oversize-chunk",
         `oversize compressed chunk: declares ${declared} uncompressed bytes, over the limit of ${MAX_CHUNK_DATA}`,
         at,
+        { declared, limit: MAX_CHUNK_DATA },
       );
     }
     if (declared > budget) throw overBudget(declared);
@@ -175,8 +215,10 @@ export function decodeChunkBody(
     }
     if (data.length !== declared) {
       throw corrupt(
+        "backend-rejected",
         `compressed chunk decoded to ${data.length} bytes, but declares ${declared}`,
         at,
+        { declared, produced: data.length },
       );
     }
   }
@@ -184,23 +226,26 @@ export function decodeChunkBody(
     const actual = maskChecksum(ctx.crc32c(data));
     if (actual !== stored) {
       throw new SnappyError(
-        "CHECKSUM_MISMATCH",
+        "checksum-mismatch",
         `${kind} chunk checksum mismatch: stored ${stored.toString(16).padStart(8, "0")}, computed ${actual.toString(16).padStart(8, "0")} over ${data.length} bytes (chunk at byte ${at})`,
+        { at, expected: stored, actual, length: data.length },
       );
     }
   }
   return data;
 }
 
-/** Re-throw a codec or varint failure as a SnappyError that names the chunk, keeping its code. */
+/**
+ * Re-throw a codec or varint failure as a SnappyError that names the chunk, keeping its reason
+ * and numbers; `at` becomes the chunk's position in the stream.
+ */
 function wrap(error: unknown, what: string, at: number): SnappyError {
-  if (error instanceof SnappyError) {
-    return new SnappyError(error.code, `${what} at byte ${at}: ${error.message}`, {
-      cause: error,
-    });
-  }
+  if (error instanceof SnappyError) return withContext(error, `${what} at byte ${at}`, { at });
   const detail = error instanceof Error ? error.message : String(error);
-  return new SnappyError("CORRUPT_INPUT", `${what} at byte ${at}: ${detail}`, { cause: error });
+  return new SnappyError("backend-rejected", `${what} at byte ${at}: ${detail}`, {
+    cause: error,
+    at,
+  });
 }
 
 /** Write a chunk header (type + 24-bit little-endian length) at `pos`. */

@@ -1,7 +1,7 @@
 // Ethereum consensus req/resp `ssz_snappy` encoding (consensus-specs, phase0/p2p-interface.md,
 // "Encoding strategies"): <unsigned protobuf varint of the SSZ length> <Snappy framed stream>.
 import {
-  assertBytes,
+  bytesOf,
   checkOptions,
   concatBytes,
   encodeVarint,
@@ -66,15 +66,16 @@ export function encodeSszSnappy(
   ssz: Uint8Array,
   options?: EncodeSszSnappyOptions,
 ): Uint8Array {
-  assertBytes(ssz, "ssz");
-  const limit = options?.maxPayloadSize ?? MAX_PAYLOAD_SIZE;
+  ssz = bytesOf(ssz, "ssz");
+  const settings = resolveEncodeOptions(options, ENCODE_OPTIONS);
+  const limit = checkOptions(options, ENCODE_OPTIONS).maxPayloadSize ?? MAX_PAYLOAD_SIZE;
   if (ssz.length > limit) {
     throw new SnappyError(
-      "LENGTH_LIMIT",
+      "length-over-limit",
       `ssz payload of ${ssz.length} bytes exceeds MAX_PAYLOAD_SIZE (${limit})`,
+      { declared: ssz.length, limit },
     );
   }
-  const settings = resolveEncodeOptions(options, ENCODE_OPTIONS);
   return encodeFramedAfter(codec, ssz, settings, encodeVarint(ssz.length));
 }
 
@@ -97,20 +98,17 @@ interface Limits {
   readonly ctx: ChunkDecodeContext;
 }
 
-function resolveBounds(codec: SnappyCodec, bounds: SszSnappyBounds): Limits {
-  if (!bounds || !isSize(bounds.minSize) || !isSize(bounds.maxSize)) {
+function resolveBounds(codec: SnappyCodec, given: SszSnappyBounds): Limits {
+  const bounds = checkOptions(given, BOUNDS, "bounds");
+  if (given === undefined || !isSize(bounds.minSize) || !isSize(bounds.maxSize)) {
     throw new SnappyError(
-      "INVALID_ARGUMENT",
+      "bad-options",
       "bounds.minSize and bounds.maxSize must be non-negative integers",
     );
   }
-  checkOptions(bounds, BOUNDS, "bounds");
   const payloadLimit = bounds.maxPayloadSize ?? MAX_PAYLOAD_SIZE;
   if (!isSize(payloadLimit)) {
-    throw new SnappyError(
-      "INVALID_ARGUMENT",
-      "bounds.maxPayloadSize must be a non-negative integer",
-    );
+    throw new SnappyError("bad-options", "bounds.maxPayloadSize must be a non-negative integer");
   }
   const options: DecodeFramedOptions = {};
   if (bounds.verifyChecksums !== undefined) options.verifyChecksums = bounds.verifyChecksums;
@@ -146,8 +144,9 @@ class PayloadState {
     const end = this.read + CHUNK_HEADER_SIZE + length;
     if (end > this.budget) {
       throw new SnappyError(
-        "CORRUPT_INPUT",
+        "read-budget-exceeded",
         `ssz_snappy payload of ${this.n} bytes needs more than max_compressed_len(${this.n}) = ${this.budget} framed bytes (chunk at byte ${at} would end at ${end})`,
+        { at, declared: this.n, limit: this.budget, length: end },
       );
     }
     return kind;
@@ -163,8 +162,9 @@ class PayloadState {
       this.n - this.produced,
       (size) =>
         new SnappyError(
-          "CORRUPT_INPUT",
+          "output-overrun",
           `ssz_snappy payload decodes past its length prefix of ${this.n} bytes (${this.produced} decoded, chunk at byte ${at} adds ${size})`,
+          { at, declared: this.n, produced: this.produced, length: size },
         ),
     );
     if (data === undefined || data.length === 0) return;
@@ -183,8 +183,9 @@ class PayloadState {
 
   truncated(): SnappyError {
     return new SnappyError(
-      "CORRUPT_INPUT",
+      "truncated",
       `truncated ssz_snappy payload: input ended after ${this.produced} of ${this.n} bytes`,
+      { declared: this.n, produced: this.produced },
     );
   }
 }
@@ -192,14 +193,16 @@ class PayloadState {
 function checkLength(n: number, limits: Limits): void {
   if (n > limits.maxSize) {
     throw new SnappyError(
-      "LENGTH_LIMIT",
+      "length-over-limit",
       `ssz_snappy length prefix ${n} exceeds the maximum of ${limits.maxSize} bytes`,
+      { declared: n, limit: limits.maxSize },
     );
   }
   if (n < limits.minSize) {
     throw new SnappyError(
-      "CORRUPT_INPUT",
+      "length-under-minimum",
       `ssz_snappy length prefix ${n} is below the type's minimum of ${limits.minSize} bytes`,
+      { declared: n, limit: limits.minSize },
     );
   }
 }
@@ -211,16 +214,18 @@ function varintStep(state: { value: number; count: number }, byte: number): numb
   if (byte & 0x80) {
     if (state.count >= MAX_VARINT_BYTES) {
       throw new SnappyError(
-        "CORRUPT_INPUT",
+        "prefix-overlong",
         `ssz_snappy length prefix is longer than ${MAX_VARINT_BYTES} bytes`,
+        { limit: MAX_VARINT_BYTES },
       );
     }
     return undefined;
   }
   if (byte === 0 && state.count > 1) {
     throw new SnappyError(
-      "CORRUPT_INPUT",
+      "non-minimal-prefix",
       "ssz_snappy length prefix is not minimally encoded (trailing 0x00 varint byte)",
+      { length: state.count },
     );
   }
   return state.value;
@@ -237,7 +242,7 @@ export function decodeSszSnappyAt(
   offset: number,
   bounds: SszSnappyBounds,
 ): { ssz: Uint8Array; end: number } {
-  assertBytes(bytes);
+  bytes = bytesOf(bytes);
   const limits = resolveBounds(codec, bounds);
   let pos = offset;
   const v = { value: 0, count: 0 };
@@ -245,10 +250,11 @@ export function decodeSszSnappyAt(
   while (n === undefined) {
     if (pos >= bytes.length) {
       throw new SnappyError(
-        "CORRUPT_INPUT",
+        "truncated",
         v.count === 0
           ? "empty input: missing the ssz_snappy length prefix"
           : `truncated ssz_snappy length prefix after ${v.count} byte(s)`,
+        { length: v.count },
       );
     }
     n = varintStep(v, bytes[pos++]!);
@@ -308,10 +314,11 @@ export async function readSszSnappy(
     const byte = await reader.readByte();
     if (byte === undefined) {
       throw new SnappyError(
-        "CORRUPT_INPUT",
+        "truncated",
         v.count === 0
           ? "empty input: missing the ssz_snappy length prefix"
           : `truncated ssz_snappy length prefix after ${v.count} byte(s)`,
+        { length: v.count },
       );
     }
     n = varintStep(v, byte);
@@ -376,7 +383,8 @@ export function decodeSszSnappy(
 
 function trailing(count: number | undefined): SnappyError {
   return new SnappyError(
-    "CORRUPT_INPUT",
+    "trailing-bytes",
     `${count ?? "some"} trailing byte(s) after the ssz_snappy payload`,
+    count === undefined ? undefined : { length: count },
   );
 }

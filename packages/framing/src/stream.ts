@@ -1,4 +1,4 @@
-import { assertBytes, type SnappyCodec, SnappyError } from "@snappykit/core";
+import { bytesOf, type SnappyCodec, SnappyError } from "@snappykit/core";
 import { type DecodeFramedOptions, FrameDecoder } from "./decode.js";
 import { type EncodeFramedOptions, FrameEncoder } from "./encode.js";
 
@@ -22,7 +22,7 @@ export function assertByteSource(source: unknown): asserts source is ByteSource 
     )
   ) {
     throw new SnappyError(
-      "INVALID_ARGUMENT",
+      "bad-argument",
       "source must be an iterable, an async iterable or a ReadableStream of Uint8Array",
     );
   }
@@ -155,8 +155,7 @@ export class ByteReader {
         this.#done = true;
         return false;
       }
-      assertBytes(next.value, "source item");
-      this.#current = next.value;
+      this.#current = bytesOf(next.value, "source item");
       this.#pos = 0;
     }
     return true;

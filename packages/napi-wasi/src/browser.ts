@@ -18,7 +18,7 @@ async function load(): Promise<SnappyWasi> {
   // global Buffer; without one each call fails, so refuse before instantiating.
   if (!("Buffer" in globalThis)) {
     throw new SnappyError(
-      "UNSUPPORTED",
+      "unsupported",
       `${PACKAGE}'s browser build returns Node Buffers: define globalThis.Buffer (e.g. the "buffer" package) before createCodec()`,
     );
   }

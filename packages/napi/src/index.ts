@@ -42,8 +42,8 @@ const COPY_UNCOMPRESS_UP_TO = 256 * 1024;
  * @throws SnappyError `UNSUPPORTED` when the native binding cannot be loaded,
  *   `INVALID_ARGUMENT` for an option it does not know.
  */
-export async function createCodec(options: NapiCodecOptions = {}): Promise<SnappyCodec> {
-  checkOptions(options, ["copyCompressOutput", "copyUncompressOutput"]);
+export async function createCodec(given: NapiCodecOptions = {}): Promise<SnappyCodec> {
+  const options = checkOptions(given, ["copyCompressOutput", "copyUncompressOutput"]);
   const { module: snappy, library } = loadBackend<SnappyModule>("snappy", import.meta.url);
   const always = !externalAllowed(snappy);
   const encode = { copyOutputData: always || (options.copyCompressOutput ?? true) };

@@ -33,7 +33,7 @@ function stablelibBound(length: number): number {
 /** Fail loudly if the library returned anything but a view of `output` from index 0. */
 function wroteInto(result: Uint8Array, output: Uint8Array): number {
   if (result.buffer !== output.buffer || result.byteOffset !== output.byteOffset) {
-    throw new SnappyError("BACKEND_ERROR", "@stablelib/snappy did not write into the given array");
+    throw new SnappyError("backend-failed", "@stablelib/snappy did not write into the given array");
   }
   return result.length;
 }

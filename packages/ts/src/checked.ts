@@ -6,7 +6,7 @@
 // Format clauses cited below are from google/snappy format_description.txt:
 // https://github.com/google/snappy/blob/main/format_description.txt
 
-import { SnappyError } from "@snappykit/core";
+import { SnappyError, type SnappyErrorDetails, type SnappyErrorReason } from "@snappykit/core";
 import { fastOp, fastPath } from "./fast-path.js";
 import { moveExact, SEPARATE } from "./output.js";
 import {
@@ -38,8 +38,13 @@ const COPY2 = TAG_COPY2;
 const LENGTH_IN_TAG = LITERAL_LENGTH_IN_TAG;
 const COPY1_MIN = COPY1_MIN_LENGTH;
 
-function corrupt(message: string, tagAt: number): SnappyError {
-  return new SnappyError("CORRUPT_INPUT", `${message} (tag at byte ${tagAt})`);
+function corrupt(
+  reason: SnappyErrorReason,
+  message: string,
+  tagAt: number,
+  details?: SnappyErrorDetails,
+): SnappyError {
+  return new SnappyError(reason, `${message} (tag at byte ${tagAt})`, { at: tagAt, ...details });
 }
 
 /**
@@ -49,8 +54,9 @@ function corrupt(message: string, tagAt: number): SnappyError {
  */
 function overrun(declared: number, produced: number, inputAt: number): SnappyError {
   return new SnappyError(
-    "CORRUPT_INPUT",
+    "output-overrun",
     `stream overruns its declared ${declared} bytes (${produced} by byte ${inputAt} of the input)`,
+    { declared, produced, at: inputAt },
   );
 }
 
@@ -162,7 +168,11 @@ export function decodeBody(
       if (length >= LENGTH_IN_TAG) {
         const extra = length - LENGTH_IN_TAG + 1;
         if (extra > end - pos) {
-          throw corrupt(`literal length needs ${extra} bytes, only ${end - pos} remain`, tagAt);
+          throw corrupt(
+            "truncated",
+            `literal length needs ${extra} bytes, only ${end - pos} remain`,
+            tagAt,
+          );
         }
         length = srcBytes[pos]!;
         if (extra > 1) length |= srcBytes[pos + 1]! << 8;
@@ -173,8 +183,10 @@ export function decodeBody(
         pos += extra;
         if (length < 0) {
           throw corrupt(
+            "literal-past-input",
             `literal of ${(length >>> 0) + 1} bytes runs past the end of the input (${n - inBase - pos} remain)`,
             tagAt,
+            { length: (length >>> 0) + 1, produced: at },
           );
         }
       }
@@ -182,14 +194,18 @@ export function decodeBody(
       const from = inBase + pos;
       if (length > n - from) {
         throw corrupt(
+          "literal-past-input",
           `literal of ${length} bytes runs past the end of the input (${n - from} remain)`,
           tagAt,
+          { length, produced: at },
         );
       }
       if (length > outEnd - at) {
         throw corrupt(
+          "output-overrun",
           `literal of ${length} bytes at output ${at} overruns the declared ${outEnd}`,
           tagAt,
+          { length, produced: at, declared: outEnd },
         );
       }
       if (dest !== null && length >= DIRECT && (sparse || length > outLimit - op)) {
@@ -220,34 +236,41 @@ export function decodeBody(
     let offset: number;
     if (type === COPY1) {
       // §2.2.1 Copy with 1-byte offset: length 4..11 in bits 2..4, offset's top 3 bits in 5..7.
-      if (pos >= end) throw corrupt("copy-1 tag is missing its offset byte", tagAt);
+      if (pos >= end) throw corrupt("truncated", "copy-1 tag is missing its offset byte", tagAt);
       length = COPY1_MIN + ((tag >>> 2) & 7);
       offset = ((tag >>> 5) << 8) | srcBytes[pos]!;
       pos += 1;
     } else if (type === COPY2) {
       // §2.2.2 Copy with 2-byte offset: length 1..64 in the upper six bits, offset LE16.
-      if (end - pos < 2) throw corrupt("copy-2 tag is missing offset bytes", tagAt);
+      if (end - pos < 2) throw corrupt("truncated", "copy-2 tag is missing offset bytes", tagAt);
       length = (tag >>> 2) + 1;
       offset = srcBytes[pos]! | (srcBytes[pos + 1]! << 8);
       pos += 2;
     } else {
       // §2.2.3 Copy with 4-byte offset: as above with an LE32 offset; signed 32-bit, as
       // above, so an offset of 2^31 or more comes out negative.
-      if (end - pos < 4) throw corrupt("copy-4 tag is missing offset bytes", tagAt);
+      if (end - pos < 4) throw corrupt("truncated", "copy-4 tag is missing offset bytes", tagAt);
       length = (tag >>> 2) + 1;
       offset = src.getInt32(pos, true);
       pos += 4;
     }
     // §2.2: "the offset ... is an offset backwards from the current position"; 0 is invalid
     // and it may not reach before the start of the output.
-    if (offset === 0) throw corrupt("copy with offset 0", tagAt);
+    if (offset === 0) throw corrupt("offset-zero", "copy with offset 0", tagAt, { produced: at });
     if (offset > at || offset < 0) {
-      throw corrupt(`copy offset ${offset >>> 0} reaches before the ${at} bytes produced`, tagAt);
+      throw corrupt(
+        "offset-past-output",
+        `copy offset ${offset >>> 0} reaches before the ${at} bytes produced`,
+        tagAt,
+        { offset: offset >>> 0, produced: at },
+      );
     }
     if (length > outEnd - at) {
       throw corrupt(
+        "output-overrun",
         `copy of ${length} bytes at output ${at} overruns the declared ${outEnd}`,
         tagAt,
+        { length, produced: at, declared: outEnd },
       );
     }
     if (offset > op) {
@@ -278,8 +301,9 @@ export function decodeBody(
   }
   if (outBase + op !== outEnd) {
     throw new SnappyError(
-      "CORRUPT_INPUT",
+      "truncated",
       `stream produces ${outBase + op} bytes, but its preamble declares ${outEnd}`,
+      { produced: outBase + op, declared: outEnd, at: n },
     );
   }
   if (dest === null) return;

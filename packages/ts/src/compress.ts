@@ -5,7 +5,7 @@
 // Format clauses cited below are from google/snappy format_description.txt:
 // https://github.com/google/snappy/blob/main/format_description.txt
 
-import { assertBytes, assertOutputSpace, maxCompressedLength } from "@snappykit/core";
+import { bytesOf, maxCompressedLength, outputSpace } from "@snappykit/core";
 import { kernel } from "./kernel.js";
 import { moveExact, SEPARATE, viewOf } from "./output.js";
 import {
@@ -392,8 +392,9 @@ function copyStaged(size: number, out: Uint8Array, op: number): number {
  * @throws SnappyError `INVALID_ARGUMENT` when `input` is not a `Uint8Array` or is longer than
  * the 2^32-1 bytes the format can declare.
  */
-export function compress(input: Uint8Array): Uint8Array {
-  assertBytes(input);
+export function compress(given: Uint8Array): Uint8Array {
+  // The caller's bytes as a plain view: nothing below calls a method of the caller's object.
+  const input = bytesOf(given);
   const n = input.length;
   // Also rejects an input over the 2^32-1 bytes the preamble can declare.
   const max = maxCompressedLength(n);
@@ -420,8 +421,8 @@ export function compress(input: Uint8Array): Uint8Array {
  * `INVALID_ARGUMENT` when either is not a `Uint8Array`, `output` overlaps `input`, or
  * `input` is longer than 2^32-1 bytes.
  */
-export function compressInto(input: Uint8Array, output: Uint8Array): number {
-  assertBytes(input);
-  assertOutputSpace(input, output, maxCompressedLength(input.length));
+export function compressInto(given: Uint8Array, into: Uint8Array): number {
+  const input = bytesOf(given);
+  const output = outputSpace(input, into, maxCompressedLength(input.length));
   return compressTo(input, output, viewOf(output));
 }

@@ -4,9 +4,9 @@
 // itself is in checked.ts and fast-path.ts.
 
 import {
-  assertOutputSpace,
   checkUncompressedLength,
   encodeVarint,
+  outputSpace,
   type UncompressOptions,
 } from "@snappykit/core";
 import { decodeBody } from "./checked.js";
@@ -53,14 +53,15 @@ function allocate(length: number): Uint8Array {
  * `INVALID_ARGUMENT` when `input` is not a `Uint8Array`.
  */
 export function uncompress(input: Uint8Array, options?: UncompressOptions): Uint8Array {
-  const { length, headerSize } = checkUncompressedLength(input, options);
+  // `bytes` is the input as a plain view: the decoder never calls the caller's methods.
+  const { length, headerSize, bytes } = checkUncompressedLength(input, options);
   if (length <= SMALL_OUTPUT) {
     // Left in the window and copied out: one call allocates and copies.
-    decodeBody(input, headerSize, null, length);
+    decodeBody(bytes, headerSize, null, length);
     return OUT.slice(0, length);
   }
   const out = allocate(length);
-  decodeBody(input, headerSize, out, length);
+  decodeBody(bytes, headerSize, out, length);
   return out;
 }
 
@@ -87,9 +88,8 @@ export function uncompressInto(
   output: Uint8Array,
   options?: UncompressOptions,
 ): number {
-  const { length, headerSize } = checkUncompressedLength(input, options);
-  assertOutputSpace(input, output, length);
-  decodeBody(input, headerSize, output, length);
+  const { length, headerSize, bytes } = checkUncompressedLength(input, options);
+  decodeBody(bytes, headerSize, outputSpace(bytes, output, length), length);
   return length;
 }
 

@@ -2,10 +2,10 @@
 // that run the checks on it. Test-only (not in the build).
 import {
   type AdapterModule,
-  assertBytes,
-  assertOutputSpace,
+  bytesOf,
   checkUncompressedLength,
   maxCompressedLength,
+  outputSpace,
   type SnappyCodec,
   SnappyError,
 } from "@snappykit/core";
@@ -18,7 +18,7 @@ function oracleOrCorrupt(input: Uint8Array): Uint8Array {
   try {
     return oracleUncompress(input);
   } catch (error) {
-    throw new SnappyError("CORRUPT_INPUT", (error as Error).message);
+    throw new SnappyError("backend-rejected", (error as Error).message);
   }
 }
 
@@ -33,26 +33,24 @@ export const reference: SnappyCodec = {
   library: "literal-only@1.0.0",
   runtime: "js",
   compress(input) {
-    assertBytes(input);
-    return literalStream(input);
+    return literalStream(bytesOf(input));
   },
   uncompress(input, options) {
-    checkUncompressedLength(input, options);
-    return oracleOrCorrupt(input);
+    return oracleOrCorrupt(checkUncompressedLength(input, options).bytes);
   },
   uncompressedLength: (input, options) => checkUncompressedLength(input, options).length,
   maxCompressedLength,
-  compressInto(input, output) {
-    assertBytes(input);
-    assertOutputSpace(input, output, maxCompressedLength(input.length));
+  compressInto(given, into) {
+    const input = bytesOf(given);
+    const output = outputSpace(input, into, maxCompressedLength(input.length));
     const stream = literalStream(input);
     output.set(stream);
     return stream.length;
   },
-  uncompressInto(input, output, options) {
-    const { length } = checkUncompressedLength(input, options);
-    assertOutputSpace(input, output, length);
-    const decoded = oracleOrCorrupt(input);
+  uncompressInto(given, into, options) {
+    const { length, bytes } = checkUncompressedLength(given, options);
+    const output = outputSpace(bytes, into, length);
+    const decoded = oracleOrCorrupt(bytes);
     output.set(decoded);
     return decoded.length;
   },
