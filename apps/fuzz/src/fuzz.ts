@@ -5,7 +5,7 @@ import { validStreams } from "@snappykit/conformance/cases";
 import type { SnappyCodec } from "@snappykit/core";
 import { loadPayloads } from "@snappykit/fixtures";
 import { discoverAdapters, type LoadedAdapter, loadAdapters } from "@snappykit/workspace";
-import { machine } from "@snappykit/workspace/environment";
+import { machine, measuredTrees } from "@snappykit/workspace/environment";
 import { adapterTargets } from "@snappykit/workspace/targets";
 import {
   craftedSet,
@@ -271,6 +271,7 @@ export async function runFuzz(options: FuzzOptions = {}): Promise<SafetyReport> 
       : { crafted: 0, random: 0, mutated: 0 },
     seed,
     environment: machine(),
+    measured: measuredTrees("@snappykit/fuzz", [...new Set(ordered.map((r) => r.id))]),
     limits: { slowMs: SLOW_MS, hangMs: HANG_MS, rssLimitBytes: RSS_LIMIT_BYTES, rssCapBytes },
     exactRssPeaks: new MemoryProbe().exactPeaks,
     reference: REFERENCE_DESCRIPTION,

@@ -1,7 +1,7 @@
 // The safety report: its JSON shape and its Markdown rendering (shared with the bench's
 // report and the README, so it takes only the JSON and imports nothing heavy).
 
-import type { Machine } from "@snappykit/workspace/environment";
+import type { Machine, Measured } from "@snappykit/workspace/environment";
 import { formatBytes, formatDuration, markdownTable } from "@snappykit/workspace/format";
 import type { SetName } from "./inputs.js";
 import {
@@ -48,6 +48,8 @@ export interface SafetyReport {
   rawN: Record<SetName, number>;
   seed: number;
   environment: Machine;
+  /** The packages measured, as git trees at the end of the run (reports before it: none). */
+  measured?: Measured;
   limits: { slowMs: number; hangMs: number; rssLimitBytes: number; rssCapBytes: number };
   /** True when each call's peak RSS was measured exactly (Linux clear_refs + VmHWM). */
   exactRssPeaks: boolean;

@@ -3,7 +3,7 @@
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import os from "node:os";
-import { gitCommit, machine } from "@snappykit/workspace/environment";
+import { gitCommit, machine, measuredTrees } from "@snappykit/workspace/environment";
 import type { Environment, MachineLoad } from "../model/report.js";
 import { forkEnv } from "./fork.js";
 
@@ -40,6 +40,7 @@ export function collectEnvironment(
     ...machine(),
     mitata: mitataVersion(),
     commit: gitCommit(repoRoot),
+    measured: measuredTrees("@snappykit/bench", Object.keys(libraries), repoRoot),
     libraries,
     exposeGc: typeof (globalThis as { gc?: unknown }).gc === "function",
     // Chromium pages are not processes the bench starts: no tunables reach them.

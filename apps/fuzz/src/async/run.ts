@@ -3,6 +3,7 @@
 import { loadavg } from "node:os";
 import { fileURLToPath } from "node:url";
 import { discoverAdapters, loadAdapters } from "@snappykit/workspace";
+import { type Measured, measuredTrees } from "@snappykit/workspace/environment";
 import { adapterTargets } from "@snappykit/workspace/targets";
 import { forkChild } from "../child.js";
 import type { AsyncResult, AsyncStart } from "./waves.js";
@@ -20,6 +21,8 @@ export interface AsyncRow {
 export interface AsyncReport {
   schemaVersion: 1;
   date: string;
+  /** The packages measured, as git trees at the end of the run (reports before it: none). */
+  measured?: Measured;
   durationMs: number;
   calls: number;
   wave: number;
@@ -106,6 +109,7 @@ export async function runAsyncFuzz(options: AsyncOptions = {}): Promise<AsyncRep
   return {
     schemaVersion: 1,
     date: new Date().toISOString(),
+    measured: measuredTrees("@snappykit/fuzz", [...new Set(rows.map((r) => r.id))]),
     durationMs: Math.round(performance.now() - started),
     calls,
     wave,

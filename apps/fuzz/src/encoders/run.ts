@@ -3,6 +3,7 @@
 import type { ChildProcess } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { discoverAdapters, loadAdapters } from "@snappykit/workspace";
+import { type Measured, measuredTrees } from "@snappykit/workspace/environment";
 import { formatDuration } from "@snappykit/workspace/format";
 import { adapterTargets } from "@snappykit/workspace/targets";
 import { forkChild } from "../child.js";
@@ -45,6 +46,8 @@ export interface EncoderRow {
 export interface EncoderReport {
   schemaVersion: 1;
   date: string;
+  /** The packages measured, as git trees at the end of the run (reports before it: none). */
+  measured?: Measured;
   durationMs: number;
   seed: number;
   quick: boolean;
@@ -221,6 +224,7 @@ export async function runEncoderFuzz(options: EncoderOptions = {}): Promise<Enco
   return {
     schemaVersion: 1,
     date: new Date().toISOString(),
+    measured: measuredTrees("@snappykit/fuzz", [...new Set(rows.map((r) => r.id))]),
     durationMs: Math.round(performance.now() - started),
     seed,
     quick,
