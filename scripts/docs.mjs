@@ -1,12 +1,13 @@
 #!/usr/bin/env node
-// Every measured figure in the repository's Markdown, written from the committed reports.
+// The results page (docs/results.md) and the root README's tables, written from the lab's
+// committed reports; and the check of `npm test` that they, and the reports, are current.
 // A generated block (`<!-- generated: <section> [args] -->` … `<!-- /generated -->`,
 // scripts/lib/markers.mjs) holds what its section (scripts/lib/docs-sections.mjs) writes
-// from the reports (scripts/lib/docs-sources.mjs). `npm test` runs the check: a block that
-// differs from what its section writes now, a figure written by hand outside the blocks, a
-// commit cited that no committed report was measured at, or a link to a file the repository
-// does not hold fails it. Investigation history lives in docs/, dated, with its
-// commands (docs/); it is history, so it is not held to today's reports.
+// from the reports (scripts/lib/docs-sources.mjs); only README.md and docs/results.md hold
+// blocks, so a change to a library touches no package README. The check fails on a block
+// that differs from what its section writes now, a block anywhere else, a link to a file or
+// heading the repository does not hold, and a report whose measured packages changed since
+// it was measured (scripts/lib/report-trees.mjs, docs/report-exemptions.json).
 //
 //   npm run docs                    rewrite every generated block from the committed reports
 //   npm run docs -- --adopt         first copy the latest complete bench, sweep, soak, trials
@@ -23,8 +24,9 @@ import {
 import { join, posix } from "node:path";
 import { repoRoot } from "@snappykit/workspace";
 import { here, SECTIONS } from "./lib/docs-sections.mjs";
-import { docsContext, REPORTS, reportCommits } from "./lib/docs-sources.mjs";
-import { handWritten, withGeneratedBlocks } from "./lib/markers.mjs";
+import { docsContext, REPORTS } from "./lib/docs-sources.mjs";
+import { generatedBlocks, withGeneratedBlocks } from "./lib/markers.mjs";
+import { staleReports } from "./lib/report-trees.mjs";
 
 /** The Markdown files the generator and the check read, as globs of one `*` per segment. */
 const DOCS = [
@@ -37,19 +39,8 @@ const DOCS = [
   "fixtures/README.md",
 ];
 
-/** Dated history: links are checked, figures and commits are not held to today's reports. */
-const HISTORY = "docs/";
-
-/** Figures only a measurement gives: times under a millisecond, ratios, intervals, rates. */
-const FIGURES = [
-  /\d(?:[\d,.]*\d)? ?(?:ns|µs)\b/,
-  /\d\.\d+ ?×/,
-  /\[[+−-]?\d[\d,.]* ?[A-Za-zµ%]*, [+−-]?\d/,
-  /\d ?(?:[MG]i?B)\/s\b/,
-];
-
-/** A commit hash as a doc cites one: 7–40 hex digits, in backticks or after "commit". */
-const COMMIT = /(?:`|commit )([0-9a-f]{7,40})\b`?/g;
+/** The only docs that hold generated blocks: the root README's tables and the results page. */
+export const GENERATED = ["README.md", "docs/results.md"];
 
 /** The docs of the repository at `root`, as paths from it. */
 export function docFiles(root = repoRoot) {
@@ -71,16 +62,12 @@ export function docFiles(root = repoRoot) {
   return [...new Set(DOCS.flatMap(expand))].sort();
 }
 
-/** Folders of the packages npm publishes (their READMEs link by GitHub URL). */
-const publishedDirs = (context) =>
-  context.packages.filter((p) => p.publishable).map((p) => p.relDir);
-
 /**
  * `text` of `file` with every generated block rewritten from `context`.
  * @throws Error naming the file and line of a block whose section does not exist or fails.
  */
 export function renderDoc(file, text, context) {
-  const at = here(file, publishedDirs(context));
+  const at = here(file);
   return withGeneratedBlocks(text, (block) => {
     const section = SECTIONS[block.section];
     if (!section) {
@@ -149,11 +136,25 @@ export function checkDocs({
   context = docsContext(root),
   texts = new Map(),
 } = {}) {
-  const commits = reportCommits(context);
   const problems = [];
   const files = [...new Set([...docFiles(root), ...texts.keys()])].sort();
   for (const file of files) {
     const text = texts.get(file) ?? readFileSync(join(root, file), "utf8");
+    if (!GENERATED.includes(file)) {
+      let blocks;
+      try {
+        blocks = generatedBlocks(text);
+      } catch (error) {
+        blocks = [{ line: error.message }];
+      }
+      for (const block of blocks) {
+        problems.push(
+          `${file}:${block.line}: a generated block outside ${GENERATED.join(" and ")}: link to docs/results.md instead`,
+        );
+      }
+      problems.push(...deadLinks(root, file, text));
+      continue;
+    }
     let rendered;
     try {
       rendered = renderDoc(file, text, context);
@@ -170,32 +171,14 @@ export function checkDocs({
       );
     }
     problems.push(...deadLinks(root, file, text));
-    if (file.startsWith(HISTORY)) continue;
-    const lines = handWritten(text).split("\n");
-    lines.forEach((line, i) => {
-      const figure = FIGURES.map((re) => re.exec(line)).find(Boolean);
-      if (figure) {
-        problems.push(
-          `${file}:${i + 1}: "${figure[0]}" is a measured figure written by hand: generate it from a report (scripts/lib/docs-sections.mjs) or move it to ${HISTORY} as dated history`,
-        );
-      }
-      for (const [, hash] of line.matchAll(COMMIT)) {
-        if (!/[a-f]/.test(hash) || !/\d/.test(hash)) continue;
-        if (!commits.some((c) => c.startsWith(hash))) {
-          problems.push(
-            `${file}:${i + 1}: cites commit ${hash}, which no committed report was measured at (${commits.map((c) => c.slice(0, 7)).join(", ")})`,
-          );
-        }
-      }
-    });
   }
-  return problems;
+  return [...problems, ...staleReports(root)];
 }
 
 /** Rewrites every doc's generated blocks; returns the files that changed. */
 export function writeDocs({ root = repoRoot, context = docsContext(root) } = {}) {
   const changed = [];
-  for (const file of docFiles(root)) {
+  for (const file of GENERATED.filter((f) => existsSync(join(root, f)))) {
     const text = readFileSync(join(root, file), "utf8");
     const rendered = renderDoc(file, text, context);
     if (rendered !== text) {

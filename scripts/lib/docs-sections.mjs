@@ -17,28 +17,20 @@ import { loadPayloads } from "../../fixtures/dist/index.js";
 import { createCodec as createAuto } from "../../packages/auto/dist/index.js";
 import { day, machine, short, timedIn } from "./docs-format.mjs";
 import { RUN_SECTIONS } from "./docs-runs.mjs";
-import { REPO_URL, REPORTS } from "./docs-sources.mjs";
+import { REPORTS } from "./docs-sources.mjs";
 
 /**
- * Where a section is written: the doc's path from the repository root, and links from it.
+ * Where a section is written: the doc's path from the repository root, and relative links
+ * from it (only README.md and docs/results.md hold blocks, and npm shows neither).
  * @typedef {{ file: string, link: (path: string, text?: string) => string }} Here
  */
 
-/**
- * How `file` links to `path` (both from the repository root): relatively, or by GitHub URL
- * from a published package's README, which npm shows without the rest of the repository.
- * @param {string} file
- * @param {readonly string[]} publishedDirs
- * @returns {Here}
- */
-export function here(file, publishedDirs) {
-  const published = publishedDirs.some((dir) => file.startsWith(`${dir}/`));
-  return {
-    file,
-    link: (path, text = posix.basename(path)) =>
-      `[${text}](${published ? `${REPO_URL}/${path}` : posix.relative(posix.dirname(file), path) || "."})`,
-  };
-}
+/** @returns {Here} */
+export const here = (file) => ({
+  file,
+  link: (path, text = posix.basename(path)) =>
+    `[${text}](${posix.relative(posix.dirname(file), path) || "."})`,
+});
 
 /** `key=a,b key2=c` → { key: ["a", "b"], key2: ["c"] }. */
 function options(args) {
@@ -323,6 +315,22 @@ export const SECTIONS = {
       `- uncompress: ${listed("uncompress")}`,
       `- neither (every item to ts): ${tsOnly.map((r) => r.name).join(", ")}`,
     ].join("\n");
+  },
+
+  /** Per adapter of the workspace, a heading (its anchor: the id), its fuzz and bench rows. */
+  "adapter-results"(context, _args, at) {
+    const ids = context.packages
+      .filter((p) => p.adapter && /^packages\/[^/]+$/.test(p.relDir))
+      .map((p) => posix.basename(p.relDir));
+    return ids
+      .map((id) =>
+        [
+          `### ${id}`,
+          SECTIONS["fuzz-codec"](context, [id], at),
+          SECTIONS["bench-codec"](context, [id], at),
+        ].join("\n\n"),
+      )
+      .join("\n\n");
   },
 
   /** Which codec's RSS kept growing in the soak, and how high each scenario peaked. */

@@ -21,9 +21,6 @@ export const REPORTS = {
   manifest: "fixtures/data/manifest.json",
 };
 
-/** Where GitHub shows a file of the repository, for READMEs that npm shows too. */
-export const REPO_URL = "https://github.com/snappykit/snappykit/blob/main";
-
 /**
  * The sources of the repository at `root`, each read on first use: every report of REPORTS
  * by its name (`guided`: every coverage-guided session, oldest first), and `packages`, the
@@ -55,20 +52,4 @@ export function docsContext(root = repoRoot) {
     });
   }
   return context;
-}
-
-/**
- * The commits the committed reports were measured at (full hashes), for the check that a
- * doc cites no other.
- * @param {ReturnType<typeof docsContext>} context
- */
-export function reportCommits(context) {
-  return [
-    context.bench.environment.commit,
-    context.sweep.environment.commit,
-    context.soak.environment.commit,
-    context.thresholds.provenance.commit,
-    context.trials?.environment.commit,
-    context.corpus.environment.commit,
-  ].filter(Boolean);
 }

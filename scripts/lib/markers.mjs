@@ -51,18 +51,3 @@ export function withGeneratedBlocks(text, render) {
   }
   return out + text.slice(at);
 }
-
-/**
- * `text` with every generated block's body blanked out (line count kept), for checks that
- * look only at what people wrote by hand.
- * @param {string} text
- */
-export function handWritten(text) {
-  let out = "";
-  let at = 0;
-  for (const block of generatedBlocks(text)) {
-    out += text.slice(at, block.start) + block.body.replace(/[^\n]/g, "");
-    at = block.end;
-  }
-  return out + text.slice(at);
-}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { generatedBlocks, handWritten, withGeneratedBlocks } from "./markers.mjs";
+import { generatedBlocks, withGeneratedBlocks } from "./markers.mjs";
 
 const doc = [
   "# Title",
@@ -8,7 +8,7 @@ const doc = [
   "old table",
   "<!-- /generated -->",
   "",
-  "by hand 1.23×",
+  "by hand",
   "<!-- generated: soak-summary -->",
   "old line",
   "<!-- /generated -->",
@@ -45,14 +45,5 @@ describe("withGeneratedBlocks", () => {
         .replace("\nold line\n", "\n\nnew soak-summary\n\n"),
     );
     expect(withGeneratedBlocks(once, (b) => `new ${b.section}`)).toBe(once);
-  });
-});
-
-describe("handWritten", () => {
-  it("blanks the generated bodies and keeps every line where it was", () => {
-    const text = handWritten(doc);
-    expect(text.split("\n")).toHaveLength(doc.split("\n").length);
-    expect(text).not.toContain("old");
-    expect(text.split("\n")[6]).toBe("by hand 1.23×");
   });
 });
