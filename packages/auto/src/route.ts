@@ -97,7 +97,7 @@ function countRepeats(input: Uint8Array, from: number, to: number, step: number,
  * one would keep hitting the same byte of every 32-byte field: blob field elements start with
  * a zero byte); more than 16 repeated values means compressible. Most incompressible inputs
  * are settled by the first 24 samples (at most 2 repeats: random bytes have ~1), which is
- * what keeps the test cheap next to ts's ~1 µs on 5 KiB of them.
+ * what keeps the test a small fraction of what ts takes to compress them.
  */
 function looksIncompressible(input: Uint8Array): boolean {
   call = (call + 1) | 0;

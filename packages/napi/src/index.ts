@@ -8,16 +8,16 @@ export interface NapiCodecOptions {
   /**
    * Copy compressed output into a V8-owned buffer instead of handing back Rust's buffer as an
    * external one. External buffers are freed by finalizers on the event loop and fresh pages
-   * made `compressSync` erratic (38–259 µs vs 12–36 µs on 64 KiB of repeating text).
+   * made `compressSync` erratic (several times slower in some calls than copied output on
+   * 64 KiB of repeating text; docs/findings/2026-11-napi-output-copy.md).
    * @default true
    */
   copyCompressOutput?: boolean;
   /**
    * The same for decompressed output. By default it is copied up to 256 KiB and external
    * above: up to there a copy is as fast or faster and steady, while external output's speed
-   * varies from process to process (blob-sidecar decode, 13 forks: 6.5–7.5 µs copied,
-   * 7.2–310 µs external); on 1 MiB the memcpy shows (random: 65 µs copied, 47 µs external).
-   * See the README.
+   * varies from process to process by up to tens of times on a blob sidecar; on 1 MiB the
+   * memcpy shows and external is faster (docs/findings/2026-11-napi-output-copy.md).
    * @default true up to 256 KiB of output, false above
    */
   copyUncompressOutput?: boolean;
