@@ -77,5 +77,10 @@ describe("quick encoder fuzz", () => {
     for (const row of report.rows)
       expect(row.counts.ok, `${row.id} ${row.target}`).toBe(report.inputs);
     expect(renderEncoderMarkdown(report)).toContain("| ts (@snappykit/ts@");
+    // What it measured, for the docs check: the two adapters and what they and the fuzzer use.
+    expect(Object.keys(report.measured?.trees ?? {})).toEqual(
+      expect.arrayContaining(["packages/core", "packages/snappyjs", "packages/ts"]),
+    );
+    expect(Object.keys(report.measured?.trees ?? {})).not.toContain("packages/napi-v1");
   });
 });
