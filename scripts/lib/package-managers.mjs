@@ -5,6 +5,8 @@
 // snappy@6 (@snappykit/libsnappy) compiles with node-gyp when installed: npm and pnpm get
 // npm_config_nodedir (this Node's headers, as scripts/setup.sh does) and pnpm an `allowBuilds`
 // entry, as a user must. Bun and Deno cannot load it (its cannotLoad), so they skip it.
+
+import { randomBytes } from "node:crypto";
 import {
   existsSync,
   mkdirSync,
@@ -139,6 +141,8 @@ export function cleanProjects({ work, registryUrl, latest, packages, adapters, r
       install: (specs) => ["npm", ["install", "--no-audit", "--no-fund", ...specs]],
       run: node,
       noInstallScripts: true,
+      // Calibration where the package is installed, on the project's own bytes.
+      calibrate: true,
     },
   ];
 
@@ -191,6 +195,7 @@ export function cleanProjects({ work, registryUrl, latest, packages, adapters, r
         ...(failures.length > 0 ? failures : [error.message]).map(where(`${project.runtime} run`)),
       );
     }
+    if (project.calibrate) problems.push(...(await calibrateIn(dir, opts)).map(where("calibrate")));
     if (project.everyEntrypoint) {
       const specsTs = every.map((e) => e.spec);
       await run(process.execPath, [tsc, ...writeTypeCheck(dir, specsTs, adapterNames)], opts).catch(
@@ -198,6 +203,27 @@ export function cleanProjects({ work, registryUrl, latest, packages, adapters, r
       );
     }
     return problems;
+  }
+
+  /** `npx @snappykit/auto calibrate --data` in an installed project: it writes thresholds. */
+  async function calibrateIn(dir, opts) {
+    const data = join(dir, "messages");
+    mkdirSync(data, { recursive: true });
+    writeFileSync(join(data, "text.txt"), "consensus ".repeat(20_000));
+    writeFileSync(join(data, "random.bin"), randomBytes(300_000));
+    try {
+      await run(
+        "npx",
+        ["--no-install", "@snappykit/auto", "calibrate", "--data", data, "--rounds", "2"],
+        opts,
+      );
+      const file = JSON.parse(readFileSync(join(dir, "thresholds.json"), "utf8"));
+      return file.provenance?.source === "calibrated"
+        ? []
+        : ["thresholds.json is not a calibration's"];
+    } catch (error) {
+      return [error.message];
+    }
   }
 
   return {

@@ -1,5 +1,5 @@
 // The public types and the shipped data, shared by the Node and browser entries.
-import type { SnappyCodec, UncompressOptions } from "@snappykit/core";
+import type { SnappyCodec } from "@snappykit/core";
 import pkg from "../package.json" with { type: "json" };
 import shipped from "../thresholds.json" with { type: "json" };
 
@@ -8,6 +8,16 @@ export const library = `${pkg.name}@${pkg.version}`;
 
 /** The two operations a threshold applies to. */
 export type Op = "compress" | "uncompress";
+
+/**
+ * Every routed call: the into-calls follow their op's thresholds where the native codec has
+ * them (a backend of your own may), and go to ts where it does not (snappy@7 has no API that
+ * writes into caller memory).
+ */
+export type CallOp = Op | "compressInto" | "uncompressInto";
+
+/** Which codec a call goes to: `"ts"`, `"napi"`, or the `name` of a backend of your own. */
+export type Backend = "ts" | "napi" | (string & {});
 
 /**
  * What kind of data a call carries, judged per call (see the package README): block-like
@@ -36,7 +46,7 @@ export type ThresholdOverride = number | null | Partial<KindThresholds>;
 
 /** What a call with a given input does, and why (`explain`). */
 export interface Choice {
-  readonly backend: "ts" | "napi";
+  readonly backend: Backend;
   /** The uncompressed size routed by: `input.length`, or the length the stream declares. */
   readonly size: number;
   readonly kind: Kind;
@@ -46,7 +56,7 @@ export interface Choice {
 
 /**
  * Where a set of thresholds came from: this package's thresholds.json (`source: "shipped"`),
- * or a calibration on the machine that runs it (`pnpm bench --calibrate`: "calibrated").
+ * or a calibration on the machine that runs it (`npx @snappykit/auto calibrate`: "calibrated").
  */
 export interface Provenance {
   readonly source: "shipped" | "calibrated";
@@ -58,6 +68,10 @@ export interface Provenance {
   readonly command: string;
   /** The command that turned that measurement into thresholds.json. */
   readonly generatedBy: string;
+  /** The native codec measured against ts (a calibration's: snappy@7, or `--backend`'s). */
+  readonly backend?: string;
+  /** The bytes measured, in words, when not the shipped fixtures' streams. */
+  readonly data?: string;
 }
 
 /** Options for `createCodec`. */
@@ -77,11 +91,14 @@ export interface AutoOptions {
     readonly provenance?: Provenance;
   };
   /**
-   * Try to load the native codec (`@snappykit/napi`). `false` uses `@snappykit/ts` for
-   * every call, e.g. to take native code out of a comparison.
+   * The codec for sizes at or over the thresholds: `true` loads `@snappykit/napi`, `false`
+   * uses `@snappykit/ts` for every call (e.g. to take native code out of a comparison), and a
+   * {@link SnappyCodec} of your own (e.g. a Bun FFI build) takes napi's place once it passes
+   * `@snappykit/conformance`'s checks at load (an optional peer dependency; `createCodec`
+   * rejects a codec that fails any of them).
    * @default true
    */
-  native?: boolean;
+  native?: boolean | SnappyCodec;
 }
 
 /** What `describe()` reports: which codecs are in use and why. */
@@ -90,6 +107,8 @@ export interface AutoDescription {
   readonly ts: string;
   /** The native library in use (`snappy@7.x.y`), or `null` when every call goes to ts. */
   readonly native: string | null;
+  /** The name its calls go by in `backendFor`/`explain` (`"napi"`, or your codec's name). */
+  readonly nativeName: string | null;
   /** Why native is or is not in use (the load error, verbatim, when it failed). */
   readonly reason: string;
   /** The thresholds in force (shipped, overridden, or all-`null` without native). */
@@ -106,25 +125,31 @@ export interface AutoDescription {
    * or the shipped ones' (also for custom sizes, which replace only what they name).
    */
   readonly provenance: Provenance;
-  /** Which operations write into caller memory (through ts), by name. */
-  readonly into: readonly string[];
+  /**
+   * Where the into-calls go: `"routed"` (by their op's thresholds, as `explain` says) or
+   * `"ts"` (always: the native codec cannot write into caller memory).
+   */
+  readonly into: {
+    readonly compressInto: "routed" | "ts";
+    readonly uncompressInto: "routed" | "ts";
+  };
 }
 
 /** A {@link SnappyCodec} that routes each call by size, and says how. */
 export interface AutoCodec extends SnappyCodec {
-  /** Always present: a function of the format (see {@link SnappyCodec.uncompressedLength}). */
-  readonly uncompressedLength: (input: Uint8Array, options?: UncompressOptions) => number;
-  /** Always present: a function of the format (see {@link SnappyCodec.maxCompressedLength}). */
-  readonly maxCompressedLength: (length: number) => number;
+  /** Always present (see {@link AutoDescription.into} for where it goes). */
+  readonly compressInto: NonNullable<SnappyCodec["compressInto"]>;
+  /** Always present (see {@link AutoDescription.into} for where it goes). */
+  readonly uncompressInto: NonNullable<SnappyCodec["uncompressInto"]>;
   /** Which codecs are in use, why, and the thresholds in force. */
   describe(): AutoDescription;
   /**
-   * The codec (`"ts"` or `"napi"`) that gets `op` on `size` uncompressed bytes of `kind`
-   * (default `"compressible"`).
+   * The codec that gets `op` on `size` uncompressed bytes of `kind` (default
+   * `"compressible"`).
    */
-  backendFor(op: Op, size: number, kind?: Kind): "ts" | "napi";
+  backendFor(op: CallOp, size: number, kind?: Kind): Backend;
   /** What `op` on this very input does: its size, its kind, the threshold and the codec. */
-  explain(op: Op, input: Uint8Array): Choice;
+  explain(op: CallOp, input: Uint8Array): Choice;
 }
 
 /** The shipped data file, as read. */

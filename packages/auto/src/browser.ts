@@ -2,20 +2,27 @@
 // importing the native binding, so bundlers do not pull Node-only code in.
 import type { RawBackend } from "@snappykit/core";
 import * as ts from "@snappykit/ts";
+import { ownNative } from "./admit.js";
 import type { AutoCodec, AutoOptions } from "./auto.js";
 import { route, routeRaw } from "./route.js";
 
 export * from "./auto.js";
 export * from "./calibrate.js";
+export * from "./crossover.js";
 
 const NO_NATIVE = { reason: "browser build: no native code, @snappykit/ts for every call" };
 
-/** {@link AutoCodec} over `@snappykit/ts` alone (no native code in a browser). */
+/**
+ * {@link AutoCodec} over `@snappykit/ts` alone (no native code in a browser), or with a
+ * codec of your own (`native`) once it passes the conformance checks.
+ */
 export async function createCodec(options: AutoOptions = {}): Promise<AutoCodec> {
-  return route(await ts.createCodec(), NO_NATIVE, options);
+  const codec = ts.createCodec();
+  return route(await codec, (await ownNative(options, codec)) ?? NO_NATIVE, options);
 }
 
 /** The raw ts functions, for the bench. */
 export async function createRaw(options: AutoOptions = {}): Promise<RawBackend> {
-  return routeRaw(await ts.createRaw(), NO_NATIVE, options);
+  const native = (await ownNative(options, ts.createCodec())) ?? NO_NATIVE;
+  return routeRaw(await ts.createRaw(), native, options);
 }

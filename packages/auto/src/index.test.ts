@@ -266,14 +266,78 @@ describe("@snappykit/auto", () => {
     expect(raw.uncompress(raw.compress(block))).toEqual(block);
   });
 
-  it("offers *Into exactly when @snappykit/ts does", async () => {
+  it("sends into-calls to ts when native cannot write into caller memory, and says so", async () => {
+    const codec = await createCodec({ thresholds: { compress: 0, uncompress: 0 } });
+    expect(codec.describe().into).toEqual({ compressInto: "ts", uncompressInto: "ts" });
+    expect(codec.explain("compress", block).backend).toBe("napi");
+    expect(codec.explain("compressInto", block).backend).toBe("ts");
+    expect(codec.backendFor("uncompressInto", 1e6)).toBe("ts");
+    // Required members, no `!`: the type says what the README does.
+    const out = new Uint8Array(codec.maxCompressedLength(block.length));
+    const wire = out.subarray(0, codec.compressInto(block, out));
+    const back = new Uint8Array(codec.uncompressedLength(wire));
+    expect(back.subarray(0, codec.uncompressInto(wire, back))).toEqual(block);
+  });
+
+  it("takes a codec of its own in napi's place once it passes conformance, into-calls too", async () => {
     const ts = await createTs();
-    const codec = await createCodec();
-    expect(codec.compressInto === undefined).toBe(ts.compressInto === undefined);
-    expect(codec.uncompressInto === undefined).toBe(ts.uncompressInto === undefined);
-    expect(codec.describe().into).toEqual(
-      (["compressInto", "uncompressInto"] as const).filter((k) => ts[k] !== undefined),
-    );
+    const calls: string[] = [];
+    const counted = <F extends (...args: never[]) => unknown>(name: string, f: F) =>
+      ((...args: Parameters<F>) => {
+        calls.push(name);
+        return f(...args);
+      }) as F;
+    const mine = {
+      ...ts,
+      name: "mine",
+      library: "my-ffi-snappy@1.0.0",
+      compressInto: counted("compressInto", ts.compressInto!),
+      uncompressInto: counted("uncompressInto", ts.uncompressInto!),
+    };
+    const codec = await createCodec({
+      native: mine,
+      thresholds: { compress: 4096, uncompress: 0 },
+    });
+    const about = codec.describe();
+    expect(about).toMatchObject({ native: "my-ffi-snappy@1.0.0", nativeName: "mine" });
+    expect(about.into).toEqual({ compressInto: "routed", uncompressInto: "routed" });
+    expect(about.reason).toMatch(/passed all \d+ conformance checks.*same bytes as ts/);
+    expect(codec.explain("compressInto", block).backend).toBe("mine");
+    expect(codec.backendFor("compressInto", 100)).toBe("ts");
+    calls.length = 0;
+    const out = new Uint8Array(codec.maxCompressedLength(block.length));
+    const wire = out.slice(0, codec.compressInto(block, out));
+    codec.compressInto(block.subarray(0, 100), out);
+    const back = new Uint8Array(block.length);
+    codec.uncompressInto(wire, back);
+    expect(back).toEqual(block);
+    expect(calls).toEqual(["compressInto", "uncompressInto"]);
+  });
+
+  it("refuses a codec of its own that fails a conformance check, naming it", async () => {
+    const ts = await createTs();
+    const broken = {
+      ...ts,
+      name: "broken",
+      library: "broken-snappy@1.0.0",
+      // Accepts a stream the format forbids: a copy before the start of the output.
+      uncompress: (input: Uint8Array) => {
+        try {
+          return ts.uncompress(input);
+        } catch {
+          return new Uint8Array(0);
+        }
+      },
+    };
+    for (const create of [createCodec, browser.createCodec]) {
+      const error = await create({ native: broken }).catch((e) => e);
+      expect(error).toMatchObject({ name: "SnappyError", code: "INVALID_ARGUMENT" });
+      expect(error.message).toMatch(
+        /^native: broken-snappy@1\.0\.0 failed \d+ of \d+ conformance checks/,
+      );
+    }
+    const error = await createCodec({ native: 1 as never }).catch((e) => e);
+    expect(error).toMatchObject({ code: "INVALID_ARGUMENT" });
   });
 
   it("rejects thresholds that are not sizes", async () => {

@@ -14,6 +14,8 @@ import {
   type AutoCodec,
   type AutoDescription,
   type AutoOptions,
+  type Backend,
+  type CallOp,
   type Kind,
   type KindThresholds,
   library,
@@ -24,10 +26,23 @@ import {
   type Thresholds,
 } from "./auto.js";
 
-/** The native codec if it loaded, or why not. */
-export type NativeResult = { codec: SnappyCodec; raw: RawBackend } | { reason: string };
+/**
+ * The native codec if it loaded (with its unguarded functions, or the codec itself for a
+ * backend of your own), or why not.
+ */
+export type NativeResult =
+  | { codec: SnappyCodec; raw: RawBackend; reason?: string }
+  | { reason: string };
 
 const OPS = ["compress", "uncompress"] as const;
+const CALL_OPS = [...OPS, "compressInto", "uncompressInto"] as const;
+/** The op whose thresholds a call follows. */
+const OP_OF: Record<CallOp, Op> = {
+  compress: "compress",
+  uncompress: "uncompress",
+  compressInto: "compress",
+  uncompressInto: "uncompress",
+};
 const KINDS = ["compressible", "incompressible"] as const;
 const NEVER: Thresholds = {
   compress: { compressible: null, incompressible: null },
@@ -136,9 +151,12 @@ function chooser(op: Op, t: KindThresholds): (input: Uint8Array, size: number) =
     size >= low && (size >= high || size >= (test(input, size) ? incompressible : compressible));
 }
 
-function checkOp(op: Op): Op {
-  if (!OPS.includes(op)) {
-    throw new SnappyError("bad-argument", `op must be "compress" or "uncompress", got ${op}`);
+function checkOp(op: CallOp): CallOp {
+  if (!CALL_OPS.includes(op)) {
+    throw new SnappyError(
+      "bad-argument",
+      `op must be one of ${CALL_OPS.map((o) => `"${o}"`).join(", ")}, got ${op}`,
+    );
   }
   return op;
 }
@@ -193,6 +211,7 @@ function sourceOf(options: AutoOptions): Pick<AutoDescription, "source" | "prove
 /** Build the routing codec over `ts` and whatever `native` resolved to. */
 export function route(ts: SnappyCodec, native: NativeResult, options: AutoOptions): AutoCodec {
   const nativeCodec = "codec" in native ? native.codec : undefined;
+  const tsInto = into(ts);
   // Validated even when native is absent, so a bad option fails everywhere alike.
   const requested = resolveThresholds(options);
   const origin = sourceOf(options);
@@ -200,10 +219,24 @@ export function route(ts: SnappyCodec, native: NativeResult, options: AutoOption
   const compressNative = chooser("compress", thresholds.compress);
   const uncompressNative = chooser("uncompress", thresholds.uncompress);
   const big = nativeCodec ?? ts;
+  const nativeName: Backend | null = nativeCodec?.name ?? null;
+  // An into-call follows its op's routing only where the native codec writes into caller
+  // memory itself: copying a native result into the caller's array would hide a copy.
+  const routed = {
+    compressInto: nativeCodec?.compressInto !== undefined,
+    uncompressInto: nativeCodec?.uncompressInto !== undefined,
+  } as const;
   const sizeFor = (op: Op, input: Uint8Array) =>
     op === "compress" ? input.length : declaredSize(input);
+  const goesNative = (op: CallOp, size: number, kind: Kind) => {
+    if ((op === "compressInto" || op === "uncompressInto") && !routed[op]) return false;
+    const threshold = thresholds[OP_OF[op]][kind];
+    return threshold !== null && size >= threshold;
+  };
+  const nativeCompressInto = nativeCodec?.compressInto;
+  const nativeUncompressInto = nativeCodec?.uncompressInto;
 
-  const codec: AutoCodec = {
+  return {
     contractVersion: 1,
     name: "auto",
     library: nativeCodec
@@ -222,51 +255,63 @@ export function route(ts: SnappyCodec, native: NativeResult, options: AutoOption
         ? big.uncompress(input, options)
         : ts.uncompress(input, options);
     },
+    compressInto: (given, output) => {
+      const input = bytesOf(given);
+      return nativeCompressInto && compressNative(input, input.length)
+        ? nativeCompressInto(input, output)
+        : tsInto.compressInto(input, output);
+    },
+    uncompressInto: (given, output, options) => {
+      const input = bytesOf(given);
+      return nativeUncompressInto && uncompressNative(input, declaredSize(input))
+        ? nativeUncompressInto(input, output, options)
+        : tsInto.uncompressInto(input, output, options);
+    },
     // Pure functions of the format: the same for every codec.
     uncompressedLength: (input, options) => checkUncompressedLength(input, options).length,
     maxCompressedLength: ts.maxCompressedLength ?? maxCompressedLength,
     describe: () => ({
       ts: ts.library,
       native: nativeCodec?.library ?? null,
+      nativeName,
       reason:
-        "reason" in native
-          ? native.reason
-          : `${nativeCodec?.library} loaded; sizes at or over the threshold of their kind go to it`,
+        native.reason ??
+        `${nativeCodec?.library} loaded; sizes at or over the threshold of their kind go to it`,
       thresholds,
       kinds: KIND_RULES,
       ...origin,
-      into: (["compressInto", "uncompressInto"] as const).filter((k) => ts[k] !== undefined),
+      into: {
+        compressInto: routed.compressInto ? "routed" : "ts",
+        uncompressInto: routed.uncompressInto ? "routed" : "ts",
+      },
     }),
-    backendFor: (op, size, kind = "compressible") => {
-      const threshold = thresholds[checkOp(op)][checkKind(kind)];
-      return threshold !== null && size >= threshold ? "napi" : "ts";
-    },
+    backendFor: (op, size, kind = "compressible") =>
+      goesNative(checkOp(op), size, checkKind(kind)) ? (nativeName ?? "ts") : "ts",
     explain: (op, input) => {
-      checkOp(op);
+      const call = checkOp(op);
       const bytes = bytesOf(input);
-      const size = sizeFor(op, bytes);
-      const kind: Kind = kindTests[op](input, size) ? "incompressible" : "compressible";
-      const threshold = thresholds[op][kind];
+      const size = sizeFor(OP_OF[call], bytes);
+      const kind: Kind = kindTests[OP_OF[call]](bytes, size) ? "incompressible" : "compressible";
       return {
-        backend: threshold !== null && size >= threshold ? "napi" : "ts",
+        backend: goesNative(call, size, kind) ? (nativeName ?? "ts") : "ts",
         size,
         kind,
-        threshold,
+        threshold: thresholds[OP_OF[call]][kind],
       };
     },
+    // Off-thread work is what the async API is for: only a native codec's thread pool offers it.
+    ...(nativeCodec?.compressAsync && { compressAsync: nativeCodec.compressAsync }),
+    ...(nativeCodec?.uncompressAsync && { uncompressAsync: nativeCodec.uncompressAsync }),
   };
-  // Caller-owned output only where ts really writes into it (feature-detected, so this
-  // works with any @snappykit/ts that has them); napi has no such API. Off-thread work is
-  // what the async API is for: only the native thread pool offers it.
-  const { compressInto, uncompressInto } = ts;
-  const { compressAsync, uncompressAsync } = nativeCodec ?? {};
-  return {
-    ...codec,
-    ...(compressInto && { compressInto }),
-    ...(uncompressInto && { uncompressInto }),
-    ...(compressAsync && { compressAsync }),
-    ...(uncompressAsync && { uncompressAsync }),
-  };
+}
+
+/** A codec's into-calls; ts always has them, and auto's type promises them. */
+function into(codec: SnappyCodec): Pick<AutoCodec, "compressInto" | "uncompressInto"> {
+  const { compressInto, uncompressInto } = codec;
+  if (!compressInto || !uncompressInto) {
+    throw new SnappyError("unsupported", `${codec.library} has no compressInto/uncompressInto`);
+  }
+  return { compressInto, uncompressInto };
 }
 
 /** The raw backends routed the same way, for the bench and the fuzzer: no guards at all. */

@@ -2,7 +2,7 @@
 // pure-JS/wasm codecs and the native ones cross. Every codec compresses and uncompresses
 // messages of 64 B to 4 MiB (×4 steps, or `--sizes`) cut from real consensus bytes, timed
 // like the payload run (gate, forks, fork medians with intervals); the crossover is
-// interpolated between sizes from paired per-fork ratios (summarise/crossover.ts). The block
+// interpolated between sizes from paired per-fork ratios (`findCrossover`, packages/auto/src/crossover.ts). The block
 // stream (compressible) and the sidecar stream (incompressible) are timed as separate cases,
 // so each has its own crossover (@snappykit/auto routes by both); the headline points add the
 // two up fork by fork.

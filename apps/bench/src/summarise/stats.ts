@@ -15,53 +15,17 @@
 // - two runs are compared with the Mann–Whitney U test on their fork medians, and the
 //   change is the Hodges–Lehmann shift of the logs with its Moses interval; a run compares
 //   hundreds of cases at once, so which changes count is decided by Benjamini–Hochberg.
-import { binomialDistribution, median } from "simple-statistics";
+// The interval of a median and of a paired ratio are @snappykit/auto's: its calibrator
+// derives thresholds from them, and the sweep's must agree with it.
+import { medianEstimate, pairedRatio } from "@snappykit/auto";
+import { median } from "simple-statistics";
 import { ALPHA, type Estimate, type Interval, LEVEL } from "../model/estimate.js";
+
+export { medianEstimate, pairedRatio };
 
 /** Median of a non-empty list. */
 export function medianOf(xs: readonly number[]): number {
   return median([...xs]);
-}
-
-/** P(X ≤ k) for X ~ Binomial(n, ½). */
-function binomialHalfCdf(n: number, k: number): number {
-  if (k < 0) return 0;
-  const pmf = binomialDistribution(n, 0.5) ?? [];
-  let sum = 0;
-  for (let i = 0; i <= k && i < pmf.length; i++) sum += pmf[i]!;
-  return Math.min(1, sum);
-}
-
-/**
- * The median of `xs` and its distribution-free interval [x(k), x(n−k+1)], with the largest
- * k whose coverage 1 − 2·P(Bin(n, ½) ≤ k − 1) still reaches `level`. With too few values
- * for `level` (fewer than 6 for 95 %) the interval is [min, max] and says the level it has.
- */
-export function medianEstimate(xs: readonly number[], level = LEVEL): Estimate {
-  const s = xs.filter((x) => Number.isFinite(x)).sort((a, b) => a - b);
-  const n = s.length;
-  if (n === 0) return { value: Number.NaN, n: 0 };
-  const value = median(s);
-  if (n < 2) return { value, n };
-  let k = 1;
-  while (k + 1 <= n / 2 && 1 - 2 * binomialHalfCdf(n, k) >= level) k++;
-  return {
-    value,
-    ci: { low: s[k - 1]!, high: s[n - k]!, level: 1 - 2 * binomialHalfCdf(n, k - 1) },
-    n,
-  };
-}
-
-/**
- * The ratio a / b from paired per-fork values (both measured in the same fork's turns, so
- * a slow spell of the machine hits both): the median per-fork ratio and its interval.
- */
-export function pairedRatio(a: readonly number[], b: readonly number[], level = LEVEL): Estimate {
-  const ratios: number[] = [];
-  for (let i = 0; i < Math.min(a.length, b.length); i++) {
-    if (a[i]! > 0 && b[i]! > 0) ratios.push(a[i]! / b[i]!);
-  }
-  return medianEstimate(ratios, level);
 }
 
 /**

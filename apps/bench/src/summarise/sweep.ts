@@ -1,6 +1,8 @@
 // The sweep's figures from its timed cases: per codec, op and size a point with its
 // interval, the block and sidecar streams added up fork by fork for the headline, and where
-// two codecs' curves cross (crossover.ts), for both streams together and for each alone.
+// two codecs' curves cross (`findCrossover` of @snappykit/auto), for both streams together and for each alone.
+
+import { findCrossover, type RatioPoint } from "@snappykit/auto";
 import { formatBytes } from "@snappykit/workspace/format";
 import type { CaseResult } from "../model/report.js";
 import {
@@ -12,7 +14,6 @@ import {
   type SweepSeries,
   sweepPayloadName,
 } from "../model/sweep.js";
-import { findCrossover, type RatioPoint } from "./crossover.js";
 import { caseRatio } from "./results.js";
 import { medianEstimate } from "./stats.js";
 

@@ -1,5 +1,6 @@
-// Where two codecs' cost curves cross. The sweep gives, per size, the paired per-fork ratio
-// a / b (median and interval, stats.ts); this finds the size where it passes 1.
+// Where two codecs' cost curves cross, for the calibrator (measure.ts) and the bench's sweep.
+// Both give, per size, the paired ratio a / b of their times (median and interval); this
+// finds the size where it passes 1.
 //
 // - Interpolation: linear in log size and log ratio between the two sweep points around
 //   the crossing (both costs grow roughly as powers of the size there).
@@ -14,6 +15,65 @@
 //   A bound is null when it lies outside the swept range (below the smallest size, or
 //   beyond the largest). Its level is the pointwise level of the ratio intervals, not a
 //   joint one.
+
+/** A two-sided confidence interval, in the unit of the estimate it belongs to. */
+export interface Interval {
+  readonly low: number;
+  readonly high: number;
+  /** The coverage actually reached (order statistics give discrete levels). */
+  readonly level: number;
+}
+
+/** An estimate with its interval; `n` is how many independent runs it rests on. */
+export interface Estimate {
+  readonly value: number;
+  /** Undefined with fewer than two runs: one says nothing about the next. */
+  readonly ci?: Interval;
+  readonly n: number;
+}
+
+/** P(X ≤ k) for X ~ Binomial(n, ½). */
+function binomialHalfCdf(n: number, k: number): number {
+  let pmf = 0.5 ** n;
+  let sum = 0;
+  for (let i = 0; i <= k && i <= n; i++) {
+    sum += pmf;
+    pmf = (pmf * (n - i)) / (i + 1);
+  }
+  return Math.min(1, sum);
+}
+
+/**
+ * The median of `xs` and its distribution-free interval [x(k), x(n−k+1)], with the largest
+ * k whose coverage 1 − 2·P(Bin(n, ½) ≤ k − 1) still reaches `level`. With too few values
+ * for `level` (fewer than 6 for 95 %) the interval is [min, max] and says the level it has.
+ */
+export function medianEstimate(xs: readonly number[], level = 0.95): Estimate {
+  const s = xs.filter((x) => Number.isFinite(x)).sort((a, b) => a - b);
+  const n = s.length;
+  if (n === 0) return { value: Number.NaN, n: 0 };
+  const value = n % 2 === 1 ? s[(n - 1) / 2]! : (s[n / 2 - 1]! + s[n / 2]!) / 2;
+  if (n < 2) return { value, n };
+  let k = 1;
+  while (k + 1 <= n / 2 && 1 - 2 * binomialHalfCdf(n, k) >= level) k++;
+  return {
+    value,
+    ci: { low: s[k - 1]!, high: s[n - k]!, level: 1 - 2 * binomialHalfCdf(n, k - 1) },
+    n,
+  };
+}
+
+/**
+ * The ratio a / b from paired per-fork values (both measured in the same fork's turns, so
+ * a slow spell of the machine hits both): the median per-fork ratio and its interval.
+ */
+export function pairedRatio(a: readonly number[], b: readonly number[], level = 0.95): Estimate {
+  const ratios: number[] = [];
+  for (let i = 0; i < Math.min(a.length, b.length); i++) {
+    if (a[i]! > 0 && b[i]! > 0) ratios.push(a[i]! / b[i]!);
+  }
+  return medianEstimate(ratios, level);
+}
 
 /** One sweep size: the ratio a / b of two codecs' times, with its interval. */
 export interface RatioPoint {
