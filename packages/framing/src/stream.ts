@@ -230,8 +230,9 @@ export class ByteReader {
 
   /**
    * Stop reading: a `ReadableStream` source is cancelled and its lock released, an iterator's
-   * `return()` is called. Later reads see the end. Call it when abandoning a reader before its
-   * source ends (an abort, a bad message); `decodeSszSnappy` does for the reader it makes.
+   * `return()` is called (a source never read from is left as it was). Later reads see the
+   * end. Call it when abandoning a reader before its source ends (an abort, a bad message);
+   * `decodeSszSnappy` does for the reader it makes.
    */
   async cancel(): Promise<void> {
     this.#done = true;
