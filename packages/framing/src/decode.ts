@@ -1,6 +1,5 @@
 import {
   bytesOf,
-  checkOptions,
   concatBytes,
   DEFAULT_MAX_LENGTH,
   type SnappyCodec,
@@ -14,9 +13,11 @@ import {
   classifyChunk,
   corrupt,
   decodeChunkBody,
-  MAX_COMPRESSED_CHUNK_LENGTH,
+  ENCODED_CHUNK_LENGTH,
   readChunkLength,
 } from "./format.js";
+import { ownOptions } from "./options.js";
+import { type ByteChunk, partsOf } from "./parts.js";
 
 /** Options for {@link decodeFramed} and the streaming decoders. */
 export interface DecodeFramedOptions {
@@ -49,7 +50,7 @@ export function resolveDecodeContext(
   codec: SnappyCodec,
   options: DecodeFramedOptions | undefined,
 ): ChunkDecodeContext & { readonly maxLength: number | undefined } {
-  const own = checkOptions(options, DECODE_OPTIONS);
+  const own = ownOptions(options, DECODE_OPTIONS);
   const verifyChecksums = own.verifyChecksums ?? true;
   const crc32c = own.crc32c ?? defaultCrc32c;
   if (typeof crc32c !== "function") {
@@ -146,9 +147,10 @@ export function decodeFramed(
 
 /**
  * Incremental framed decoder: feed arbitrary slices of a stream with {@link FrameDecoder.write}
- * and close with {@link FrameDecoder.end}. Keeps at most one chunk (≤ 76,498 bytes) between
- * calls and skips padding/skippable chunks without buffering them, so memory is bounded
- * whatever the stream's size. Yields one piece per data chunk, each owned by the caller.
+ * and close with {@link FrameDecoder.end}. Keeps at most one chunk between calls (the 76,494
+ * bytes an encoder's chunk can take; a longer legal one, up to `MAX_COMPRESSED_CHUNK_LENGTH`,
+ * grows the buffer to its size) and skips padding/skippable chunks without buffering them, so
+ * memory is bounded whatever the stream's size. Yields one piece per data chunk, each owned by the caller.
  */
 export class FrameDecoder {
   readonly #ctx: ChunkDecodeContext;
@@ -177,10 +179,16 @@ export class FrameDecoder {
     return this.#produced;
   }
 
-  /** Consume `bytes`; yields the data of every chunk they complete. */
-  *write(bytes: Uint8Array): Generator<Uint8Array, void, undefined> {
-    bytes = bytesOf(bytes);
+  /**
+   * Consume `bytes` (a `Uint8Array`, or a list of parts such as a `Uint8ArrayList`, read part
+   * by part in place); yields the data of every chunk they complete.
+   */
+  *write(bytes: ByteChunk): Generator<Uint8Array, void, undefined> {
     if (this.#ended) throw new SnappyError("bad-argument", "write after end");
+    for (const part of partsOf(bytes, "input")) yield* this.#write(part);
+  }
+
+  *#write(bytes: Uint8Array): Generator<Uint8Array, void, undefined> {
     const base = this.#consumed;
     const n = bytes.length;
     let pos = 0;
@@ -232,7 +240,10 @@ export class FrameDecoder {
           body = bytes.subarray(pos, pos + length);
           pos += length;
         } else {
-          this.#body ??= new Uint8Array(MAX_COMPRESSED_CHUNK_LENGTH);
+          // Room for any chunk an encoder writes, grown only for a longer (legal) one.
+          if (this.#body === null || this.#body.length < length) {
+            this.#body = new Uint8Array(Math.max(length, ENCODED_CHUNK_LENGTH));
+          }
           const take = Math.min(length - this.#bodyFill, n - pos);
           this.#body.set(bytes.subarray(pos, pos + take), this.#bodyFill);
           this.#bodyFill += take;

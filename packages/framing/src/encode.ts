@@ -1,4 +1,4 @@
-import { bytesOf, checkOptions, concatBytes, type SnappyCodec, SnappyError } from "@snappykit/core";
+import { bytesOf, concatBytes, type SnappyCodec, SnappyError } from "@snappykit/core";
 import { type Crc32cFunction, crc32c as defaultCrc32c, maskChecksum } from "./crc32c.js";
 import {
   CHECKSUM_SIZE,
@@ -9,6 +9,8 @@ import {
   writeChunkHeader,
   writeU32LE,
 } from "./format.js";
+import { ownOptions } from "./options.js";
+import { type ByteChunk, partsOf } from "./parts.js";
 
 /** Options for {@link encodeFramed} and the streaming encoders. */
 export interface EncodeFramedOptions {
@@ -37,7 +39,7 @@ export function resolveEncodeOptions(
   options?: EncodeFramedOptions,
   known: readonly string[] = ENCODE_OPTIONS,
 ): EncoderSettings {
-  const own = checkOptions(options, known);
+  const own = ownOptions(options, known);
   const chunkSize = own.chunkSize ?? MAX_CHUNK_DATA;
   if (!Number.isInteger(chunkSize) || chunkSize < 1 || chunkSize > MAX_CHUNK_DATA) {
     throw new SnappyError(
@@ -131,14 +133,22 @@ export class FrameEncoder {
     this.#pending = new Uint8Array(this.#settings.chunkSize);
   }
 
-  /** Encode what `data` completes; yields framed pieces (possibly none). */
-  *write(data: Uint8Array): Generator<Uint8Array, void, undefined> {
-    data = bytesOf(data, "data");
+  /**
+   * Encode what `data` completes (a `Uint8Array`, or a list of parts such as a
+   * `Uint8ArrayList`, read part by part in place); yields framed pieces (possibly none).
+   */
+  *write(data: ByteChunk): Generator<Uint8Array, void, undefined> {
     if (this.#ended) throw new SnappyError("bad-argument", "write after end");
-    if (!this.#started) {
-      this.#started = true;
-      yield STREAM_IDENTIFIER.slice();
+    for (const part of partsOf(data, "data")) {
+      if (!this.#started) {
+        this.#started = true;
+        yield STREAM_IDENTIFIER.slice();
+      }
+      yield* this.#write(part);
     }
+  }
+
+  *#write(data: Uint8Array): Generator<Uint8Array, void, undefined> {
     const { chunkSize, crc32c } = this.#settings;
     let pos = 0;
     if (this.#fill > 0) {

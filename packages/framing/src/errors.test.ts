@@ -111,7 +111,7 @@ describe("framed stream rejections", () => {
       concat(STREAM_IDENTIFIER, header(MAX_COMPRESSED_CHUNK_LENGTH + 1)),
       "CORRUPT_INPUT",
       new RegExp(
-        `^oversize compressed chunk: ${MAX_COMPRESSED_CHUNK_LENGTH + 1} bytes, over the ${MAX_COMPRESSED_CHUNK_LENGTH} a 65536-byte block can need \\(chunk at byte 10\\)$`,
+        `^oversize compressed chunk: ${MAX_COMPRESSED_CHUNK_LENGTH + 1} bytes, over the ${MAX_COMPRESSED_CHUNK_LENGTH} that a block of at most 65536 bytes can take \\(chunk at byte 10\\)$`,
       ),
     );
     // At the limit the header passes, and the stream is only cut short.
@@ -395,7 +395,7 @@ describe("arguments and options", () => {
   it("sources: iterables, async iterables and ReadableStreams of Uint8Arrays only", async () => {
     for (const bad of [42, {}, null]) {
       expect(await messageOf(() => new ByteReader(bad as never), "INVALID_ARGUMENT")).toBe(
-        "source must be an iterable, an async iterable or a ReadableStream of Uint8Array",
+        "source must be an iterable, an async iterable or a ReadableStream of Uint8Array (or Uint8ArrayList)",
       );
     }
     const reader = new ByteReader([Uint8Array.of(1), 5 as never]);
@@ -407,13 +407,43 @@ describe("arguments and options", () => {
       await messageOf(async () => {
         for await (const _ of decodeFramedStream(codec, ["x" as never]));
       }, "INVALID_ARGUMENT"),
-    ).toBe("input must be a Uint8Array, got string");
+    ).toBe("source item must be a Uint8Array, got string");
+    // A list's parts are checked one by one; an object that is not a list is named as such.
+    const parts = new ByteReader([[Uint8Array.of(1), new Uint16Array(1)] as never]);
+    expect(await parts.readByte()).toBe(1);
+    expect(await messageOf(() => parts.readByte(), "INVALID_ARGUMENT")).toBe(
+      "source item part 1 must be a Uint8Array, got Uint16Array",
+    );
+    expect(
+      await messageOf(
+        () => new ByteReader([{ length: 1 } as never]).readByte(),
+        "INVALID_ARGUMENT",
+      ),
+    ).toBe(
+      "source item must be a Uint8Array or an iterable of Uint8Array parts (a Uint8ArrayList), got a non-iterable object",
+    );
+    const throwing = {
+      *[Symbol.iterator]() {
+        yield Uint8Array.of(1);
+        throw new RangeError("list mutated");
+      },
+    };
+    const broken = await rejection(
+      () => new ByteReader([throwing as never]).read(2),
+      "INVALID_ARGUMENT",
+    );
+    expect([broken.reason, broken.message]).toEqual([
+      "bad-argument",
+      "source item (a list of parts): list mutated",
+    ]);
     for (const transcode of [decodeFramedStream, encodeFramedStream]) {
       expect(
         await messageOf(async () => {
           for await (const _ of transcode(codec, 42 as never));
         }, "INVALID_ARGUMENT"),
-      ).toBe("source must be an iterable, an async iterable or a ReadableStream of Uint8Array");
+      ).toBe(
+        "source must be an iterable, an async iterable or a ReadableStream of Uint8Array (or Uint8ArrayList)",
+      );
     }
   });
 
@@ -486,24 +516,30 @@ describe("ByteReader", () => {
     expect(short.position).toBe(3);
   });
 
-  it("reads a view of the source's slice when it holds all the bytes asked for, else a copy", async () => {
+  it("read(n) returns bytes the caller owns, from one slice or across slices", async () => {
     const first = Uint8Array.of(1, 2);
     const second = Uint8Array.of(3, 4, 5, 6, 7);
     const reader = new ByteReader([first, second]);
     const a = await reader.read(2); // all of the first slice
     const b = await reader.read(3); // the next slice, which holds them
-    const c = await reader.read(2); // exactly the rest of it
-    // toBe: toEqual would find any two ArrayBuffers equal (they have no enumerable keys).
-    expect(a?.buffer).toBe(first.buffer);
-    expect(b?.buffer).toBe(second.buffer);
-    expect(c?.buffer).toBe(second.buffer);
-    expect([a, b, c]).toEqual([Uint8Array.of(1, 2), Uint8Array.of(3, 4, 5), Uint8Array.of(6, 7)]);
+    await reader.readByte();
+    const c = await reader.read(1); // the last byte
+    expect([a, b, c]).toEqual([Uint8Array.of(1, 2), Uint8Array.of(3, 4, 5), Uint8Array.of(7)]);
     const across = new ByteReader([first, second]);
     await across.readByte();
-    const copy = await across.read(3);
-    expect(copy).toEqual(Uint8Array.of(2, 3, 4));
-    expect(copy?.buffer).not.toBe(first.buffer);
-    expect(copy?.buffer).not.toBe(second.buffer);
+    const d = await across.read(3);
+    expect(d).toEqual(Uint8Array.of(2, 3, 4));
+    for (const out of [a, b, c, d]) {
+      // toBe: toEqual would find any two ArrayBuffers equal (they have no enumerable keys).
+      expect(out?.buffer).not.toBe(first.buffer);
+      expect(out?.buffer).not.toBe(second.buffer);
+      expect([out?.byteOffset, out?.buffer.byteLength]).toEqual([0, out?.length]);
+      expect(Object.getPrototypeOf(out)).toBe(Uint8Array.prototype);
+    }
+    // Writing to the source afterwards does not reach what was read.
+    second[0] = 99;
+    expect(b).toEqual(Uint8Array.of(3, 4, 5));
+    expect(await reader.read(-1).catch((e: SnappyError) => e.reason)).toBe("bad-argument");
   });
 });
 
@@ -629,11 +665,23 @@ describe("ssz_snappy rejections", () => {
       compressedChunk(payload),
     );
     expect(await messageOf(() => decodeSszSnappy(codec, bytes, any), "CORRUPT_INPUT")).toBe(
-      `ssz_snappy payload of 10 bytes needs more than max_compressed_len(10) = 43 framed bytes (chunk at byte 44 would end at ${43 + compressedChunk(payload).length})`,
+      "ssz_snappy payload of 10 bytes needs more than max_compressed_len(10) = 43 framed bytes (the chunk header at byte 44 would take them to 47; 0 bytes decoded)",
     );
     const reader = new ByteReader(streamOf(bytes));
     expect(await messageOf(() => readSszSnappy(codec, reader, any), "CORRUPT_INPUT")).toBe(
-      `ssz_snappy payload of 10 bytes needs more than max_compressed_len(10) = 43 framed bytes (chunk at byte 44 would end at ${43 + compressedChunk(payload).length})`,
+      "ssz_snappy payload of 10 bytes needs more than max_compressed_len(10) = 43 framed bytes (the chunk header at byte 44 would take them to 47; 0 bytes decoded)",
+    );
+    // The header is refused before it is read: the reader stops at the budget.
+    expect(reader.position).toBe(44);
+    // With room for the header but not its body, the chunk is named.
+    const roomy = concat(
+      Uint8Array.of(10),
+      STREAM_IDENTIFIER,
+      chunk(0xfe, new Uint8Array(25)),
+      compressedChunk(payload),
+    );
+    expect(await messageOf(() => decodeSszSnappy(codec, roomy, any), "CORRUPT_INPUT")).toBe(
+      `ssz_snappy payload of 10 bytes needs more than max_compressed_len(10) = 43 framed bytes (the chunk at byte 40 would take them to ${39 + compressedChunk(payload).length}; 0 bytes decoded)`,
     );
   });
 });

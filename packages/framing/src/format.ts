@@ -44,11 +44,32 @@ export const STREAM_IDENTIFIER: Uint8Array = Uint8Array.of(
 export const MAX_CHUNK_DATA = 65536;
 
 /**
- * Longest compressed-chunk body accepted: CRC + `maxCompressedLength(65536)` (76,494 bytes).
- * §4.2 allows a body up to 2^24-1, but no conforming encoder's 64 KiB block compresses to more
- * than Snappy's worst case, and the bound lets decoders use fixed buffers (as `snap` and Go do).
+ * Longest preamble of a block: the varint of a 32-bit length takes at most 5 bytes (padded
+ * forms included).
  */
-export const MAX_COMPRESSED_CHUNK_LENGTH = CHECKSUM_SIZE + maxCompressedLength(MAX_CHUNK_DATA);
+const MAX_PREAMBLE = 5;
+
+/**
+ * Most bytes a block element takes per byte it produces: a one-byte literal in the longest
+ * length form (tag, 4 length bytes, the byte). Every element produces at least one byte.
+ */
+const MAX_ELEMENT_BYTES_PER_BYTE = 6;
+
+/**
+ * Longest compressed-chunk body accepted: CRC + the longest valid block that decodes to at most
+ * 65,536 bytes (5 + 6 × 65,536), 393,225 bytes. §4.2 lets the compressed data run to 2^24 - 5
+ * bytes and caps only the uncompressed data at 65,536; a longer body cannot hold a valid block
+ * within that cap, so refusing it from the header refuses no valid stream and bounds what a
+ * decoder buffers.
+ */
+export const MAX_COMPRESSED_CHUNK_LENGTH =
+  CHECKSUM_SIZE + MAX_PREAMBLE + MAX_ELEMENT_BYTES_PER_BYTE * MAX_CHUNK_DATA;
+
+/**
+ * Longest compressed-chunk body an encoder writes: CRC + `maxCompressedLength(65536)` (76,494
+ * bytes). Not a limit: what a streaming decoder's buffer holds before it needs to grow.
+ */
+export const ENCODED_CHUNK_LENGTH = CHECKSUM_SIZE + maxCompressedLength(MAX_CHUNK_DATA);
 
 /** Longest uncompressed-chunk body: CRC + 65,536 data bytes (§4.3). */
 export const MAX_UNCOMPRESSED_CHUNK_LENGTH = CHECKSUM_SIZE + MAX_CHUNK_DATA;
@@ -83,41 +104,33 @@ export function classifyChunk(type: number, length: number, at: number, first: b
   }
   switch (type) {
     case ChunkType.compressed:
+    case ChunkType.uncompressed: {
+      const kind = type === ChunkType.compressed ? "compressed" : "uncompressed";
       if (length < CHECKSUM_SIZE) {
         throw corrupt(
           "chunk-too-short",
-          `compressed chunk of ${length} bytes has no room for its CRC`,
+          `${kind} chunk of ${length} bytes has no room for its CRC`,
           at,
-          { length, chunkType: type },
+          {
+            length,
+            chunkType: type,
+          },
         );
       }
-      if (length > MAX_COMPRESSED_CHUNK_LENGTH) {
+      const limit =
+        kind === "compressed" ? MAX_COMPRESSED_CHUNK_LENGTH : MAX_UNCOMPRESSED_CHUNK_LENGTH;
+      if (length > limit) {
         throw corrupt(
           "oversize-chunk",
-          `oversize compressed chunk: ${length} bytes, over the ${MAX_COMPRESSED_CHUNK_LENGTH} a 65536-byte block can need`,
+          kind === "compressed"
+            ? `oversize compressed chunk: ${length} bytes, over the ${limit} that a block of at most ${MAX_CHUNK_DATA} bytes can take`
+            : `oversize uncompressed chunk: ${length - CHECKSUM_SIZE} data bytes, over the limit of ${MAX_CHUNK_DATA}`,
           at,
-          { length, limit: MAX_COMPRESSED_CHUNK_LENGTH, chunkType: type },
+          { length, limit, chunkType: type },
         );
       }
-      return "compressed";
-    case ChunkType.uncompressed:
-      if (length < CHECKSUM_SIZE) {
-        throw corrupt(
-          "chunk-too-short",
-          `uncompressed chunk of ${length} bytes has no room for its CRC`,
-          at,
-          { length, chunkType: type },
-        );
-      }
-      if (length > MAX_UNCOMPRESSED_CHUNK_LENGTH) {
-        throw corrupt(
-          "oversize-chunk",
-          `oversize uncompressed chunk: ${length - CHECKSUM_SIZE} data bytes, over the limit of ${MAX_CHUNK_DATA}`,
-          at,
-          { length, limit: MAX_UNCOMPRESSED_CHUNK_LENGTH, chunkType: type },
-        );
-      }
-      return "uncompressed";
+      return kind;
+    }
     case ChunkType.streamIdentifier:
       if (length !== IDENTIFIER_BODY.length) {
         throw corrupt(

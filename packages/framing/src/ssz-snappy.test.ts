@@ -2,12 +2,17 @@ import { maxCompressedLength } from "@snappykit/core";
 import { describe, expect, it } from "vitest";
 import {
   ByteReader,
+  decodeFramed,
+  decodeFramedStream,
   decodeSszSnappy,
   decodeSszSnappyAt,
   decodeSszSnappySequence,
   encodeFramed,
   encodeSszSnappy,
   encodeSszSnappySequence,
+  FrameDecoder,
+  MAX_CHUNK_DATA,
+  MAX_COMPRESSED_CHUNK_LENGTH,
   MAX_PAYLOAD_SIZE,
   readSszSnappy,
   STREAM_IDENTIFIER,
@@ -18,6 +23,7 @@ import {
   codecs,
   codeOf,
   concat,
+  crcOf,
   expectBytes,
   randomBytes,
   structuredBytes,
@@ -192,3 +198,231 @@ describe.each(codecs.map((c) => [c.name, c] as const))("ssz_snappy over %s", (_n
     });
   });
 });
+
+/** A source of `bytes` one byte at a time that counts the bytes pulled from it. */
+function countingSource(bytes: Uint8Array) {
+  const counter = { pulled: 0 };
+  const source = (function* () {
+    for (let i = 0; i < bytes.length; i++) {
+      counter.pulled++;
+      yield bytes.subarray(i, i + 1);
+    }
+  })();
+  return { source, counter };
+}
+
+/**
+ * A valid compressed chunk far longer than any encoder writes: 65,536 one-byte literals, each
+ * `lengthForm` extra length bytes long (0: the short form, 4: the longest), after a preamble.
+ */
+function literalsChunk(data: Uint8Array, lengthForm: 0 | 4, preamble: number[]): Uint8Array {
+  const step = 2 + lengthForm;
+  const block = new Uint8Array(preamble.length + step * data.length);
+  block.set(preamble);
+  for (let i = 0; i < data.length; i++) {
+    const at = preamble.length + i * step;
+    block[at] = lengthForm === 0 ? 0x00 : 0xfc; // literal of length 1 (tag 0, or 60+4 bytes)
+    block[at + step - 1] = data[i]!;
+  }
+  return chunk(0x00, concat(crcOf(data), block));
+}
+
+describe.each(codecs.map((c) => [c.name, c] as const))(
+  "the read budget and long chunks, %s",
+  (_n, codec) => {
+    it("readSszSnappy never pulls a byte past max_compressed_len(n), checking before each header", async () => {
+      // n = 4: a budget of 36 framed bytes. The identifier and a padding chunk take all 36;
+      // the data chunk after them must be refused before its header is pulled.
+      const ssz = Uint8Array.of(1, 2, 3, 4);
+      const budget = maxCompressedLength(4);
+      const data = encodeFramed(codec, ssz).subarray(10);
+      for (let padding = 0; padding <= budget - 10 - 4 + 3; padding++) {
+        const bytes = concat(
+          varint(4),
+          STREAM_IDENTIFIER,
+          chunk(0xfe, new Uint8Array(padding)),
+          data,
+        );
+        const { source, counter } = countingSource(bytes);
+        const reader = new ByteReader(source);
+        const fits = 10 + 4 + padding + data.length <= budget;
+        if (fits) {
+          expectBytes(await readSszSnappy(codec, reader, any), ssz);
+        } else {
+          await expect(readSszSnappy(codec, reader, any)).rejects.toMatchObject({
+            reason: "read-budget-exceeded",
+            limit: budget,
+          });
+        }
+        expect(counter.pulled, `padding ${padding}`).toBeLessThanOrEqual(1 + budget);
+        expect(reader.position).toBeLessThanOrEqual(1 + budget);
+      }
+    });
+
+    it("a 131,079-byte chunk of one-byte literals decodes wherever its payload's budget fits it", async () => {
+      const first = structuredBytes(MAX_CHUNK_DATA, 5);
+      const long = literalsChunk(first, 0, [0x80, 0x80, 0x04]);
+      expect(long.length).toBe(4 + 131_079);
+      const rest = new Uint8Array(MAX_CHUNK_DATA); // compresses to little
+      const framed = concat(STREAM_IDENTIFIER, long, encodeFramed(codec, rest).subarray(10));
+      const whole = concat(first, rest);
+      expectBytes(decodeFramed(codec, framed), whole);
+      for (const step of [1000, 65_536, 200_000]) {
+        expectBytes(await collectStream(decodeFramedStream(codec, pieces(framed, step))), whole);
+      }
+      // As an ssz_snappy payload of 131,072 bytes: budget 152,949, the stream takes ~134 KB.
+      const wire = concat(varint(whole.length), framed);
+      expect(framed.length).toBeLessThan(maxCompressedLength(whole.length));
+      expectBytes(decodeSszSnappy(codec, wire, any), whole);
+      expectBytes(await decodeSszSnappy(codec, pieces(wire, 4096), any), whole);
+      // As a payload of 65,536 bytes alone, it does not fit max_compressed_len(65536) = 76,490:
+      // refused from its header, before its body is read.
+      const alone = concat(varint(MAX_CHUNK_DATA), STREAM_IDENTIFIER, long);
+      const { source, counter } = countingSource(alone);
+      await expect(readSszSnappy(codec, new ByteReader(source), any)).rejects.toMatchObject({
+        reason: "read-budget-exceeded",
+      });
+      expect(counter.pulled).toBe(3 + 10 + 4);
+    });
+
+    it("refuses from its header only a compressed chunk no block of 65,536 bytes can fill", () => {
+      const header = (length: number) =>
+        Uint8Array.of(0x00, length & 0xff, (length >>> 8) & 0xff, length >>> 16);
+      expect(MAX_COMPRESSED_CHUNK_LENGTH).toBe(4 + 5 + 6 * MAX_CHUNK_DATA);
+      for (const length of [MAX_COMPRESSED_CHUNK_LENGTH + 1, 0xffffff]) {
+        expect(() =>
+          new FrameDecoder(codec).write(concat(STREAM_IDENTIFIER, header(length))).next(),
+        ).toThrow(
+          expect.objectContaining({ reason: "oversize-chunk", limit: MAX_COMPRESSED_CHUNK_LENGTH }),
+        );
+      }
+    });
+  },
+);
+
+// The longest valid chunk: 65,536 literals in the 4-byte length form after a padded 5-byte
+// preamble. snappy-wasm refuses a literal length written in a longer form than it needs, so
+// this runs over napi alone.
+it("takes the longest valid compressed chunk, exactly MAX_COMPRESSED_CHUNK_LENGTH long", async () => {
+  const codec = codecs.find((c) => c.name === "napi")!;
+  const data = structuredBytes(MAX_CHUNK_DATA, 11);
+  const longest = literalsChunk(data, 4, [0x80, 0x80, 0x84, 0x80, 0x00]);
+  expect(longest.length).toBe(4 + MAX_COMPRESSED_CHUNK_LENGTH);
+  const framed = concat(STREAM_IDENTIFIER, longest);
+  expectBytes(decodeFramed(codec, framed), data);
+  expectBytes(await collectStream(decodeFramedStream(codec, pieces(framed, 7777))), data);
+});
+
+describe("bounds", () => {
+  const codec = codecs[0]!;
+  const ssz = structuredBytes(300);
+  const wire = encodeSszSnappy(codec, ssz);
+
+  /** Shaped like an @chainsafe/ssz type: a class instance, sizes as own fields, methods. */
+  class FakeSszType {
+    readonly typeName = "FakeContainer";
+    readonly fixedSize = null;
+    readonly minSize: number;
+    readonly maxSize: number;
+    readonly fields = { a: 1 };
+    constructor(minSize: number, maxSize: number) {
+      this.minSize = minSize;
+      this.maxSize = maxSize;
+    }
+    get defaultValue() {
+      return {};
+    }
+    serialize(): Uint8Array {
+      return new Uint8Array(0);
+    }
+    deserialize(): object {
+      return {};
+    }
+  }
+
+  it("take an SSZ type itself as bounds, reading only its own minSize/maxSize", async () => {
+    expectBytes(decodeSszSnappy(codec, wire, new FakeSszType(100, 1000)), ssz);
+    expectBytes(await decodeSszSnappy(codec, pieces(wire, 50), new FakeSszType(0, 300)), ssz);
+    expectBytes(await readSszSnappy(codec, new ByteReader([wire]), new FakeSszType(300, 300)), ssz);
+    expect(codeOf(() => decodeSszSnappy(codec, wire, new FakeSszType(301, 1000)))).toBe(
+      "CORRUPT_INPUT",
+    );
+    expect(codeOf(() => decodeSszSnappy(codec, wire, new FakeSszType(0, 299)))).toBe(
+      "LENGTH_LIMIT",
+    );
+    // A type whose maxSize is past 2^53 (a list of large lists) is capped by MAX_PAYLOAD_SIZE.
+    expectBytes(decodeSszSnappy(codec, wire, new FakeSszType(0, 2 ** 60)), ssz);
+    // Sizes inherited rather than own are not read: a polluted prototype lifts no bound.
+    class Inherited {}
+    Object.assign(Inherited.prototype, { minSize: 0, maxSize: 1000 });
+    expect(codeOf(() => decodeSszSnappy(codec, wire, new Inherited() as never))).toBe(
+      "INVALID_ARGUMENT",
+    );
+    const polluted = Object.prototype as { maxPayloadSize?: number };
+    polluted.maxPayloadSize = 2 ** 40;
+    try {
+      const big = concat(varint(MAX_PAYLOAD_SIZE + 1), STREAM_IDENTIFIER);
+      expect(codeOf(() => decodeSszSnappy(codec, big, new FakeSszType(0, 2 ** 40)))).toBe(
+        "LENGTH_LIMIT",
+      );
+      expect(codeOf(() => decodeSszSnappy(codec, big, { minSize: 0, maxSize: 2 ** 40 }))).toBe(
+        "LENGTH_LIMIT",
+      );
+    } finally {
+      delete polluted.maxPayloadSize;
+    }
+  });
+
+  it("options planted on Object.prototype are not read, by any entry", () => {
+    const polluted = Object.prototype as Record<string, unknown>;
+    const bad = wire.slice();
+    bad[2 + 14] = bad[2 + 14]! ^ 1; // the first data chunk's CRC
+    const framed = encodeFramed(codec, ssz);
+    Object.assign(polluted, { verifyChecksums: false, chunkSize: 1, maxLength: 2 ** 40 });
+    try {
+      expect(codeOf(() => decodeSszSnappy(codec, bad, any))).toBe("CHECKSUM_MISMATCH");
+      expect(codeOf(() => decodeFramed(codec, bad.subarray(2), {}))).toBe("CHECKSUM_MISMATCH");
+      expectBytes(encodeFramed(codec, ssz, {}), framed);
+      expect(codeOf(() => decodeFramed(codec, framed, { verifyChecksums: true }))).toBe("no error");
+    } finally {
+      for (const key of ["verifyChecksums", "chunkSize", "maxLength"]) delete polluted[key];
+    }
+  });
+
+  it("a plain object still names a key it does not know", () => {
+    expect(() => decodeSszSnappy(codec, wire, { ...any, verifyChecksum: false } as never)).toThrow(
+      /^bounds has an unknown key "verifyChecksum"/,
+    );
+  });
+
+  it("allowNonMinimalPrefix takes a prefix with redundant bytes", async () => {
+    const data = structuredBytes(84);
+    const framed = encodeFramed(codec, data);
+    for (const prefix of [
+      [0xd4, 0x00],
+      [0xd4, 0x80, 0x80, 0x00],
+    ]) {
+      const padded = concat(Uint8Array.from(prefix), framed);
+      expect(() => decodeSszSnappy(codec, padded, any)).toThrow(
+        expect.objectContaining({ reason: "non-minimal-prefix" }),
+      );
+      const lenient = { ...any, allowNonMinimalPrefix: true };
+      expectBytes(decodeSszSnappy(codec, padded, lenient), data);
+      expectBytes(await decodeSszSnappy(codec, pieces(padded, 1), lenient), data);
+    }
+    // Still at most 10 bytes.
+    const eleven = concat(new Uint8Array(10).fill(0x80), Uint8Array.of(0), framed);
+    expect(() => decodeSszSnappy(codec, eleven, { ...any, allowNonMinimalPrefix: true })).toThrow(
+      expect.objectContaining({ reason: "prefix-overlong" }),
+    );
+    expect(() =>
+      decodeSszSnappy(codec, framed, { ...any, allowNonMinimalPrefix: "yes" as never }),
+    ).toThrow(/allowNonMinimalPrefix must be a boolean/);
+  });
+});
+
+async function collectStream(source: AsyncIterable<Uint8Array>): Promise<Uint8Array> {
+  const parts: Uint8Array[] = [];
+  for await (const p of source) parts.push(p);
+  return concat(...parts);
+}

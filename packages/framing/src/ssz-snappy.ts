@@ -2,7 +2,6 @@
 // "Encoding strategies"): <unsigned protobuf varint of the SSZ length> <Snappy framed stream>.
 import {
   bytesOf,
-  checkOptions,
   concatBytes,
   encodeVarint,
   maxCompressedLength,
@@ -12,16 +11,14 @@ import {
 import type { Crc32cFunction } from "./crc32c.js";
 import { type DecodeFramedOptions, resolveDecodeContext } from "./decode.js";
 import { type EncodeFramedOptions, encodeFramedAfter, resolveEncodeOptions } from "./encode.js";
+import * as format from "./format.js";
+import { ownOptions } from "./options.js";
 import {
-  CHUNK_HEADER_SIZE,
-  type ChunkDecodeContext,
-  type ChunkKind,
-  ChunkType,
-  classifyChunk,
-  decodeChunkBody,
-  readChunkLength,
-} from "./format.js";
-import { type ByteReader, type ByteSource, ByteReader as Reader } from "./stream.js";
+  type ByteReader,
+  type ByteSource,
+  ByteReader as Reader,
+  readerInternals,
+} from "./stream.js";
 
 /** The consensus spec's `MAX_PAYLOAD_SIZE`: no ssz_snappy payload may exceed 10 MiB. */
 export const MAX_PAYLOAD_SIZE = 10 * 1024 * 1024;
@@ -29,7 +26,12 @@ export const MAX_PAYLOAD_SIZE = 10 * 1024 * 1024;
 /** Longest length prefix accepted: an unsigned protobuf varint of a uint64 is ≤ 10 bytes. */
 export const MAX_VARINT_BYTES = 10;
 
-/** The SSZ type's size bounds, and decoding options. */
+/**
+ * The SSZ type's size bounds, and decoding options. Any object with own `minSize`/`maxSize`
+ * will do, an SSZ type from `@chainsafe/ssz` included: only the keys below are read, as own
+ * properties. A plain object (an object literal) with any other key is refused, to catch a
+ * misspelt option; another object's other keys (an SSZ type's methods and fields) are ignored.
+ */
 export interface SszSnappyBounds {
   /** Smallest valid SSZ serialization of the expected type, in bytes. */
   minSize: number;
@@ -44,6 +46,12 @@ export interface SszSnappyBounds {
   verifyChecksums?: boolean;
   /** @default crc32c (native when it loads) */
   crc32c?: Crc32cFunction;
+  /**
+   * Accept a length prefix with redundant bytes (`d4 00` for 84), which the spec says SHOULD
+   * NOT be written; Teku accepts it. See docs/policy.md.
+   * @default false (`CORRUPT_INPUT`, reason `non-minimal-prefix`)
+   */
+  allowNonMinimalPrefix?: boolean;
 }
 
 /** Options for {@link encodeSszSnappy}. */
@@ -53,9 +61,19 @@ export interface EncodeSszSnappyOptions extends EncodeFramedOptions {
 }
 
 const ENCODE_OPTIONS = ["chunkSize", "crc32c", "maxPayloadSize"];
-const BOUNDS = ["minSize", "maxSize", "maxPayloadSize", "verifyChecksums", "crc32c"];
+const BOUNDS = [
+  "minSize",
+  "maxSize",
+  "maxPayloadSize",
+  "verifyChecksums",
+  "crc32c",
+  "allowNonMinimalPrefix",
+] as const;
 
 const isSize = (n: unknown): n is number => Number.isSafeInteger(n) && (n as number) >= 0;
+// An SSZ type's maxSize may be past 2^53 (a list of lists): only its size against the cap counts.
+const isMaxSize = (n: unknown): n is number =>
+  typeof n === "number" && n >= 0 && (Number.isInteger(n) || n === Number.POSITIVE_INFINITY);
 
 /**
  * Encode an SSZ payload as `ssz_snappy`: its length as an unsigned varint, then the framed
@@ -68,7 +86,7 @@ export function encodeSszSnappy(
 ): Uint8Array {
   ssz = bytesOf(ssz, "ssz");
   const settings = resolveEncodeOptions(options, ENCODE_OPTIONS);
-  const limit = checkOptions(options, ENCODE_OPTIONS).maxPayloadSize ?? MAX_PAYLOAD_SIZE;
+  const limit = ownOptions(options, ENCODE_OPTIONS).maxPayloadSize ?? MAX_PAYLOAD_SIZE;
   if (ssz.length > limit) {
     throw new SnappyError(
       "length-over-limit",
@@ -95,12 +113,27 @@ export function encodeSszSnappySequence(
 interface Limits {
   readonly minSize: number;
   readonly maxSize: number;
-  readonly ctx: ChunkDecodeContext;
+  readonly allowNonMinimalPrefix: boolean;
+  readonly ctx: format.ChunkDecodeContext;
+}
+
+const hasOwn = Object.prototype.hasOwnProperty;
+
+/** The known keys of `given`, own properties only (see {@link SszSnappyBounds}). */
+function readBounds(given: SszSnappyBounds): Partial<SszSnappyBounds> {
+  const proto: unknown =
+    typeof given === "object" && given !== null ? Object.getPrototypeOf(given) : undefined;
+  if (proto === Object.prototype || proto === null || Array.isArray(given) || proto === undefined) {
+    return ownOptions(given, BOUNDS, "bounds");
+  }
+  const own: Record<string, unknown> = Object.create(null);
+  for (const key of BOUNDS) if (hasOwn.call(given, key)) own[key] = given[key];
+  return own as Partial<SszSnappyBounds>;
 }
 
 function resolveBounds(codec: SnappyCodec, given: SszSnappyBounds): Limits {
-  const bounds = checkOptions(given, BOUNDS, "bounds");
-  if (given === undefined || !isSize(bounds.minSize) || !isSize(bounds.maxSize)) {
+  const bounds = readBounds(given);
+  if (given === undefined || !isSize(bounds.minSize) || !isMaxSize(bounds.maxSize)) {
     throw new SnappyError(
       "bad-options",
       "bounds.minSize and bounds.maxSize must be non-negative integers",
@@ -110,12 +143,17 @@ function resolveBounds(codec: SnappyCodec, given: SszSnappyBounds): Limits {
   if (!isSize(payloadLimit)) {
     throw new SnappyError("bad-options", "bounds.maxPayloadSize must be a non-negative integer");
   }
+  const allowNonMinimalPrefix = bounds.allowNonMinimalPrefix ?? false;
+  if (typeof allowNonMinimalPrefix !== "boolean") {
+    throw new SnappyError("bad-options", "bounds.allowNonMinimalPrefix must be a boolean");
+  }
   const options: DecodeFramedOptions = {};
   if (bounds.verifyChecksums !== undefined) options.verifyChecksums = bounds.verifyChecksums;
   if (bounds.crc32c !== undefined) options.crc32c = bounds.crc32c;
   return {
     minSize: bounds.minSize,
     maxSize: Math.min(bounds.maxSize, payloadLimit),
+    allowNonMinimalPrefix,
     ctx: resolveDecodeContext(codec, options),
   };
 }
@@ -125,36 +163,46 @@ class PayloadState {
   readonly n: number;
   /** Framed bytes the spec lets us read: max_compressed_len(n). */
   readonly budget: number;
-  readonly #ctx: ChunkDecodeContext;
+  readonly #ctx: format.ChunkDecodeContext;
   #out: Uint8Array | undefined;
   produced = 0;
+  /** Framed bytes read so far, chunk headers and bodies. */
   read = 0;
   first = true;
 
-  constructor(n: number, ctx: ChunkDecodeContext) {
+  constructor(n: number, ctx: format.ChunkDecodeContext) {
     this.n = n;
     this.budget = maxCompressedLength(n);
     this.#ctx = ctx;
   }
 
-  /** Check a chunk header before reading its body; returns its kind. */
-  header(type: number, length: number, at: number): ChunkKind {
-    const kind = classifyChunk(type, length, at, this.first);
+  /** Throw before reading a chunk header that would end past the budget. */
+  beforeHeader(at: number): void {
+    this.#withinBudget(this.read + format.CHUNK_HEADER_SIZE, at, "the chunk header");
+  }
+
+  /** Check a chunk header before reading its body (it must fit the budget); returns its kind. */
+  header(type: number, length: number, at: number): format.ChunkKind {
+    const kind = format.classifyChunk(type, length, at, this.first);
     this.first = false;
-    const end = this.read + CHUNK_HEADER_SIZE + length;
-    if (end > this.budget) {
-      throw new SnappyError(
-        "read-budget-exceeded",
-        `ssz_snappy payload of ${this.n} bytes needs more than max_compressed_len(${this.n}) = ${this.budget} framed bytes (chunk at byte ${at} would end at ${end})`,
-        { at, declared: this.n, limit: this.budget, length: end },
-      );
-    }
+    this.#withinBudget(this.read + format.CHUNK_HEADER_SIZE + length, at, "the chunk");
+    this.read += format.CHUNK_HEADER_SIZE + length;
     return kind;
   }
 
-  body(kind: ChunkKind, body: Uint8Array, at: number): void {
+  #withinBudget(end: number, at: number, what: string): void {
+    if (end > this.budget) {
+      throw new SnappyError(
+        "read-budget-exceeded",
+        `ssz_snappy payload of ${this.n} bytes needs more than max_compressed_len(${this.n}) = ${this.budget} framed bytes (${what} at byte ${at} would take them to ${end}; ${this.produced} bytes decoded)`,
+        { at, declared: this.n, limit: this.budget, length: end, produced: this.produced },
+      );
+    }
+  }
+
+  body(kind: format.ChunkKind, body: Uint8Array, at: number): void {
     if (kind === "skip") return;
-    const data = decodeChunkBody(
+    const data = format.decodeChunkBody(
       this.#ctx,
       kind,
       body,
@@ -207,8 +255,24 @@ function checkLength(n: number, limits: Limits): void {
   }
 }
 
-/** Accumulate one varint byte; returns the value when complete. */
-function varintStep(state: { value: number; count: number }, byte: number): number | undefined {
+/** A length prefix being read, a byte at a time. */
+interface Prefix {
+  value: number;
+  count: number;
+  readonly allowNonMinimal: boolean;
+}
+
+/** Accumulate one varint byte (`undefined`: the input ended); returns the value when complete. */
+function varintStep(state: Prefix, byte: number | undefined): number | undefined {
+  if (byte === undefined) {
+    throw new SnappyError(
+      "truncated",
+      state.count === 0
+        ? "empty input: missing the ssz_snappy length prefix"
+        : `truncated ssz_snappy length prefix after ${state.count} byte(s)`,
+      { length: state.count },
+    );
+  }
   state.value += (byte & 0x7f) * 2 ** (7 * state.count);
   state.count++;
   if (byte & 0x80) {
@@ -221,7 +285,7 @@ function varintStep(state: { value: number; count: number }, byte: number): numb
     }
     return undefined;
   }
-  if (byte === 0 && state.count > 1) {
+  if (byte === 0 && state.count > 1 && !state.allowNonMinimal) {
     throw new SnappyError(
       "non-minimal-prefix",
       "ssz_snappy length prefix is not minimally encoded (trailing 0x00 varint byte)",
@@ -245,31 +309,19 @@ export function decodeSszSnappyAt(
   bytes = bytesOf(bytes);
   const limits = resolveBounds(codec, bounds);
   let pos = offset;
-  const v = { value: 0, count: 0 };
+  const prefix: Prefix = { value: 0, count: 0, allowNonMinimal: limits.allowNonMinimalPrefix };
   let n: number | undefined;
-  while (n === undefined) {
-    if (pos >= bytes.length) {
-      throw new SnappyError(
-        "truncated",
-        v.count === 0
-          ? "empty input: missing the ssz_snappy length prefix"
-          : `truncated ssz_snappy length prefix after ${v.count} byte(s)`,
-        { length: v.count },
-      );
-    }
-    n = varintStep(v, bytes[pos++]!);
-  }
+  while (n === undefined) n = varintStep(prefix, pos < bytes.length ? bytes[pos++] : undefined);
   checkLength(n, limits);
   const state = new PayloadState(n, limits.ctx);
-  const framedStart = pos;
   // An empty payload may carry just the stream identifier, or nothing at all.
-  const wantIdentifier = n === 0 && bytes[pos] === ChunkType.streamIdentifier;
+  const wantIdentifier = n === 0 && bytes[pos] === format.ChunkType.streamIdentifier;
   while (state.produced < n || (wantIdentifier && state.first)) {
-    if (bytes.length - pos < CHUNK_HEADER_SIZE) throw state.truncated();
-    const length = readChunkLength(bytes, pos);
-    state.read = pos - framedStart;
+    state.beforeHeader(pos);
+    if (bytes.length - pos < format.CHUNK_HEADER_SIZE) throw state.truncated();
+    const length = format.readChunkLength(bytes, pos);
     const kind = state.header(bytes[pos]!, length, pos);
-    const start = pos + CHUNK_HEADER_SIZE;
+    const start = pos + format.CHUNK_HEADER_SIZE;
     const end = start + length;
     if (end > bytes.length) throw state.truncated();
     state.body(kind, bytes.subarray(start, end), pos);
@@ -299,8 +351,9 @@ export function decodeSszSnappySequence(
 
 /**
  * Read one `ssz_snappy` payload from a {@link ByteReader}, consuming exactly its bytes and
- * never more than the prefix and max_compressed_len(n) framed bytes; the reader is left at the
- * next message.
+ * never pulling more than the prefix and max_compressed_len(n) framed bytes (the budget is
+ * checked before each chunk header and each body is read); the reader is left at the next
+ * message. On an error the reader stays where it failed: `reader.cancel()` stops the source.
  */
 export async function readSszSnappy(
   codec: SnappyCodec,
@@ -308,33 +361,25 @@ export async function readSszSnappy(
   bounds: SszSnappyBounds,
 ): Promise<Uint8Array> {
   const limits = resolveBounds(codec, bounds);
-  const v = { value: 0, count: 0 };
+  const prefix: Prefix = { value: 0, count: 0, allowNonMinimal: limits.allowNonMinimalPrefix };
   let n: number | undefined;
-  while (n === undefined) {
-    const byte = await reader.readByte();
-    if (byte === undefined) {
-      throw new SnappyError(
-        "truncated",
-        v.count === 0
-          ? "empty input: missing the ssz_snappy length prefix"
-          : `truncated ssz_snappy length prefix after ${v.count} byte(s)`,
-        { length: v.count },
-      );
-    }
-    n = varintStep(v, byte);
-  }
+  while (n === undefined) n = varintStep(prefix, await reader.readByte());
   checkLength(n, limits);
   const state = new PayloadState(n, limits.ctx);
-  const framedStart = reader.position;
-  const wantIdentifier = n === 0 && (await reader.peekByte()) === ChunkType.streamIdentifier;
+  const wantIdentifier = n === 0 && (await reader.peekByte()) === format.ChunkType.streamIdentifier;
   while (state.produced < n || (wantIdentifier && state.first)) {
     const at = reader.position;
-    const header = await reader.read(CHUNK_HEADER_SIZE);
+    // The budget is checked before each pull: no byte past max_compressed_len(n) is read.
+    state.beforeHeader(at);
+    const header = await readerInternals.view(reader, format.CHUNK_HEADER_SIZE);
     if (header === undefined) throw state.truncated();
-    const length = readChunkLength(header, 0);
-    state.read = at - framedStart;
+    const length = format.readChunkLength(header, 0);
     const kind = state.header(header[0]!, length, at);
-    const body = await reader.read(length);
+    if (kind === "skip") {
+      if (!(await readerInternals.skip(reader, length))) throw state.truncated();
+      continue;
+    }
+    const body = await readerInternals.view(reader, length);
     if (body === undefined) throw state.truncated();
     state.body(kind, body, at);
   }
@@ -375,9 +420,14 @@ export function decodeSszSnappy(
   resolveBounds(codec, bounds);
   const reader = new Reader(source);
   return (async () => {
-    const ssz = await readSszSnappy(codec, reader, bounds);
-    if (!(await reader.atEnd())) throw trailing(undefined);
-    return ssz;
+    try {
+      const ssz = await readSszSnappy(codec, reader, bounds);
+      if (!(await reader.atEnd())) throw trailing(undefined);
+      return ssz;
+    } catch (error) {
+      await reader.cancel(); // the source is not read on: tell it
+      throw error;
+    }
   })();
 }
 
