@@ -53,7 +53,9 @@ export function checkOptions<T extends object>(
   known: readonly string[],
   what = "options",
 ): Partial<T> {
-  const own: Record<string, unknown> = {};
+  // No prototype: a key the caller did not set must read as undefined, not as whatever a
+  // polluted Object.prototype holds.
+  const own: Record<string, unknown> = Object.create(null);
   if (options === undefined) return own as Partial<T>;
   if (typeof options !== "object" || options === null || Array.isArray(options)) {
     throw new SnappyError(

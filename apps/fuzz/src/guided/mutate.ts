@@ -8,7 +8,7 @@ const INTERESTING_8 = [
 ];
 const INTERESTING_32 = [
   0, 1, 4, 5, 6, 59, 60, 64, 255, 256, 2047, 2048, 2049, 65535, 65536, 65537, 65540, 65541, 76494,
-  76498, 0xffffff, 0x7fffffff, 0xffffffff,
+  393225, 76498, 0xffffff, 0x7fffffff, 0xffffffff,
 ];
 
 export class Mutator {

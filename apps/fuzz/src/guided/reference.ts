@@ -5,9 +5,11 @@
 import { oracleUncompress } from "@snappykit/conformance/cases";
 import { concat } from "./mutate.js";
 
-/** §4.2: no conforming encoder's 65,536-byte block needs more than 32 + n + n/6 bytes, plus the CRC. */
+/** §4.2: a compressed chunk holds at most 65,536 bytes of data; its body is bounded below. */
 const MAX_BLOCK = 65536;
-const MAX_COMPRESSED_BODY = 4 + 32 + MAX_BLOCK + Math.floor(MAX_BLOCK / 6);
+// CRC + the longest valid block of 65,536 bytes: a 5-byte preamble and at most 6 bytes
+// per output byte (a 1-byte literal in its 4-byte length form).
+const MAX_COMPRESSED_BODY = 4 + 5 + 6 * MAX_BLOCK;
 const IDENTIFIER = [0x73, 0x4e, 0x61, 0x50, 0x70, 0x59]; // "sNaPpY"
 /** consensus-specs p2p-interface: MAX_PAYLOAD_SIZE. */
 const MAX_PAYLOAD_SIZE = 10 * 1024 * 1024;
