@@ -8,7 +8,7 @@ import {
   maxCompressedLength,
 } from "./limits.js";
 import { outputSpace, ownedBytes, retypedBytes } from "./output.js";
-import { validateBody } from "./validate.js";
+import { shortestLiterals, validateBody } from "./validate.js";
 
 /**
  * What an adapter knows about its backend. {@link guardedCodec} turns it into a
@@ -97,9 +97,11 @@ export function guardedCodec(backend: BackendSpec): SnappyCodec {
   const own = backend.freshOutput ? retypedBytes : ownedBytes;
   const forLater = backend.asyncBorrowsInput ? snapshot : (input: Uint8Array) => input;
   /**
-   * What the backend threw on a stream that passed the guard, as a SnappyError with the
-   * reason: after a length guard, core's walk over the stream names the fault (it runs only on
-   * this failure path); a stream it finds valid keeps `backend-rejected`.
+   * What the backend threw on a stream that passed the guard. A stream core's walk finds
+   * invalid throws its precise error (after a length guard; the walk runs only on this
+   * failure path). A valid one comes back with its literals in their shortest form, for one
+   * more try (a backend may reject a legal longer form); when there is none, or the backend
+   * rejects that too, the stream is valid and the backend's error stays `backend-rejected`.
    */
   const rejection = (error: unknown, checked: CheckedInput): SnappyError => {
     if (error instanceof SnappyError) return error;
@@ -112,6 +114,40 @@ export function guardedCodec(backend: BackendSpec): SnappyCodec {
     }
     return toSnappyError(error, rejected);
   };
+  const retryable = (error: unknown, checked: CheckedInput): Uint8Array => {
+    const refused = rejection(error, checked);
+    const rewritten = refused.reason === "backend-rejected" && shortestLiterals(checked);
+    if (!rewritten) throw refused;
+    return rewritten;
+  };
+  /** `decode` on the checked stream, retried once on its shortest-literal form. */
+  const decodeValid = <T>(checked: CheckedInput, decode: (bytes: Uint8Array) => T): T => {
+    try {
+      return decode(checked.bytes);
+    } catch (error) {
+      const rewritten = retryable(error, checked);
+      try {
+        return decode(rewritten);
+      } catch (again) {
+        throw toSnappyError(again, rejected);
+      }
+    }
+  };
+  const decodeValidAsync = async <T>(
+    checked: CheckedInput,
+    decode: (bytes: Uint8Array) => Promise<T>,
+  ): Promise<T> => {
+    try {
+      return await decode(checked.bytes);
+    } catch (error) {
+      const rewritten = retryable(error, checked);
+      try {
+        return await decode(rewritten);
+      } catch (again) {
+        throw toSnappyError(again, rejected);
+      }
+    }
+  };
 
   const compress = (input: Uint8Array): Uint8Array => {
     const bytes = bytesOf(input);
@@ -123,12 +159,7 @@ export function guardedCodec(backend: BackendSpec): SnappyCodec {
   };
   const uncompress = (input: Uint8Array, options?: UncompressOptions): Uint8Array => {
     const checked = guard(input, options);
-    let output: Uint8Array;
-    try {
-      output = backend.uncompress(checked.bytes, checked.length);
-    } catch (error) {
-      throw rejection(error, checked);
-    }
+    const output = decodeValid(checked, (bytes) => backend.uncompress(bytes, checked.length));
     assertOutputLength(output, checked.length, library);
     return own(output);
   };
@@ -163,12 +194,9 @@ export function guardedCodec(backend: BackendSpec): SnappyCodec {
     ...(uncompressAsync && {
       async uncompressAsync(input: Uint8Array, options?: UncompressOptions) {
         const checked = guard(input, options);
-        let output: Uint8Array;
-        try {
-          output = await uncompressAsync(forLater(checked.bytes), checked.length);
-        } catch (error) {
-          throw rejection(error, checked);
-        }
+        const output = await decodeValidAsync(checked, (bytes) =>
+          uncompressAsync(forLater(bytes), checked.length),
+        );
         assertOutputLength(output, checked.length, library);
         return own(output);
       },
@@ -196,15 +224,8 @@ export function guardedCodec(backend: BackendSpec): SnappyCodec {
         const checked = guard(input, options);
         const { length } = checked;
         const output = outputSpace(checked.bytes, given, length);
-        let written: number;
-        try {
-          written = uncompressInto(
-            checked.bytes,
-            output.length === length ? output : output.subarray(0, length),
-          );
-        } catch (error) {
-          throw rejection(error, checked);
-        }
+        const exact = output.length === length ? output : output.subarray(0, length);
+        const written = decodeValid(checked, (bytes) => uncompressInto(bytes, exact));
         if (written !== length) {
           throw new SnappyError(
             "backend-rejected",
