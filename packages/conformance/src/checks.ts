@@ -13,6 +13,7 @@ import { hostileCases, validStreams } from "./cases.js";
 import type { AddCheck, Check, PayloadSet } from "./check.js";
 import { builtinCorpus, type CorpusItem, mutations, prng, randomBytes } from "./corpus.js";
 import { expectSnappyError, fail, sameBytes } from "./expect.js";
+import { legalFormChecks } from "./legal.js";
 import { lifetimeChecks } from "./lifetime.js";
 import { oracleUncompress } from "./oracle.js";
 import { ownershipChecks } from "./ownership.js";
@@ -279,6 +280,7 @@ export function conformanceChecks(inputs: ConformanceInputs = {}): Check[] {
     sameBytes(ua, a, "first uncompress result after a second call");
   });
 
+  legalFormChecks(add);
   ownershipChecks(add);
   capabilityChecks(add, inputs.payloads ?? []);
   lifetimeChecks(add);
