@@ -1,6 +1,6 @@
 // The three input sets, deterministic from a seed so every codec sees the same bytes and a
 // run can be replayed: crafted cases, uniformly random inputs, mutated valid streams.
-import { hostileCases, mutate, prng, validStreams } from "@snappykit/conformance/cases";
+import { hostileCases, legalForms, mutate, prng, validStreams } from "@snappykit/conformance/cases";
 
 /** Names of the input sets, in run order. */
 export type SetName = "crafted" | "random" | "mutated";
@@ -64,6 +64,26 @@ export function mutatedSet(pool: readonly Uint8Array[], n: number, seed: number)
     inputs.push(mutate(pool[Math.floor(next() * pool.length)]!, next));
   }
   return { name: "mutated", inputs, maxLength: inputs.map(() => undefined) };
+}
+
+/**
+ * `count` of conformance's legal-form streams (every literal-length and copy form, not
+ * only the shortest an encoder writes) of at most `maxBytes`: half the shortest (short
+ * literals in every length form, at the end or before a copy, which three backends once
+ * rejected), half evenly spaced over the rest (copies at the forms' limits, overlapping
+ * copies, the longest streams). Seeds that make mutations reach the decoders' paths for
+ * the forms encoders never write.
+ */
+export function legalFormSeeds(count: number, maxBytes: number): Uint8Array[] {
+  const fitting = legalForms()
+    .map((c) => c.stream)
+    .filter((stream) => stream.length <= maxBytes);
+  const bySize = [...fitting].sort((a, b) => a.length - b.length);
+  const shortest = bySize.slice(0, Math.ceil(count / 2));
+  const rest = fitting.filter((stream) => !shortest.includes(stream));
+  const spaced = Math.min(count - shortest.length, rest.length);
+  const step = rest.length / Math.max(1, spaced);
+  return [...shortest, ...Array.from({ length: spaced }, (_, i) => rest[Math.floor(i * step)]!)];
 }
 
 /** Uncompressed prefix lengths cut from each fixture item to build the stream pool. */
