@@ -2,14 +2,10 @@
 // reads only what encoders write fails here, on the forms a peer may still send.
 import type { SnappyCodec } from "@snappykit/core";
 import type { AddCheck } from "./check.js";
-import { fail, sameBytes } from "./expect.js";
+import { fail, hex, sameBytes } from "./expect.js";
 import { type LegalCase, legalForms } from "./legal-forms.js";
 
 const GROUP = "decodes every legal form";
-
-const hex = (bytes: Uint8Array) =>
-  Array.from(bytes.subarray(0, 16), (b) => b.toString(16).padStart(2, "0")).join("") +
-  (bytes.length > 16 ? "…" : "");
 
 /** Runs `decode` on every case; a failure names the case and the start of its stream. */
 async function everyCase(
