@@ -111,7 +111,7 @@ function buildPool(compressor: SnappyCodec) {
   // literal lengths), so mutations reach those decoder paths too.
   for (const v of validStreams) if (v.bytes.length <= POOL_MAX_STREAM) streams.push(v.bytes);
   // And the legal-form generator's: every length and copy form, which no encoder writes.
-  streams.push(...legalFormSeeds(POOL_LEGAL_FORMS, POOL_MAX_STREAM));
+  streams.push(...legalFormSeeds(POOL_LEGAL_FORMS, POOL_MAX_STREAM).map((c) => c.stream));
   const small = streams.filter((s) => s.length <= POOL_MAX_STREAM);
   return {
     streams: small,

@@ -48,9 +48,9 @@ describe("input sets", () => {
   });
 
   it("legal-form seeds: valid, small, the short extended literal last among them", async () => {
-    const seeds = legalFormSeeds(96, 4096);
+    const seeds = legalFormSeeds(96, 4096).map((c) => c.stream);
     expect(seeds).toHaveLength(96);
-    expect(legalFormSeeds(96, 4096)).toEqual(seeds);
+    expect(legalFormSeeds(96, 4096).map((c) => c.stream)).toEqual(seeds);
     const hex = seeds.map((s) => Buffer.from(s).toString("hex"));
     // A 1-byte literal in the 1-byte length form as the last element (Lodestar's case).
     expect(hex).toContain("01f000a0");
