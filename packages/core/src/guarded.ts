@@ -97,27 +97,24 @@ export function guardedCodec(backend: BackendSpec): SnappyCodec {
   const own = backend.freshOutput ? retypedBytes : ownedBytes;
   const forLater = backend.asyncBorrowsInput ? snapshot : (input: Uint8Array) => input;
   /**
-   * What the backend threw on a stream that passed the guard. A stream core's walk finds
+   * The stream to try again after the backend threw on one that passed the guard, or the
+   * error to throw. A stream core's walk finds
    * invalid throws its precise error (after a length guard; the walk runs only on this
    * failure path). A valid one comes back with its literals in their shortest form, for one
    * more try (a backend may reject a legal longer form); when there is none, or the backend
    * rejects that too, the stream is valid and the backend's error stays `backend-rejected`.
    */
-  const rejection = (error: unknown, checked: CheckedInput): SnappyError => {
-    if (error instanceof SnappyError) return error;
+  const retryable = (error: unknown, checked: CheckedInput): Uint8Array => {
+    if (error instanceof SnappyError) throw error;
     if (backend.guard === "length") {
       try {
         validateBody(checked);
       } catch (precise) {
-        if (precise instanceof SnappyError) return withContext(precise, rejected, { cause: error });
+        if (precise instanceof SnappyError) throw withContext(precise, rejected, { cause: error });
       }
     }
-    return toSnappyError(error, rejected);
-  };
-  const retryable = (error: unknown, checked: CheckedInput): Uint8Array => {
-    const refused = rejection(error, checked);
-    const rewritten = refused.reason === "backend-rejected" && shortestLiterals(checked);
-    if (!rewritten) throw refused;
+    const rewritten = shortestLiterals(checked);
+    if (!rewritten) throw toSnappyError(error, rejected);
     return rewritten;
   };
   /** `decode` on the checked stream, retried once on its shortest-literal form. */
