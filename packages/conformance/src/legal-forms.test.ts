@@ -19,6 +19,7 @@ describe("the legal-forms generator", () => {
 
   it("holds the forms the issue names, among them Lodestar's short extended literal", () => {
     const streams = new Set(cases.map((c) => hex(c.stream)));
+    expect(streams).toContain("081841414141414141f00041");
     // Literal of 1 byte in the 1-byte length form after a copy, the last element.
     expect([...streams].some((s) => /f000[0-9a-f]{2}$/.test(s))).toBe(true);
     // Literals in all five length forms, every form's longest, every copy form.

@@ -125,6 +125,15 @@ function build(): LegalCase[] {
       );
     }
   }
+  // 8 × "A" as a literal of 7 in the tag, then one of 1 in the 1-byte length form: the
+  // stream three backends rejected (081841414141414141f00041).
+  const a = (n: number) => new Uint8Array(n).fill(0x41);
+  cases.push(
+    new Builder()
+      .literal(a(7), "tag")
+      .literal(a(1), 1)
+      .build("literal of 7, then 1 in 1 length byte"),
+  );
   // A short literal in a long form right after a copy, the element Lodestar met on mainnet.
   for (const form of LITERAL_FORMS) {
     for (const n of [1, 2, 3, 4]) {

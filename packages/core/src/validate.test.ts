@@ -194,7 +194,7 @@ describe("shortestLiterals", () => {
   };
 
   it("writes every literal length in its shortest form, copies and data as they are", () => {
-    // 7 bytes in the 1-byte form, then 1 byte in it: both fit the tag.
+    // 7 bytes in the tag, then 1 byte in the 1-byte length form, which the tag can hold.
     expect(rewrite("081841414141414141f00041")).toBe("0818414141414141410041");
     // 61 bytes in the 4-byte form become the 1-byte form; the copy-2 after it stays.
     const data = "ab".repeat(61);
