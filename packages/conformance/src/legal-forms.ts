@@ -4,6 +4,7 @@
 // means, computed by the builder's own model of the output as it writes each element; the
 // suite's tests check every case against the oracle too.
 import { copy1, copy2, copy4, randomBytes, varint } from "./corpus.js";
+import { Output } from "./oracle.js";
 
 /** How a literal stores its length (§2.1): in the tag, or in 1–4 bytes after it. */
 export type LiteralForm = "tag" | 1 | 2 | 3 | 4;
@@ -48,14 +49,14 @@ export function copyFits(form: CopyForm, length: number, offset: number): boolea
  * appends `length` bytes read `offset` back one at a time (so overlapping copies repeat).
  */
 class Builder {
-  readonly #body: number[] = [];
-  readonly #out: number[] = [];
+  readonly #body = new Output();
+  readonly #out = new Output();
 
   literal(data: Uint8Array, form: LiteralForm): this {
-    this.#body.push(...literalHeaderIn(form, data.length));
-    for (const byte of data) {
-      this.#body.push(byte);
-      this.#out.push(byte);
+    for (const byte of literalHeaderIn(form, data.length)) this.#body.push(byte);
+    for (let i = 0; i < data.length; i++) {
+      this.#body.push(data[i]!);
+      this.#out.push(data[i]!);
     }
     return this;
   }
@@ -65,14 +66,18 @@ class Builder {
       throw new RangeError(`no copy-${form} of ${length} bytes from ${offset} back here`);
     }
     const element = form === 1 ? copy1 : form === 2 ? copy2 : copy4;
-    this.#body.push(...element(length, offset));
-    for (let i = 0; i < length; i++) this.#out.push(this.#out[this.#out.length - offset]!);
+    for (const byte of element(length, offset)) this.#body.push(byte);
+    for (let i = 0; i < length; i++) this.#out.push(this.#out.at(this.#out.length - offset));
     return this;
   }
 
   build(name: string): LegalCase {
-    const stream = Uint8Array.from([...varint(this.#out.length), ...this.#body]);
-    return { name, stream, expected: Uint8Array.from(this.#out) };
+    const preamble = varint(this.#out.length);
+    const body = this.#body.bytes();
+    const stream = new Uint8Array(preamble.length + body.length);
+    stream.set(preamble);
+    stream.set(body, preamble.length);
+    return { name, stream, expected: this.#out.bytes() };
   }
 }
 
