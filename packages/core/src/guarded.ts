@@ -77,7 +77,10 @@ const snapshot = (input: Uint8Array): Uint8Array => new Uint8Array(input);
  * before it sees compressed input, its output length checked against the preamble, its
  * results made plain `Uint8Array`s that own their memory ({@link ownedBytes}), and anything
  * it throws turned into a {@link SnappyError} (`BACKEND_ERROR` from compress,
- * `CORRUPT_INPUT` from uncompress unless the backend threw a `SnappyError` itself).
+ * `CORRUPT_INPUT` from uncompress unless the backend threw a `SnappyError` itself). A
+ * stream the backend rejects but core proves valid is decoded once more with its literal
+ * lengths in their shortest form ({@link shortestLiterals}), so a backend that reads only
+ * encoders' forms still decodes every legal one.
  *
  * Every codec gets `uncompressedLength` and `maxCompressedLength` (functions of the format);
  * `compressInto`/`uncompressInto` only when the backend has them.
