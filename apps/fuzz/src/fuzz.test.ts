@@ -83,6 +83,25 @@ describe("the harness on raw libraries", () => {
     expect(result.stats.counts.same).toBe(1);
   }, 30_000);
 
+  it("counts a raw library's rejection of a legal form as a false reject, not its adapter's", async () => {
+    // 1 byte as a literal in the 1-byte length form, the last element: snap reads 4 bytes.
+    const inputs = [pick("valid: legal form: literal of 1 in 1 length byte(s), last")];
+    const cell = (target: "raw" | "adapter") =>
+      runCell({
+        entry: entryOf("napi-v1"),
+        target,
+        inputs,
+        expected: inputs.map((i) => referenceOutcome(i)),
+        maxLength: [undefined],
+      });
+    const raw = await cell("raw");
+    if (!raw.ok) throw new Error(raw.reason);
+    expect(raw.stats.counts.falseReject).toBe(1);
+    const adapter = await cell("adapter");
+    if (!adapter.ok) throw new Error(adapter.reason);
+    expect(adapter.stats.counts.same).toBe(1);
+  }, 30_000);
+
   it("sees a claimed-length allocation as RSS growth, and kills a child over the cap", async () => {
     const bomb = pick("preamble claims 256 MiB");
     const run = (rssCapBytes: number) =>

@@ -10,6 +10,7 @@ import { adapterTargets } from "@snappykit/workspace/targets";
 import {
   craftedSet,
   type InputSet,
+  legalFormSeeds,
   mutatedSet,
   poolPlaintexts,
   randomSet,
@@ -72,11 +73,14 @@ const POOL_COMPRESSORS = ["libsnappy", "ts", "napi"];
 /** Largest plaintext of a fixture item used for the pool: keeps mutated inputs small. */
 const POOL_MAX_STREAM = 4096;
 
+/** Legal-form streams in the pool: about a quarter of it, beside the compressed fixtures. */
+const POOL_LEGAL_FORMS = 96;
+
 /** Plaintexts for the pool: the first items of every fixture payload. */
 function poolSource(): { source: string; items: Uint8Array[] } {
   const payloads = loadPayloads();
   return {
-    source: `@snappykit/fixtures (${payloads.length} payloads, prefixes of up to 16 items each)`,
+    source: `@snappykit/fixtures (${payloads.length} payloads, prefixes of up to 16 items each) and ${POOL_LEGAL_FORMS} @snappykit/conformance legal-form streams`,
     items: payloads.flatMap((p) => p.items.slice(0, 16)),
   };
 }
@@ -106,6 +110,8 @@ function buildPool(compressor: SnappyCodec) {
   // The suite's hand-built streams add element forms encoders rarely write (copy-4, long
   // literal lengths), so mutations reach those decoder paths too.
   for (const v of validStreams) if (v.bytes.length <= POOL_MAX_STREAM) streams.push(v.bytes);
+  // And the legal-form generator's: every length and copy form, which no encoder writes.
+  streams.push(...legalFormSeeds(POOL_LEGAL_FORMS, POOL_MAX_STREAM).map((c) => c.stream));
   const small = streams.filter((s) => s.length <= POOL_MAX_STREAM);
   return {
     streams: small,

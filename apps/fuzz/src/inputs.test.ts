@@ -1,6 +1,7 @@
-import { mutate, prng } from "@snappykit/conformance/cases";
+import { legalForms, mutate, oracleUncompress, prng } from "@snappykit/conformance/cases";
 import { describe, expect, it } from "vitest";
-import { craftedSet, mutatedSet, poolPlaintexts, randomSet } from "./inputs.js";
+import { tsUncompress } from "./guided/targets.js";
+import { craftedSet, legalFormSeeds, mutatedSet, poolPlaintexts, randomSet } from "./inputs.js";
 import { referenceOutcome } from "./reference.js";
 
 describe("input sets", () => {
@@ -44,5 +45,25 @@ describe("input sets", () => {
     const pool = poolPlaintexts([item, Uint8Array.of(1, 2, 3)]);
     expect(pool.map((p) => p.length)).toEqual([24, 64, 160, 400, 1000, 2500, 3]);
     expect(mutatedSet(pool, 10, 1).inputs).toHaveLength(10);
+  });
+
+  it("legal-form seeds: valid, small, the short extended literal last among them", async () => {
+    const seeds = legalFormSeeds(96, 4096).map((c) => c.stream);
+    expect(seeds).toHaveLength(96);
+    expect(legalFormSeeds(96, 4096).map((c) => c.stream)).toEqual(seeds);
+    const hex = seeds.map((s) => Buffer.from(s).toString("hex"));
+    // A 1-byte literal in the 1-byte length form as the last element (Lodestar's case).
+    expect(hex).toContain("01f000a0");
+    for (const seed of seeds) {
+      expect(seed.length).toBeLessThanOrEqual(4096);
+      oracleUncompress(seed);
+    }
+    // Spread over the generator, not only its shortest streams.
+    const all = legalForms().map((c) => c.stream);
+    expect(new Set(seeds.map((s) => all.indexOf(s))).size).toBe(96);
+    expect(Math.max(...seeds.map((s) => s.length))).toBeGreaterThan(1000);
+    // The guided ts-uncompress target starts from them too.
+    const guided = (await tsUncompress.seeds()).map((s) => Buffer.from(s).toString("hex"));
+    for (const h of hex.slice(0, 10)) expect(guided).toContain(h);
   });
 });

@@ -1,6 +1,13 @@
 // The three input sets, deterministic from a seed so every codec sees the same bytes and a
 // run can be replayed: crafted cases, uniformly random inputs, mutated valid streams.
-import { hostileCases, mutate, prng, validStreams } from "@snappykit/conformance/cases";
+import {
+  hostileCases,
+  type LegalCase,
+  legalForms,
+  mutate,
+  prng,
+  validStreams,
+} from "@snappykit/conformance/cases";
 
 /** Names of the input sets, in run order. */
 export type SetName = "crafted" | "random" | "mutated";
@@ -28,6 +35,13 @@ export function craftedSet(): InputSet {
       bytes: s.bytes,
       maxLength: undefined,
     })),
+    // Forms no encoder writes, so that a raw library rejecting valid input shows as
+    // false rejects in its row (three did, and their adapters once passed that on).
+    ...legalFormSeeds(CRAFTED_LEGAL_FORMS, 512).map((c) => ({
+      name: `valid: legal form: ${c.name}`,
+      bytes: c.stream,
+      maxLength: undefined,
+    })),
   ];
   return {
     name: "crafted",
@@ -36,6 +50,9 @@ export function craftedSet(): InputSet {
     labels: cases.map((c) => c.name),
   };
 }
+
+/** Legal-form streams among the crafted cases. */
+export const CRAFTED_LEGAL_FORMS = 16;
 
 /** Shortest and longest random input: the issue's 1–128 bytes. */
 export const RANDOM_MIN_LENGTH = 1;
@@ -64,6 +81,24 @@ export function mutatedSet(pool: readonly Uint8Array[], n: number, seed: number)
     inputs.push(mutate(pool[Math.floor(next() * pool.length)]!, next));
   }
   return { name: "mutated", inputs, maxLength: inputs.map(() => undefined) };
+}
+
+/**
+ * `count` of conformance's legal-form streams (every literal-length and copy form, not
+ * only the shortest an encoder writes) of at most `maxBytes`: half the shortest (short
+ * literals in every length form, at the end or before a copy, which three backends once
+ * rejected), half evenly spaced over the rest (copies at the forms' limits, overlapping
+ * copies, the longest streams). Seeds that make mutations reach the decoders' paths for
+ * the forms encoders never write.
+ */
+export function legalFormSeeds(count: number, maxBytes: number): LegalCase[] {
+  const fitting = legalForms().filter((c) => c.stream.length <= maxBytes);
+  const bySize = [...fitting].sort((a, b) => a.stream.length - b.stream.length);
+  const shortest = bySize.slice(0, Math.ceil(count / 2));
+  const rest = fitting.filter((c) => !shortest.includes(c));
+  const spaced = Math.min(count - shortest.length, rest.length);
+  const step = rest.length / Math.max(1, spaced);
+  return [...shortest, ...Array.from({ length: spaced }, (_, i) => rest[Math.floor(i * step)]!)];
 }
 
 /** Uncompressed prefix lengths cut from each fixture item to build the stream pool. */

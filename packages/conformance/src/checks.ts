@@ -12,7 +12,8 @@ import { capabilityChecks } from "./capabilities.js";
 import { hostileCases, validStreams } from "./cases.js";
 import type { AddCheck, Check, PayloadSet } from "./check.js";
 import { builtinCorpus, type CorpusItem, mutations, prng, randomBytes } from "./corpus.js";
-import { expectSnappyError, fail, sameBytes } from "./expect.js";
+import { expectSnappyError, fail, hex, sameBytes } from "./expect.js";
+import { legalFormChecks } from "./legal.js";
 import { lifetimeChecks } from "./lifetime.js";
 import { oracleUncompress } from "./oracle.js";
 import { ownershipChecks } from "./ownership.js";
@@ -79,10 +80,6 @@ function agreeWithOracle(codec: SnappyCodec, input: Uint8Array, what: string): v
     fail(`${what}: accepted a stream the spec rejects (returned ${actual.length} bytes)`);
   sameBytes(actual, expected, what);
 }
-
-const hex = (bytes: Uint8Array) =>
-  Array.from(bytes.subarray(0, 24), (b) => b.toString(16).padStart(2, "0")).join("") +
-  (bytes.length > 24 ? "…" : "");
 
 /** Every check the suite runs, in order. */
 export function conformanceChecks(inputs: ConformanceInputs = {}): Check[] {
@@ -279,6 +276,7 @@ export function conformanceChecks(inputs: ConformanceInputs = {}): Check[] {
     sameBytes(ua, a, "first uncompress result after a second call");
   });
 
+  legalFormChecks(add);
   ownershipChecks(add);
   capabilityChecks(add, inputs.payloads ?? []);
   lifetimeChecks(add);

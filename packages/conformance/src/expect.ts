@@ -5,6 +5,11 @@ export function fail(message: string): never {
   throw new Error(message);
 }
 
+/** The first 24 bytes of `bytes` in hex, for messages. */
+export const hex = (bytes: Uint8Array): string =>
+  Array.from(bytes.subarray(0, 24), (b) => b.toString(16).padStart(2, "0")).join("") +
+  (bytes.length > 24 ? "…" : "");
+
 /** The first index where `a` and `b` differ (the shorter one's length if one is a prefix of the other); -1 when they hold the same bytes. */
 export function firstDifference(a: Uint8Array, b: Uint8Array): number {
   const n = Math.min(a.length, b.length);

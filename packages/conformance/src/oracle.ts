@@ -78,9 +78,10 @@ export function oracleUncompress(input: Uint8Array): Uint8Array {
 /**
  * The bytes produced so far: an array of bytes that grows as they come (a number[] took
  * seconds for the 32 MiB streams of the calling-pattern checks). Never sized by the
- * preamble, which may lie.
+ * preamble, which may lie. (Also the legal-form generator's byte buffer: a container, no
+ * rule of the format.)
  */
-class Output {
+export class Output {
   #bytes = new Uint8Array(1024);
   length = 0;
 

@@ -30,6 +30,14 @@ export {
 } from "./corpus.js";
 export { backendRejection, snappyErrorOf, thrown } from "./errors.js";
 export { firstDifference, sameBytes } from "./expect.js";
+export {
+  type CopyForm,
+  copyFits,
+  type LegalCase,
+  type LiteralForm,
+  legalForms,
+  literalHeaderIn,
+} from "./legal-forms.js";
 export { oracleUncompress } from "./oracle.js";
 export {
   type BoundaryLimits,

@@ -310,3 +310,76 @@ describe("guardedCodec", () => {
     );
   });
 });
+
+describe("guardedCodec on a backend that rejects a legal form", () => {
+  // 8 × "A": a literal of 7 in the 1-byte length form, then one of 1 in it, at the end.
+  const extended = Uint8Array.of(8, 0xf0, 6, ...Array(7).fill(0x41), 0xf0, 0, 0x41);
+  const eight = new Uint8Array(8).fill(0x41);
+  // Reads four length bytes after every extended-literal tag, as Rust snap does.
+  const picky = (input: Uint8Array) => {
+    if (input.includes(0xf0)) throw new Error("snappy: corrupt input (expected literal read)");
+    return eight;
+  };
+
+  for (const guard of ["length", "stream"] as const) {
+    it(`decodes it again in the shortest form (${guard} guard), every path`, async () => {
+      const seen: Uint8Array[] = [];
+      const codec = guardedCodec(
+        backend({
+          guard,
+          uncompress: (input) => {
+            seen.push(input.slice());
+            return picky(input);
+          },
+          uncompressAsync: async (input) => picky(input),
+          uncompressInto: (input, output) => {
+            output.set(picky(input));
+            return 8;
+          },
+        }),
+      );
+      expect(codec.uncompress(extended)).toEqual(eight);
+      expect(seen.map((s) => s.length)).toEqual([13, 11]);
+      expect(await codec.uncompressAsync!(extended)).toEqual(eight);
+      const out = new Uint8Array(8);
+      expect(codec.uncompressInto!(extended, out)).toBe(8);
+      expect(out).toEqual(eight);
+    });
+  }
+
+  it("keeps backend-rejected, with the backend's error, when the shortest form fails too", () => {
+    const b = backend({
+      uncompress: () => {
+        b.calls++;
+        throw new Error("no");
+      },
+    });
+    const error = (() => {
+      try {
+        guardedCodec(b).uncompress(extended);
+      } catch (e) {
+        return e as SnappyError;
+      }
+    })();
+    expect(error?.reason).toBe("backend-rejected");
+    expect(b.calls).toBe(2);
+    // A valid stream already in its shortest form is not tried twice.
+    b.calls = 0;
+    expect(codeOf(() => guardedCodec(b).uncompress(abcd))).toBe("CORRUPT_INPUT");
+    expect(b.calls).toBe(1);
+  });
+
+  it("never retries an invalid stream", () => {
+    const b = backend({
+      uncompress: () => {
+        b.calls++;
+        throw new Error("no");
+      },
+    });
+    // The extended literal's data runs past the end.
+    expect(codeOf(() => guardedCodec(b).uncompress(Uint8Array.of(8, 0xf0, 7, 0x41)))).toBe(
+      "CORRUPT_INPUT",
+    );
+    expect(b.calls).toBe(1);
+  });
+});

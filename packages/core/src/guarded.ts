@@ -8,7 +8,7 @@ import {
   maxCompressedLength,
 } from "./limits.js";
 import { outputSpace, ownedBytes, retypedBytes } from "./output.js";
-import { validateBody } from "./validate.js";
+import { shortestLiterals, validateBody } from "./validate.js";
 
 /**
  * What an adapter knows about its backend. {@link guardedCodec} turns it into a
@@ -77,7 +77,10 @@ const snapshot = (input: Uint8Array): Uint8Array => new Uint8Array(input);
  * before it sees compressed input, its output length checked against the preamble, its
  * results made plain `Uint8Array`s that own their memory ({@link ownedBytes}), and anything
  * it throws turned into a {@link SnappyError} (`BACKEND_ERROR` from compress,
- * `CORRUPT_INPUT` from uncompress unless the backend threw a `SnappyError` itself).
+ * `CORRUPT_INPUT` from uncompress unless the backend threw a `SnappyError` itself). A
+ * stream the backend rejects but core proves valid is decoded once more with its literal
+ * lengths in their shortest form ({@link shortestLiterals}), so a backend that reads only
+ * encoders' forms still decodes every legal one.
  *
  * Every codec gets `uncompressedLength` and `maxCompressedLength` (functions of the format);
  * `compressInto`/`uncompressInto` only when the backend has them.
@@ -97,20 +100,53 @@ export function guardedCodec(backend: BackendSpec): SnappyCodec {
   const own = backend.freshOutput ? retypedBytes : ownedBytes;
   const forLater = backend.asyncBorrowsInput ? snapshot : (input: Uint8Array) => input;
   /**
-   * What the backend threw on a stream that passed the guard, as a SnappyError with the
-   * reason: after a length guard, core's walk over the stream names the fault (it runs only on
-   * this failure path); a stream it finds valid keeps `backend-rejected`.
+   * The stream to try again after the backend threw on one that passed the guard, or the
+   * error to throw. A stream core's walk finds
+   * invalid throws its precise error (after a length guard; the walk runs only on this
+   * failure path). A valid one comes back with its literals in their shortest form, for one
+   * more try (a backend may reject a legal longer form); when there is none, or the backend
+   * rejects that too, the stream is valid and the backend's error stays `backend-rejected`.
    */
-  const rejection = (error: unknown, checked: CheckedInput): SnappyError => {
-    if (error instanceof SnappyError) return error;
+  const retryable = (error: unknown, checked: CheckedInput): Uint8Array => {
+    if (error instanceof SnappyError) throw error;
     if (backend.guard === "length") {
       try {
         validateBody(checked);
       } catch (precise) {
-        if (precise instanceof SnappyError) return withContext(precise, rejected, { cause: error });
+        if (precise instanceof SnappyError) throw withContext(precise, rejected, { cause: error });
       }
     }
-    return toSnappyError(error, rejected);
+    const rewritten = shortestLiterals(checked);
+    if (!rewritten) throw toSnappyError(error, rejected);
+    return rewritten;
+  };
+  /** `decode` on the checked stream, retried once on its shortest-literal form. */
+  const decodeValid = <T>(checked: CheckedInput, decode: (bytes: Uint8Array) => T): T => {
+    try {
+      return decode(checked.bytes);
+    } catch (error) {
+      const rewritten = retryable(error, checked);
+      try {
+        return decode(rewritten);
+      } catch (again) {
+        throw toSnappyError(again, rejected);
+      }
+    }
+  };
+  const decodeValidAsync = async <T>(
+    checked: CheckedInput,
+    decode: (bytes: Uint8Array) => Promise<T>,
+  ): Promise<T> => {
+    try {
+      return await decode(checked.bytes);
+    } catch (error) {
+      const rewritten = retryable(error, checked);
+      try {
+        return await decode(rewritten);
+      } catch (again) {
+        throw toSnappyError(again, rejected);
+      }
+    }
   };
 
   const compress = (input: Uint8Array): Uint8Array => {
@@ -123,12 +159,7 @@ export function guardedCodec(backend: BackendSpec): SnappyCodec {
   };
   const uncompress = (input: Uint8Array, options?: UncompressOptions): Uint8Array => {
     const checked = guard(input, options);
-    let output: Uint8Array;
-    try {
-      output = backend.uncompress(checked.bytes, checked.length);
-    } catch (error) {
-      throw rejection(error, checked);
-    }
+    const output = decodeValid(checked, (bytes) => backend.uncompress(bytes, checked.length));
     assertOutputLength(output, checked.length, library);
     return own(output);
   };
@@ -163,12 +194,9 @@ export function guardedCodec(backend: BackendSpec): SnappyCodec {
     ...(uncompressAsync && {
       async uncompressAsync(input: Uint8Array, options?: UncompressOptions) {
         const checked = guard(input, options);
-        let output: Uint8Array;
-        try {
-          output = await uncompressAsync(forLater(checked.bytes), checked.length);
-        } catch (error) {
-          throw rejection(error, checked);
-        }
+        const output = await decodeValidAsync(checked, (bytes) =>
+          uncompressAsync(forLater(bytes), checked.length),
+        );
         assertOutputLength(output, checked.length, library);
         return own(output);
       },
@@ -196,15 +224,8 @@ export function guardedCodec(backend: BackendSpec): SnappyCodec {
         const checked = guard(input, options);
         const { length } = checked;
         const output = outputSpace(checked.bytes, given, length);
-        let written: number;
-        try {
-          written = uncompressInto(
-            checked.bytes,
-            output.length === length ? output : output.subarray(0, length),
-          );
-        } catch (error) {
-          throw rejection(error, checked);
-        }
+        const exact = output.length === length ? output : output.subarray(0, length);
+        const written = decodeValid(checked, (bytes) => uncompressInto(bytes, exact));
         if (written !== length) {
           throw new SnappyError(
             "backend-rejected",

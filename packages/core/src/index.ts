@@ -29,7 +29,7 @@ export {
   resolveMaxLength,
 } from "./limits.js";
 export { concatBytes, outputSpace, ownedBytes, ownsBuffer } from "./output.js";
-export { validateBody, validateCompressed } from "./validate.js";
+export { shortestLiterals, validateBody, validateCompressed } from "./validate.js";
 export {
   encodeUncompressedLength,
   encodeVarint,

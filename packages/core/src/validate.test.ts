@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { isSnappyError, type SnappyError } from "./errors.js";
-import { validateCompressed } from "./validate.js";
+import { checkUncompressedLength } from "./limits.js";
+import { shortestLiterals, validateCompressed } from "./validate.js";
 import { encodeUncompressedLength } from "./varint.js";
 
 const rejects = (bytes: number[], pattern: RegExp) => {
@@ -182,5 +183,27 @@ describe("validateCompressed: reasons", () => {
     ]) {
       expect(fault(bytes).code).toBe("CORRUPT_INPUT");
     }
+  });
+});
+
+describe("shortestLiterals", () => {
+  const rewrite = (hex: string) => {
+    const input = Uint8Array.from(hex.match(/../g)!.map((x) => Number.parseInt(x, 16)));
+    const out = shortestLiterals(checkUncompressedLength(input));
+    return out && Buffer.from(out).toString("hex");
+  };
+
+  it("writes every literal length in its shortest form, copies and data as they are", () => {
+    // 7 bytes in the tag, then 1 byte in the 1-byte length form, which the tag can hold.
+    expect(rewrite("081841414141414141f00041")).toBe("0818414141414141410041");
+    // 61 bytes in the 4-byte form become the 1-byte form; the copy-2 after it stays.
+    const data = "ab".repeat(61);
+    expect(rewrite(`7dfc3c000000${data}fe0100`)).toBe(`7df03c${data}fe0100`);
+  });
+
+  it("returns undefined when every literal already is in its shortest form", () => {
+    expect(rewrite("00")).toBeUndefined();
+    expect(rewrite("0818414141414141410041")).toBeUndefined();
+    expect(rewrite(`3df03c${"00".repeat(61)}`)).toBeUndefined();
   });
 });

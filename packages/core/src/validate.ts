@@ -1,6 +1,7 @@
 import type { UncompressOptions } from "./codec.js";
 import { SnappyError, type SnappyErrorDetails, type SnappyErrorReason } from "./errors.js";
 import { type CheckedInput, checkUncompressedLength } from "./limits.js";
+import { concatBytes } from "./output.js";
 
 function corrupt(
   reason: SnappyErrorReason,
@@ -155,4 +156,51 @@ function explainInvalid(input: Uint8Array, headerSize: number, declared: number)
     `stream produces ${produced} bytes, but declares ${declared}`,
     { declared, produced, at: end },
   );
+}
+
+/**
+ * The stream `checked` holds (one {@link validateBody} accepted), with every literal's
+ * length written in its shortest form, the one encoders write; undefined when every literal
+ * already is. Some decoders reject a legal longer form (Rust snap and snappyjs read four
+ * length bytes whatever the tag says, so a short literal in a long form at the end of the
+ * input fails): `guardedCodec` retries them on this. Copies and literal data are kept as
+ * they are.
+ */
+export function shortestLiterals(checked: CheckedInput): Uint8Array | undefined {
+  const { bytes: input, headerSize } = checked;
+  const parts: Uint8Array[] = [];
+  let kept = 0;
+  let pos = headerSize;
+  while (pos < input.length) {
+    const tag = input[pos]!;
+    const kind = tag & 3;
+    if (kind !== 0) {
+      pos += kind === 1 ? 2 : kind === 2 ? 3 : 5;
+      continue;
+    }
+    let lengthMinusOne = tag >>> 2;
+    let header = 1;
+    if (lengthMinusOne >= 60) {
+      header += lengthMinusOne - 59;
+      lengthMinusOne = 0;
+      for (let i = header - 1; i >= 1; i--) lengthMinusOne = lengthMinusOne * 256 + input[pos + i]!;
+      const shortest = literalHeader(lengthMinusOne);
+      if (shortest.length < header) {
+        parts.push(input.subarray(kept, pos), shortest);
+        kept = pos + header;
+      }
+    }
+    pos += header + lengthMinusOne + 1;
+  }
+  if (kept === 0) return undefined;
+  parts.push(input.subarray(kept));
+  return concatBytes(parts);
+}
+
+/** The shortest tag and length bytes of a literal of `lengthMinusOne + 1` bytes (§2.1). */
+function literalHeader(lengthMinusOne: number): Uint8Array {
+  if (lengthMinusOne < 60) return Uint8Array.of(lengthMinusOne << 2);
+  const bytes = [];
+  for (let v = lengthMinusOne; v > 0; v = Math.floor(v / 256)) bytes.push(v % 256);
+  return Uint8Array.of((59 + bytes.length) << 2, ...bytes);
 }

@@ -1,6 +1,7 @@
 import { createRequire } from "node:module";
 import { backendRejection, snappyErrorOf, thrown } from "@snappykit/conformance";
 import { isSnappyError } from "@snappykit/core";
+import { crc32c, decodeFramed, maskChecksum, STREAM_IDENTIFIER } from "@snappykit/framing";
 import { describe, expect, it } from "vitest";
 import { createCodec, createRaw } from "./index.js";
 
@@ -44,5 +45,38 @@ describe("@snappykit/libsnappy", () => {
     const error = thrown(() => raw.uncompress(Uint8Array.from([0x05, 0x01, 0x02])));
     expect(isSnappyError(error)).toBe(false);
     expect(String(error)).toMatch(/Invalid input/);
+  });
+});
+
+describe("a literal length libsnappy 1.1.7 wraps to 0", () => {
+  // Declares 0 bytes; one literal whose 4-byte length field is ffffffff (2^32 bytes, past
+  // the input). libsnappy adds 1 in 32 bits and decodes 0 bytes; the stream is invalid.
+  const wraps = Uint8Array.of(0x00, 0xfc, 0xff, 0xff, 0xff, 0xff);
+
+  it("is what the library itself accepts", async () => {
+    expect((await createRaw()).uncompress(wraps).length).toBe(0);
+  });
+
+  it("is CORRUPT_INPUT with a reason, sync, async and framed", async () => {
+    const error = snappyErrorOf(() => codec.uncompress(wraps), "CORRUPT_INPUT");
+    expect(error.reason).toBe("literal-past-input");
+    await expect(codec.uncompressAsync!(wraps)).rejects.toMatchObject({
+      code: "CORRUPT_INPUT",
+      reason: "literal-past-input",
+    });
+    // The stream in a framed compressed chunk, under the CRC of the 0 bytes it declares.
+    const framed = new Uint8Array(STREAM_IDENTIFIER.length + 8 + wraps.length);
+    framed.set(STREAM_IDENTIFIER);
+    const chunk = new DataView(framed.buffer, STREAM_IDENTIFIER.length);
+    chunk.setUint32(0, (4 + wraps.length) << 8, true);
+    chunk.setUint32(4, maskChecksum(crc32c(new Uint8Array(0))), true);
+    framed.set(wraps, STREAM_IDENTIFIER.length + 8);
+    const inFrame = snappyErrorOf(() => decodeFramed(codec, framed), "CORRUPT_INPUT");
+    expect(inFrame.reason).toBe("literal-past-input");
+  });
+
+  it("still decodes valid streams holding those five bytes as literal data", () => {
+    const data = Uint8Array.of(0xfc, 0xff, 0xff, 0xff, 0xff, 0x00);
+    expect(codec.uncompress(codec.compress(data))).toEqual(data);
   });
 });

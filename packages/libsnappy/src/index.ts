@@ -3,7 +3,12 @@
  * compiled by node-gyp at install. The bench's reference codec.
  * @packageDocumentation
  */
-import { guardedCodec, type RawBackend, type SnappyCodec } from "@snappykit/core";
+import {
+  guardedCodec,
+  type RawBackend,
+  type SnappyCodec,
+  validateCompressed,
+} from "@snappykit/core";
 import { asBuffer, loadBackend } from "@snappykit/core/node";
 
 /** Short id of this adapter in reports and CLI filters. */
@@ -28,6 +33,20 @@ const AS_BUFFER = { asBuffer: true } as const;
 // or built for another Node ABI. createCodec then rejects with UNSUPPORTED and the reason.
 const load = () => loadBackend<SnappyV6>(PACKAGE, import.meta.url);
 
+// libsnappy 1.1.7 adds 1 to a literal's 4-byte length in 32 bits: a field of ffffffff wraps
+// to a literal of 0 bytes, and the stream decodes as if that element were not there. Such a
+// literal (2^32 bytes) is never valid, and only an input holding these five bytes can carry
+// one, so those inputs (rare: a scan for them is much cheaper than a walk) are walked by
+// core's validator before libsnappy sees them.
+const WRAPS = Buffer.from([0xfc, 0xff, 0xff, 0xff, 0xff]);
+
+/** `input` as a Buffer, after refusing a literal length libsnappy would wrap. */
+function unwrapped(input: Uint8Array, length: number): Buffer {
+  const buffer = asBuffer(input);
+  if (buffer.indexOf(WRAPS) !== -1) validateCompressed(buffer, { maxLength: length });
+  return buffer;
+}
+
 function settle(resolve: (value: Buffer) => void, reject: (error: unknown) => void): Callback {
   return (error, result) =>
     result && !error ? resolve(result) : reject(error ?? new Error("no result"));
@@ -38,7 +57,8 @@ function settle(resolve: (value: Buffer) => void, reject: (error: unknown) => vo
  *
  * libsnappy reserves and zero-fills the length a stream's preamble declares before
  * decoding (4 GiB for a 5-byte preamble), so `uncompress` runs `checkUncompressedLength`
- * first (maxLength and the 64/3 expansion bound); libsnappy rejects everything else,
+ * first (maxLength and the 64/3 expansion bound), and core's validator walks any input
+ * holding a literal length libsnappy would wrap to 0; libsnappy rejects everything else,
  * including output shorter than declared. The binding only takes `Buffer`s: plain
  * `Uint8Array`s are viewed as one without copying. `compressAsync`/`uncompressAsync` wrap
  * its callback API, which runs on libuv's thread pool.
@@ -54,15 +74,17 @@ export async function createCodec(): Promise<SnappyCodec> {
     // Each call's output is a Buffer of its own, exactly its length.
     freshOutput: true,
     compress: (input) => binding.compressSync(asBuffer(input)),
-    uncompress: (input) => binding.uncompressSync(asBuffer(input), AS_BUFFER),
+    uncompress: (input, length) => binding.uncompressSync(unwrapped(input, length), AS_BUFFER),
     compressAsync: (input) =>
       new Promise<Buffer>((resolve, reject) =>
         binding.compress(asBuffer(input), settle(resolve, reject)),
       ),
-    uncompressAsync: (input) =>
-      new Promise<Buffer>((resolve, reject) =>
-        binding.uncompress(asBuffer(input), AS_BUFFER, settle(resolve, reject)),
-      ),
+    uncompressAsync: (input, length) => {
+      const buffer = unwrapped(input, length);
+      return new Promise<Buffer>((resolve, reject) =>
+        binding.uncompress(buffer, AS_BUFFER, settle(resolve, reject)),
+      );
+    },
   });
 }
 

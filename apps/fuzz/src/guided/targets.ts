@@ -22,7 +22,7 @@ import {
   MAX_PAYLOAD_SIZE,
   STREAM_IDENTIFIER,
 } from "@snappykit/framing";
-import { poolPlaintexts } from "../inputs.js";
+import { legalFormSeeds, poolPlaintexts } from "../inputs.js";
 import { toHex } from "../outcome.js";
 import { concat } from "./mutate.js";
 import { referenceFramed, referenceSsz, type SszBounds } from "./reference.js";
@@ -207,6 +207,7 @@ export const tsUncompress: GuidedTarget = {
     const random = [255, 256, 1000, 4100, 6000].map((n) => randomBytes(n, n));
     return [
       ...validStreams.map((v) => v.bytes).filter((b) => b.length <= 8192),
+      ...legalFormSeeds(128, 8192).map((c) => c.stream),
       ...hostileCases.map((c) => c.bytes).filter((b) => b.length <= 8192),
       ...random.map((r) => literalStream(r)),
       ...[...plaintexts(4000), ...random].map((p) => ts.compress(p)),
