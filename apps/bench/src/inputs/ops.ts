@@ -1,6 +1,6 @@
 // Every op the bench knows, in a registry, so framed req/resp ops (ssz_snappy encode/decode)
 // plug in beside the block ones without touching the runner or the reports.
-import type { SnappyCodec } from "@snappykit/core";
+import { maxCompressedLength, readUncompressedLength, type SnappyCodec } from "@snappykit/core";
 import { crc32cTs, decodeSszSnappy, encodeSszSnappy, MAX_PAYLOAD_SIZE } from "@snappykit/framing";
 import type { Backend, OpSpec, PreparedPayload } from "../model/case.js";
 
@@ -23,6 +23,38 @@ function methodOp(
       typeof target.backend[method] === "function" && !(async && target.syncOnly)
         ? { receiver: target.backend, method }
         : undefined,
+    inputs,
+    outputBytes,
+  };
+}
+
+const largest = (xs: readonly number[]) => xs.reduce((a, b) => Math.max(a, b), 0);
+
+/**
+ * An into-op: the target's `compressInto`/`uncompressInto` writing every item into one array
+ * of the case's own, sized for its largest item (the shape a client with a reused buffer
+ * calls, and the only shape native code without bindings has: `cpp`).
+ */
+function intoOp(
+  id: string,
+  description: string,
+  method: "compressInto" | "uncompressInto",
+  inputs: (p: PreparedPayload) => readonly Uint8Array[],
+  outputBytes: (p: PreparedPayload) => number,
+): OpSpec {
+  return {
+    id,
+    description,
+    async: false,
+    call: (target, items = []) => {
+      const b = target.backend;
+      if (typeof b[method] !== "function") return undefined;
+      const into =
+        method === "compressInto"
+          ? (b.maxCompressedLength ?? maxCompressedLength)(largest(items.map((i) => i.length)))
+          : largest(items.map((i) => readUncompressedLength(i).length));
+      return { receiver: b, method, into };
+    },
     inputs,
     outputBytes,
   };
@@ -87,6 +119,20 @@ export const OPS: readonly OpSpec[] = [
     "block-decompress the reference codec's output for every item",
     "uncompress",
     false,
+    (p) => p.referenceCompressed,
+    (p) => p.payload.bytes,
+  ),
+  intoOp(
+    "compress-into",
+    "compressInto every item, into one array sized for the largest",
+    "compressInto",
+    (p) => p.payload.items,
+    sumCompressed,
+  ),
+  intoOp(
+    "uncompress-into",
+    "uncompressInto the reference's output for every item, into one array sized for the largest",
+    "uncompressInto",
     (p) => p.referenceCompressed,
     (p) => p.payload.bytes,
   ),
