@@ -37,10 +37,12 @@ interval over the forks, and each codec is also given relative to a reference co
                           by its file or folder name; with --sweep, one path to cut the
                           sizes from
   --op <ids>              only these ops: compress, uncompress, compress-into,
-                          uncompress-into, compress-async, uncompress-async,
+                          uncompress-into, alloc-uint8array, alloc-buffer,
+                          gossip-inbound, compress-async, uncompress-async,
                           ssz_snappy-encode, ssz_snappy-decode
-                          (default: all; the ssz_snappy ops only on req/resp payloads
-                          unless named here)
+                          (default: all; the ssz_snappy ops only on req/resp payloads,
+                          the alloc and gossip ones only on gossip payloads, unless
+                          named here)
   --reference <id>        codec the relative figures divide by (default napi, ts with
                           --runtime browser; cpp = C++ libsnappy without bindings);
                           timed even when --codec leaves it out

@@ -2,7 +2,7 @@
 // plug in beside the block ones without touching the runner or the reports.
 import { maxCompressedLength, readUncompressedLength, type SnappyCodec } from "@snappykit/core";
 import { crc32cTs, decodeSszSnappy, encodeSszSnappy, MAX_PAYLOAD_SIZE } from "@snappykit/framing";
-import type { Backend, OpSpec, PreparedPayload } from "../model/case.js";
+import type { Backend, BenchPayload, OpSpec, PreparedPayload, Target } from "../model/case.js";
 
 const sumCompressed = (p: PreparedPayload) =>
   p.referenceCompressed.reduce((n, c) => n + c.length, 0);
@@ -57,6 +57,37 @@ function intoOp(
     },
     inputs,
     outputBytes,
+  };
+}
+
+const hasUncompressInto = (target: Target) =>
+  target.impl === "adapter" && typeof target.backend.uncompressInto === "function";
+const gossipOnly = (payload: BenchPayload) => payload.kind === "gossip";
+// Node's pooled allocation where there is one (Lodestar's pattern), else a plain array.
+const NodeBuffer = (globalThis as { Buffer?: { allocUnsafe(n: number): Uint8Array } }).Buffer;
+
+/**
+ * What an owned result costs by itself: an array of each item's decoded size, allocated and
+ * dropped, and nothing else. Timed in the forks of the codecs with `uncompressInto`, beside
+ * their `uncompress` and `uncompress-into` rows, so the gap between those two reads against
+ * it. `allocate` undefined: the runtime has no such call (no `Buffer` in a page).
+ */
+function allocOp(
+  id: string,
+  description: string,
+  allocate: ((n: number) => Uint8Array) | undefined,
+): OpSpec {
+  return {
+    id,
+    description,
+    async: false,
+    call: (target) =>
+      allocate && hasUncompressInto(target)
+        ? { receiver: { run: (item: Uint8Array) => allocate(item.length) }, method: "run" }
+        : undefined,
+    inputs: (p) => p.payload.items,
+    outputBytes: (p) => p.payload.bytes,
+    defaultFor: gossipOnly,
   };
 }
 
@@ -136,6 +167,40 @@ export const OPS: readonly OpSpec[] = [
     (p) => p.referenceCompressed,
     (p) => p.payload.bytes,
   ),
+  allocOp(
+    "alloc-uint8array",
+    "new Uint8Array(n) for every item's decoded size n: what an owned result costs alone",
+    (n) => new Uint8Array(n),
+  ),
+  allocOp(
+    "alloc-buffer",
+    "Buffer.allocUnsafe(n) (Node's pool for small n) for every item's decoded size n",
+    NodeBuffer && ((n) => NodeBuffer.allocUnsafe(n)),
+  ),
+  // A consensus client's inbound gossip, as Lodestar writes it by hand: the declared length
+  // checked against the topic's bound before anything is allocated, memory of the message's
+  // own from Node's pool (gossipsub keeps the bytes), and the codec decoding into it.
+  {
+    id: "gossip-inbound",
+    description:
+      "per message: uncompressedLength (checked against MAX_PAYLOAD_SIZE), Buffer.allocUnsafe, uncompressInto",
+    async: false,
+    call: (target) => {
+      const codec = target.backend as SnappyCodec;
+      if (!NodeBuffer || !hasUncompressInto(target)) return undefined;
+      const allocate = NodeBuffer.allocUnsafe.bind(NodeBuffer);
+      const bound = { maxLength: MAX_PAYLOAD_SIZE };
+      const run = (message: Uint8Array) => {
+        const out = allocate(codec.uncompressedLength(message, bound));
+        codec.uncompressInto!(message, out, bound);
+        return out;
+      };
+      return { receiver: { run }, method: "run" };
+    },
+    inputs: (p) => p.referenceCompressed,
+    outputBytes: (p) => p.payload.bytes,
+    defaultFor: gossipOnly,
+  },
   // Async ops await items one after another: the latency of a message through the
   // thread pool, comparable with the sync rows (not the throughput of a parallel burst).
   methodOp(

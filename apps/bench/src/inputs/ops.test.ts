@@ -1,0 +1,69 @@
+import { discoverAdapters, loadAdapters } from "@snappykit/workspace";
+import { beforeAll, describe, expect, it } from "vitest";
+import type { OpCall, Target } from "../model/case.js";
+import { adapterTarget, buildCases } from "./cases.js";
+import { getOp } from "./ops.js";
+import { makePayload } from "./payloads.js";
+
+const run = (call: OpCall | undefined, input: Uint8Array) =>
+  (call!.receiver as Record<string, (x: Uint8Array) => Uint8Array>)[call!.method]!(input);
+
+let ts: Target;
+let napi: Target;
+beforeAll(async () => {
+  const entries = discoverAdapters().filter((e) => e.id === "ts" || e.id === "napi");
+  const { loaded } = await loadAdapters(entries);
+  const codec = (id: string) => loaded.find((a) => a.id === id)!;
+  ts = adapterTarget("ts", codec("ts").codec);
+  napi = adapterTarget("napi", codec("napi").codec);
+});
+
+describe("client-pattern and owned-result ops", () => {
+  const message = new TextEncoder().encode("gossip ".repeat(40));
+
+  it("decode a gossip message as Lodestar does: its own pooled memory, the right bytes", () => {
+    const compressed = ts.backend.compress(message);
+    const call = getOp("gossip-inbound").call(ts);
+    const first = run(call, compressed);
+    const second = run(call, compressed);
+    expect(Uint8Array.from(first)).toEqual(message);
+    expect(first).toBeInstanceOf(Buffer);
+    expect(second).not.toBe(first);
+  });
+
+  it("refuse a message declaring more than MAX_PAYLOAD_SIZE before allocating", () => {
+    const call = getOp("gossip-inbound").call(ts);
+    // A preamble declaring 2^28 bytes: over the 10 MiB bound.
+    expect(() => run(call, Uint8Array.of(0x80, 0x80, 0x80, 0x80, 0x01, 0))).toThrow(
+      expect.objectContaining({ code: "LENGTH_LIMIT" }),
+    );
+  });
+
+  it("allocate each item's decoded size and nothing else", () => {
+    const plain = run(getOp("alloc-uint8array").call(ts), message);
+    expect(plain.length).toBe(message.length);
+    expect(plain.every((b) => b === 0)).toBe(true);
+    expect(run(getOp("alloc-buffer").call(ts), message)).toBeInstanceOf(Buffer);
+  });
+
+  it("are offered to adapters with uncompressInto, on gossip payloads by default", () => {
+    for (const id of ["gossip-inbound", "alloc-uint8array", "alloc-buffer"]) {
+      expect(getOp(id).call(napi)).toBeUndefined();
+      expect(getOp(id).call({ ...ts, impl: "raw" })).toBeUndefined();
+    }
+    const gossip = makePayload("g", "", "gossip", [message]);
+    const response = makePayload("r", "", "reqresp", [message]);
+    const ops = ["gossip-inbound", "alloc-uint8array"].map(getOp);
+    const cases = buildCases({
+      targets: [ts, napi],
+      rawTargets: [],
+      payloads: [gossip, response],
+      ops,
+      overheadPayloads: [],
+    });
+    expect(cases.map((c) => `${c.target.codec}/${c.payload.name}/${c.op.id}`)).toEqual([
+      "ts/g/gossip-inbound",
+      "ts/g/alloc-uint8array",
+    ]);
+  });
+});
