@@ -1,3 +1,5 @@
+import type { SnappyCodec } from "@snappykit/core";
+import { encodeSszSnappy } from "@snappykit/framing";
 import { discoverAdapters, loadAdapters } from "@snappykit/workspace";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { OpCall, Target } from "../model/case.js";
@@ -44,6 +46,21 @@ describe("client-pattern and owned-result ops", () => {
     expect(plain.length).toBe(message.length);
     expect(plain.every((b) => b === 0)).toBe(true);
     expect(run(getOp("alloc-buffer").call(ts), message)).toBeInstanceOf(Buffer);
+  });
+
+  it("read a req/resp response off a stream of small or large chunks, byte for byte", async () => {
+    const block = new Uint8Array(200_000).map((_, i) => (i * 7) % 251);
+    const framed = encodeSszSnappy(ts.backend as SnappyCodec, block);
+    for (const id of ["ssz_snappy-read-7b", "ssz_snappy-read-64k"]) {
+      const call = getOp(id).call(ts, [framed]);
+      const read = await (call!.receiver as { run(x: Uint8Array): Promise<Uint8Array> }).run(
+        framed,
+      );
+      expect(read).toEqual(block);
+    }
+    expect(getOp("ssz_snappy-read-7b").defaultFor?.(makePayload("r", "", "reqresp", [block]))).toBe(
+      false,
+    );
   });
 
   it("are offered to adapters with uncompressInto, on gossip payloads by default", () => {

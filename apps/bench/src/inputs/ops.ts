@@ -1,7 +1,14 @@
 // Every op the bench knows, in a registry, so framed req/resp ops (ssz_snappy encode/decode)
 // plug in beside the block ones without touching the runner or the reports.
 import { maxCompressedLength, readUncompressedLength, type SnappyCodec } from "@snappykit/core";
-import { crc32cTs, decodeSszSnappy, encodeSszSnappy, MAX_PAYLOAD_SIZE } from "@snappykit/framing";
+import {
+  ByteReader,
+  crc32cTs,
+  decodeSszSnappy,
+  encodeSszSnappy,
+  MAX_PAYLOAD_SIZE,
+  readSszSnappy,
+} from "@snappykit/framing";
 import type { Backend, BenchPayload, OpSpec, PreparedPayload, Target } from "../model/case.js";
 
 const sumCompressed = (p: PreparedPayload) =>
@@ -132,6 +139,46 @@ const referenceFramed = (p: PreparedPayload) => {
   return framed;
 };
 
+/** `bytes` as a stream hands it over: chunks of `size(i)` bytes, the i-th chunk's. */
+function chunked(bytes: Uint8Array, size: (i: number) => number): Uint8Array[] {
+  const chunks: Uint8Array[] = [];
+  for (let at = 0, i = 0; at < bytes.length; i++) {
+    const n = size(i);
+    chunks.push(bytes.slice(at, at + n));
+    at += n;
+  }
+  return chunks;
+}
+
+async function* streamOf(chunks: readonly Uint8Array[]): AsyncGenerator<Uint8Array> {
+  yield* chunks;
+}
+
+/**
+ * A req/resp response read as a client reads it off a stream: each item's `ssz_snappy`
+ * encoding arriving in chunks of `size(i)` bytes (cut once per case, outside the timed
+ * region), read with framing's `readSszSnappy` through a `ByteReader`, awaited item by item.
+ * Opt-in (`--op`): on blocks-by-range each op is thousands of awaited chunks.
+ */
+function streamedOp(id: string, description: string, size: (i: number) => number): OpSpec {
+  return {
+    id,
+    description,
+    async: true,
+    call: (target, framed = []) => {
+      if (target.impl !== "adapter" || target.syncOnly) return undefined;
+      const codec = target.backend as SnappyCodec;
+      const chunks = new Map(framed.map((f) => [f, chunked(f, size)]));
+      const run = (item: Uint8Array) =>
+        readSszSnappy(codec, new ByteReader(streamOf(chunks.get(item)!)), ANY_SIZE);
+      return { receiver: { run }, method: "run" };
+    },
+    inputs: referenceFramed,
+    outputBytes: (p) => p.payload.bytes,
+    defaultFor: () => false,
+  };
+}
+
 /**
  * Every op the bench knows, in report order. A new op (another framing, a streaming API)
  * is one more `OpSpec` here; the runner and the reports need no change.
@@ -232,6 +279,17 @@ export const OPS: readonly OpSpec[] = [
     (codec) => (framed) => decodeSszSnappy(codec, framed, ANY_SIZE),
     referenceFramed,
     (p) => p.payload.bytes,
+  ),
+  // The 1–7-byte chunks of a slow peer's stream, and the 64 KiB of a fast one's.
+  streamedOp(
+    "ssz_snappy-read-7b",
+    "req/resp ssz_snappy read from a stream of 1-7-byte chunks (readSszSnappy, ByteReader)",
+    (i) => 1 + (i % 7),
+  ),
+  streamedOp(
+    "ssz_snappy-read-64k",
+    "req/resp ssz_snappy read from a stream of 64 KiB chunks (readSszSnappy, ByteReader)",
+    () => 64 << 10,
   ),
   // Opt-in (`--op`): the framing CRC choice, not a codec property, so one codec suffices.
   framedOp(
