@@ -2,7 +2,9 @@ import type { SnappyCodec } from "@snappykit/core";
 import { encodeSszSnappy } from "@snappykit/framing";
 import { discoverAdapters, loadAdapters } from "@snappykit/workspace";
 import { beforeAll, describe, expect, it } from "vitest";
+import { CaseTimer } from "../measure/run.js";
 import type { OpCall, Target } from "../model/case.js";
+import { QUICK_TIMING } from "../model/timing.js";
 import { adapterTarget, buildCases } from "./cases.js";
 import { getOp } from "./ops.js";
 import { makePayload } from "./payloads.js";
@@ -61,6 +63,18 @@ describe("client-pattern and owned-result ops", () => {
     expect(getOp("ssz_snappy-read-7b").defaultFor?.(makePayload("r", "", "reqresp", [block]))).toBe(
       false,
     );
+  });
+
+  it("allocate for real inside a timed loop: one op holds the item's size in memory", async () => {
+    const timing = { ...QUICK_TIMING, warmupMs: 5, timeMs: 5, sliceMs: 1, batchMs: 0.2 };
+    const item = new Uint8Array(64 << 10);
+    const timer = new CaseTimer(
+      { target: ts, op: getOp("alloc-uint8array"), inputs: [item], outputBytes: item.length },
+      timing,
+    );
+    await timer.warm();
+    await timer.sample();
+    expect((await timer.allocation()).external).toBeGreaterThanOrEqual(item.length);
   });
 
   it("are offered to adapters with uncompressInto, on gossip payloads by default", () => {

@@ -88,10 +88,16 @@ function allocOp(
     id,
     description,
     async: false,
-    call: (target) =>
-      allocate && hasUncompressInto(target)
-        ? { receiver: { run: (item: Uint8Array) => allocate(item.length) }, method: "run" }
-        : undefined,
+    call: (target) => {
+      if (!allocate || !hasUncompressInto(target)) return undefined;
+      // Each array escapes into `held`, so the JIT cannot drop an allocation nobody reads.
+      let held: Uint8Array | undefined;
+      const run = (item: Uint8Array) => {
+        held = allocate(item.length);
+        return held;
+      };
+      return { receiver: { run }, method: "run" };
+    },
     inputs: (p) => p.payload.items,
     outputBytes: (p) => p.payload.bytes,
     defaultFor: gossipOnly,

@@ -174,7 +174,8 @@ export async function runForks(
           const t0 = performance.now();
           try {
             const got = await w.sample(row);
-            samples.push(...got);
+            // One by one: a turn of very short batches can outgrow a spread's argument limit.
+            for (const ns of got) samples.push(ns);
             spent.set(
               m,
               (spent.get(m) ?? 0) + got.reduce((a, ns) => a + ns, 0) * 1e-6 * batchOf(m),
@@ -189,7 +190,7 @@ export async function runForks(
       for (const [m, samples] of perFork) {
         if (samples.length === 0) continue;
         m.forkMedians[fork] = medianOf(samples);
-        m.samples.push(...samples);
+        for (const ns of samples) m.samples.push(ns);
         if (Number.isNaN(m.alloc.heap)) {
           const w = alive.get(specKey(m.spec));
           try {
