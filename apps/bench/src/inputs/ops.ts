@@ -232,7 +232,8 @@ export const OPS: readonly OpSpec[] = [
   ),
   // A consensus client's inbound gossip, as Lodestar writes it by hand: the declared length
   // checked against the topic's bound before anything is allocated, memory of the message's
-  // own from Node's pool (gossipsub keeps the bytes), and the codec decoding into it.
+  // own from Node's pool (gossipsub keeps the bytes), and the codec decoding into it. A
+  // packaged inbound transform's row is one more op beside it, on the same inputs and payloads.
   {
     id: "gossip-inbound",
     description:
