@@ -36,12 +36,18 @@ interval over the forks, and each codec is also given relative to a reference co
                           of many items (each file under it, e.g. gossip captures), named
                           by its file or folder name; with --sweep, one path to cut the
                           sizes from
-  --op <ids>              only these ops: compress, uncompress, compress-async,
-                          uncompress-async, ssz_snappy-encode, ssz_snappy-decode
-                          (default: all; the ssz_snappy ops only on req/resp payloads
-                          unless named here)
+  --op <ids>              only these ops: compress, uncompress, compress-into,
+                          uncompress-into, alloc-uint8array, alloc-buffer,
+                          gossip-inbound, compress-async, uncompress-async,
+                          ssz_snappy-encode, ssz_snappy-decode; opt-in:
+                          ssz_snappy-read-7b, ssz_snappy-read-64k (a response read off
+                          a stream of 1-7-byte or 64 KiB chunks)
+                          (default: all; the ssz_snappy ops only on req/resp payloads,
+                          the alloc and gossip ones only on gossip payloads, unless
+                          named here)
   --reference <id>        codec the relative figures divide by (default napi, ts with
-                          --runtime browser); timed even when --codec leaves it out
+                          --runtime browser; cpp = C++ libsnappy without bindings);
+                          timed even when --codec leaves it out
   --clock <wall|cpu>      time sync ops by wall clock (default) or process CPU time
                           (steadier on a loaded machine; async ops stay on wall time)
   --runtime <name>        time in node26 (default: the newest Node LTS line), node24,

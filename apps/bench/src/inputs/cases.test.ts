@@ -37,6 +37,24 @@ describe("cases", () => {
     expect(supports(getOp("compress"), v)).toBe(true);
   });
 
+  it("offers into ops to codecs with into-calls, sized for the largest item", () => {
+    const into = adapterTarget("i", {
+      ...syncCodec,
+      compressInto: () => 0,
+      uncompressInto: () => 0,
+      maxCompressedLength: (n: number) => n + 7,
+    } as unknown as SnappyCodec);
+    expect(supports(getOp("compress-into"), s)).toBe(false);
+    const items = [new Uint8Array(10), new Uint8Array(300)];
+    expect(getOp("compress-into").call(into, items)).toMatchObject({
+      method: "compressInto",
+      into: 307,
+    });
+    // Preambles declaring 5 and 300 (0xac 0x02) bytes: the array holds the larger.
+    const streams = [Uint8Array.of(5, 0), Uint8Array.of(0xac, 0x02, 0)];
+    expect(getOp("uncompress-into").call(into, streams)).toMatchObject({ into: 300 });
+  });
+
   it("offers framed ops to adapters only", () => {
     expect(supports(getOp("ssz_snappy-encode"), s)).toBe(true);
     expect(supports(getOp("ssz_snappy-encode"), rawTarget("s", syncCodec))).toBe(false);

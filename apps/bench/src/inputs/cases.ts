@@ -14,9 +14,9 @@ export function rawTarget(id: string, raw: RawBackend): Target {
   return { codec: id, impl: "raw", library: raw.library, backend: raw };
 }
 
-/** Whether `target` can run `op`. */
+/** Whether `target` can run `op` (a native program: whether it times that op). */
 export function supports(op: OpSpec, target: Target): boolean {
-  return op.call(target) !== undefined;
+  return target.native ? target.native.includes(op.id) : op.call(target) !== undefined;
 }
 
 /** What to build cases for. */

@@ -1,10 +1,12 @@
 // What a run can choose from, loaded once for every mode: each adapter in the workspace
 // (`@snappykit/workspace`: no list to maintain) as the codecs and raw library it offers, the
-// ones that failed to load with the reason, and the payloads.
+// `cpp` program (libsnappy without bindings, inputs/native.ts), the ones that failed to load
+// with the reason, and the payloads.
 import { discoverAdapters, type FailedAdapter, loadAdapters } from "@snappykit/workspace";
 import { adapterTargets, type CodecTarget, type RawTarget } from "@snappykit/workspace/targets";
 import type { BenchPayload, Target } from "../model/case.js";
 import { adapterTarget } from "./cases.js";
+import { loadNative, NATIVE_OPS, NATIVE_PACKAGE } from "./native.js";
 import { loadPayloadSource, type PayloadSource } from "./payloads.js";
 import { chooseReference } from "./prepare.js";
 
@@ -12,13 +14,16 @@ import { chooseReference } from "./prepare.js";
 export interface Catalog {
   /** Every adapter's id, loaded or not (unknown names are checked against these). */
   readonly ids: readonly string[];
-  /** Each loaded adapter's default codec, then its variants, adapter by adapter. */
+  /** Each loaded adapter's default codec, then its variants, adapter by adapter; then `cpp`. */
   readonly codecs: readonly CodecTarget[];
   /** Each loaded adapter's library called directly. */
   readonly raw: readonly RawTarget[];
-  readonly failed: readonly FailedAdapter[];
+  readonly failed: readonly Unloaded[];
   readonly payloads: PayloadSource;
 }
+
+/** A codec that could not be loaded (an adapter, or `cpp` without a compiler), and why. */
+export type Unloaded = Pick<FailedAdapter, "id" | "packageName" | "reason">;
 
 /** Load every adapter and the payloads (the fixtures, and `--data`'s already read). */
 export async function loadCatalog(user: readonly BenchPayload[] = []): Promise<Catalog> {
@@ -26,18 +31,27 @@ export async function loadCatalog(user: readonly BenchPayload[] = []): Promise<C
   const entries = discoverAdapters();
   const { loaded, failed } = await loadAdapters(entries);
   const targets = adapterTargets(loaded);
+  const native = loadNative();
   return {
-    ids: entries.map((e) => e.id),
-    codecs: targets.filter((t): t is CodecTarget => t.impl === "adapter"),
+    ids: [...entries.map((e) => e.id), native.ok ? native.target.id : native.id],
+    codecs: [
+      ...targets.filter((t): t is CodecTarget => t.impl === "adapter"),
+      ...(native.ok ? [native.target] : []),
+    ],
     raw: targets.filter((t): t is RawTarget => t.impl === "raw"),
-    failed,
+    failed: [...failed, ...(native.ok ? [] : [native])],
     payloads,
   };
 }
 
+/** Whether a codec is a program without JavaScript (`cpp`), which a fork runs as it is. */
+export const isNative = (c: CodecTarget): boolean => c.packageName === NATIVE_PACKAGE;
+
 /** A loaded codec as a timing target (a variant times only the sync ops). */
-export const codecTarget = (c: CodecTarget): Target =>
-  adapterTarget(c.id, c.codec, c.variant !== undefined);
+export const codecTarget = (c: CodecTarget): Target => ({
+  ...adapterTarget(c.id, c.codec, c.variant !== undefined),
+  ...(isNative(c) && { native: NATIVE_OPS }),
+});
 
 /**
  * The codec the gate checks every other one against and whose output every `uncompress`

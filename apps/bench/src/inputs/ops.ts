@@ -1,8 +1,15 @@
 // Every op the bench knows, in a registry, so framed req/resp ops (ssz_snappy encode/decode)
 // plug in beside the block ones without touching the runner or the reports.
-import type { SnappyCodec } from "@snappykit/core";
-import { crc32cTs, decodeSszSnappy, encodeSszSnappy, MAX_PAYLOAD_SIZE } from "@snappykit/framing";
-import type { Backend, OpSpec, PreparedPayload } from "../model/case.js";
+import { maxCompressedLength, readUncompressedLength, type SnappyCodec } from "@snappykit/core";
+import {
+  ByteReader,
+  crc32cTs,
+  decodeSszSnappy,
+  encodeSszSnappy,
+  MAX_PAYLOAD_SIZE,
+  readSszSnappy,
+} from "@snappykit/framing";
+import type { Backend, BenchPayload, OpSpec, PreparedPayload, Target } from "../model/case.js";
 
 const sumCompressed = (p: PreparedPayload) =>
   p.referenceCompressed.reduce((n, c) => n + c.length, 0);
@@ -25,6 +32,75 @@ function methodOp(
         : undefined,
     inputs,
     outputBytes,
+  };
+}
+
+const largest = (xs: readonly number[]) => xs.reduce((a, b) => Math.max(a, b), 0);
+
+/**
+ * An into-op: the target's `compressInto`/`uncompressInto` writing every item into one array
+ * of the case's own, sized for its largest item (the shape a client with a reused buffer
+ * calls, and the only shape native code without bindings has: `cpp`).
+ */
+function intoOp(
+  id: string,
+  description: string,
+  method: "compressInto" | "uncompressInto",
+  inputs: (p: PreparedPayload) => readonly Uint8Array[],
+  outputBytes: (p: PreparedPayload) => number,
+): OpSpec {
+  return {
+    id,
+    description,
+    async: false,
+    call: (target, items = []) => {
+      const b = target.backend;
+      if (typeof b[method] !== "function") return undefined;
+      const into =
+        method === "compressInto"
+          ? (b.maxCompressedLength ?? maxCompressedLength)(largest(items.map((i) => i.length)))
+          : largest(items.map((i) => readUncompressedLength(i).length));
+      return { receiver: b, method, into };
+    },
+    inputs,
+    outputBytes,
+  };
+}
+
+const hasUncompressInto = (target: Target) =>
+  target.impl === "adapter" && typeof target.backend.uncompressInto === "function";
+const gossipOnly = (payload: BenchPayload) => payload.kind === "gossip";
+// Node's pooled allocation where there is one (Lodestar's pattern), else a plain array.
+const NodeBuffer = (globalThis as { Buffer?: { allocUnsafe(n: number): Uint8Array } }).Buffer;
+
+/**
+ * What an owned result costs by itself: an array of each item's decoded size, allocated and
+ * dropped, and nothing else. Timed in the forks of the codecs with `uncompressInto`, beside
+ * their `uncompress` and `uncompress-into` rows, so the gap between those two reads against
+ * it. `allocate` undefined: the runtime has no such call (no `Buffer` in a page).
+ */
+function allocOp(
+  id: string,
+  description: string,
+  allocate: ((n: number) => Uint8Array) | undefined,
+): OpSpec {
+  return {
+    id,
+    description,
+    async: false,
+    call: (target) => {
+      if (!allocate || !hasUncompressInto(target)) return undefined;
+      // Each array escapes into `held`, so the JIT cannot drop an allocation nobody reads.
+      let held: Uint8Array | undefined;
+      const run = (item: Uint8Array) => {
+        held = allocate(item.length);
+        return held;
+      };
+      return { receiver: { run }, method: "run" };
+    },
+    inputs: (p) => p.payload.items,
+    outputBytes: (p) => p.payload.bytes,
+    defaultFor: gossipOnly,
   };
 }
 
@@ -69,6 +145,46 @@ const referenceFramed = (p: PreparedPayload) => {
   return framed;
 };
 
+/** `bytes` as a stream hands it over: chunks of `size(i)` bytes, the i-th chunk's. */
+function chunked(bytes: Uint8Array, size: (i: number) => number): Uint8Array[] {
+  const chunks: Uint8Array[] = [];
+  for (let at = 0, i = 0; at < bytes.length; i++) {
+    const n = size(i);
+    chunks.push(bytes.slice(at, at + n));
+    at += n;
+  }
+  return chunks;
+}
+
+async function* streamOf(chunks: readonly Uint8Array[]): AsyncGenerator<Uint8Array> {
+  yield* chunks;
+}
+
+/**
+ * A req/resp response read as a client reads it off a stream: each item's `ssz_snappy`
+ * encoding arriving in chunks of `size(i)` bytes (cut once per case, outside the timed
+ * region), read with framing's `readSszSnappy` through a `ByteReader`, awaited item by item.
+ * Opt-in (`--op`): on blocks-by-range each op is thousands of awaited chunks.
+ */
+function streamedOp(id: string, description: string, size: (i: number) => number): OpSpec {
+  return {
+    id,
+    description,
+    async: true,
+    call: (target, framed = []) => {
+      if (target.impl !== "adapter" || target.syncOnly) return undefined;
+      const codec = target.backend as SnappyCodec;
+      const chunks = new Map(framed.map((f) => [f, chunked(f, size)]));
+      const run = (item: Uint8Array) =>
+        readSszSnappy(codec, new ByteReader(streamOf(chunks.get(item)!)), ANY_SIZE);
+      return { receiver: { run }, method: "run" };
+    },
+    inputs: referenceFramed,
+    outputBytes: (p) => p.payload.bytes,
+    defaultFor: () => false,
+  };
+}
+
 /**
  * Every op the bench knows, in report order. A new op (another framing, a streaming API)
  * is one more `OpSpec` here; the runner and the reports need no change.
@@ -90,6 +206,55 @@ export const OPS: readonly OpSpec[] = [
     (p) => p.referenceCompressed,
     (p) => p.payload.bytes,
   ),
+  intoOp(
+    "compress-into",
+    "compressInto every item, into one array sized for the largest",
+    "compressInto",
+    (p) => p.payload.items,
+    sumCompressed,
+  ),
+  intoOp(
+    "uncompress-into",
+    "uncompressInto the reference's output for every item, into one array sized for the largest",
+    "uncompressInto",
+    (p) => p.referenceCompressed,
+    (p) => p.payload.bytes,
+  ),
+  allocOp(
+    "alloc-uint8array",
+    "new Uint8Array(n) for every item's decoded size n: what an owned result costs alone",
+    (n) => new Uint8Array(n),
+  ),
+  allocOp(
+    "alloc-buffer",
+    "Buffer.allocUnsafe(n) (Node's pool for small n) for every item's decoded size n",
+    NodeBuffer && ((n) => NodeBuffer.allocUnsafe(n)),
+  ),
+  // A consensus client's inbound gossip, as Lodestar writes it by hand: the declared length
+  // checked against the topic's bound before anything is allocated, memory of the message's
+  // own from Node's pool (gossipsub keeps the bytes), and the codec decoding into it. A
+  // packaged inbound transform's row is one more op beside it, on the same inputs and payloads.
+  {
+    id: "gossip-inbound",
+    description:
+      "per message: uncompressedLength (checked against MAX_PAYLOAD_SIZE), Buffer.allocUnsafe, uncompressInto",
+    async: false,
+    call: (target) => {
+      const codec = target.backend as SnappyCodec;
+      if (!NodeBuffer || !hasUncompressInto(target)) return undefined;
+      const allocate = NodeBuffer.allocUnsafe.bind(NodeBuffer);
+      const bound = { maxLength: MAX_PAYLOAD_SIZE };
+      const run = (message: Uint8Array) => {
+        const out = allocate(codec.uncompressedLength(message, bound));
+        codec.uncompressInto!(message, out, bound);
+        return out;
+      };
+      return { receiver: { run }, method: "run" };
+    },
+    inputs: (p) => p.referenceCompressed,
+    outputBytes: (p) => p.payload.bytes,
+    defaultFor: gossipOnly,
+  },
   // Async ops await items one after another: the latency of a message through the
   // thread pool, comparable with the sync rows (not the throughput of a parallel burst).
   methodOp(
@@ -121,6 +286,17 @@ export const OPS: readonly OpSpec[] = [
     (codec) => (framed) => decodeSszSnappy(codec, framed, ANY_SIZE),
     referenceFramed,
     (p) => p.payload.bytes,
+  ),
+  // The 1–7-byte chunks of a slow peer's stream, and the 64 KiB of a fast one's.
+  streamedOp(
+    "ssz_snappy-read-7b",
+    "req/resp ssz_snappy read from a stream of 1-7-byte chunks (readSszSnappy, ByteReader)",
+    (i) => 1 + (i % 7),
+  ),
+  streamedOp(
+    "ssz_snappy-read-64k",
+    "req/resp ssz_snappy read from a stream of 64 KiB chunks (readSszSnappy, ByteReader)",
+    () => 64 << 10,
   ),
   // Opt-in (`--op`): the framing CRC choice, not a codec property, so one codec suffices.
   framedOp(

@@ -5,7 +5,7 @@ import type { CodecTarget } from "@snappykit/workspace/targets";
 import type { BenchPayload, OpSpec } from "../model/case.js";
 import { BROWSER_REFERENCE, type CliOptions, DEFAULT_REFERENCE } from "../model/options.js";
 import { selectNames, UsageError } from "./args.js";
-import type { Catalog } from "./catalog.js";
+import { type Catalog, isNative } from "./catalog.js";
 import { OPS } from "./ops.js";
 
 /** What a payload run times. */
@@ -94,10 +94,19 @@ export function selectOps(
  * loaded.
  * @throws UsageError for an unknown name, or when none is left.
  */
-export function chooseCodecs(opts: CliOptions, catalog: Catalog): CodecTarget[] {
-  const all = catalog.codecs.map((a) => a.id);
+export function chooseCodecs(
+  opts: CliOptions,
+  catalog: Catalog,
+  native: "named" | "never" = "named",
+): CodecTarget[] {
+  // `cpp` is not an adapter: the sweep times it only when named (its crossovers and auto's
+  // series are between adapters); the soak, whose workers import adapters, never does.
+  const codecs = catalog.codecs.filter(
+    (a) => !isNative(a) || (native === "named" && opts.codecs?.includes(a.id)),
+  );
+  const all = codecs.map((a) => a.id);
   const ids = opts.codecs ? selectNames("codec", opts.codecs, all) : all;
-  const selected = catalog.codecs.filter((a) => ids.includes(a.id));
+  const selected = codecs.filter((a) => ids.includes(a.id));
   if (selected.length === 0) throw new UsageError("nothing to run: no codec loaded (see --list)");
   return selected;
 }

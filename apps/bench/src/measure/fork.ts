@@ -17,8 +17,11 @@ import { type ForkCommand, NODE_RUNTIME } from "./runtime.js";
 
 const INDEX = "rows.json";
 const DATA = "rows.bin";
+// The same index for the native program (inputs/native.ts), one line per row: op, output
+// bytes, item count, then each item's offset and length in rows.bin.
+const NATIVE_INDEX = "rows.txt";
 
-/** Write every row's inputs to `dir` (an index and one binary file). */
+/** Write every row's inputs to `dir` (an index, the native program's index, one binary file). */
 export function writeInputs(dir: string, rows: readonly RowInputs[]): void {
   let offset = 0;
   const index = rows.map((r) => ({
@@ -40,6 +43,10 @@ export function writeInputs(dir: string, rows: readonly RowInputs[]): void {
     }
   }
   writeFileSync(join(dir, INDEX), JSON.stringify(index));
+  writeFileSync(
+    join(dir, NATIVE_INDEX),
+    index.map((r) => [r.op, r.outputBytes, r.items.length, ...r.items.flat()].join(" ")).join("\n"),
+  );
   writeFileSync(join(dir, DATA), data);
 }
 
@@ -98,6 +105,22 @@ const CHILD_SCRIPT = fileURLToPath(
 export const ALLOCATOR_TUNABLES =
   "glibc.malloc.trim_threshold=268435456:glibc.malloc.top_pad=67108864:glibc.malloc.mmap_threshold=33554432";
 
+/**
+ * How a fork starts a native program's target (`spec.native`): `timer serve` on the inputs
+ * with the timing settings it uses (native/timer.cc).
+ */
+export function nativeCommand(
+  spec: TargetSpec,
+  inputsDir: string,
+  timing: TimingOptions,
+): ForkCommand {
+  const { clock, warmupMs, sliceMs, batchMs, batchMaxBytes } = timing;
+  return {
+    file: spec.entry,
+    args: ["serve", inputsDir, clock, ...[warmupMs, sliceMs, batchMs, batchMaxBytes].map(String)],
+  };
+}
+
 /** The environment a fork adds to the bench's own. */
 export function forkEnv(): { GLIBC_TUNABLES: string } {
   return { GLIBC_TUNABLES: process.env.GLIBC_TUNABLES ?? ALLOCATOR_TUNABLES };
@@ -131,7 +154,10 @@ export class ChildWorker implements CaseWorker {
     });
   }
 
-  /** Spawn the child for `spec` (in Node, or `command`'s runtime) and wait until its target is loaded. */
+  /**
+   * Spawn the child for `spec` (in Node, or `command`'s runtime; a native program is
+   * `command` itself, {@link nativeCommand}) and wait until its target is loaded.
+   */
   static async start(
     spec: TargetSpec,
     inputsDir: string,
@@ -139,11 +165,13 @@ export class ChildWorker implements CaseWorker {
     timeoutMs: number,
     command: ForkCommand = NODE_RUNTIME.command!,
   ): Promise<ChildWorker> {
-    const child = spawn(
-      command.file,
-      [...command.args, CHILD_SCRIPT, JSON.stringify({ spec, inputsDir, timing })],
-      { stdio: ["pipe", "pipe", "inherit"], env: { ...process.env, ...forkEnv() } },
-    );
+    const args = spec.native
+      ? command.args
+      : [...command.args, CHILD_SCRIPT, JSON.stringify({ spec, inputsDir, timing })];
+    const child = spawn(command.file, args, {
+      stdio: ["pipe", "pipe", "inherit"],
+      env: { ...process.env, ...forkEnv() },
+    });
     const worker = new ChildWorker(spec, child, timeoutMs);
     try {
       await worker.call({ cmd: "ready" }, START_TIMEOUT_MS);

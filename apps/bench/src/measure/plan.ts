@@ -47,6 +47,7 @@ export function planCases(
         impl: c.target.impl,
         entry: a.entry,
         ...(a.variant !== undefined && { variant: true }),
+        ...(c.target.native && { native: true }),
         ...(slow && { slowdown: slow.percent / 100 }),
       },
       row,

@@ -100,6 +100,33 @@ describe("CaseTimer", () => {
     expect((await timer.sample()).every((s) => s > 0)).toBe(true);
   });
 
+  it("runs an into-op into one array of the case's own, sized for the largest item", async () => {
+    const seen = new Set<Uint8Array>();
+    const into = {
+      library: "into@1",
+      compress: (x: Uint8Array) => x,
+      uncompress: (x: Uint8Array) => x,
+      maxCompressedLength: (n: number) => n + 1,
+      compressInto(input: Uint8Array, output: Uint8Array) {
+        seen.add(output);
+        output.set(input);
+        return input.length;
+      },
+    };
+    const timer = new CaseTimer(
+      {
+        target: { codec: "into", impl: "adapter", library: into.library, backend: into },
+        op: getOp("compress-into"),
+        inputs: [new Uint8Array(10), new Uint8Array(40)],
+        outputBytes: 50,
+      },
+      TINY,
+    );
+    await timer.warm();
+    expect((await timer.sample()).every((s) => s > 0)).toBe(true);
+    expect([...seen].map((o) => o.length)).toEqual([41]);
+  });
+
   it("--slow-down spins inside each batch's timed region for that fraction of its time", async () => {
     // A codec whose every call takes at least 1 ms: with slowdown 1 a batch of k calls spins
     // at least another k ms before its clock stops, so no sample can be under 2 ms per op.

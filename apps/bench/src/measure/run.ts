@@ -41,16 +41,20 @@ type Batch = (k: number) => number | Promise<number>;
  */
 function makeBatch(c: TimedCase, clock: Clock): Batch {
   const now = clock === "cpu" && !c.op.async ? cpuNow : wallNow;
-  const call = c.op.call(c.target);
+  const call = c.op.call(c.target, c.inputs);
   if (!call) throw new Error(`${c.target.codec} cannot run ${c.op.id}`);
   const inputs = c.inputs;
   const method = JSON.stringify(call.method);
+  // An into-call writes every item into the one array, and returns the length written.
+  const output = call.into === undefined ? undefined : new Uint8Array(call.into);
+  const invoke =
+    output === undefined ? `r[${method}](items[i]).length` : `r[${method}](items[i], out)`;
   const body = `
     const n = items.length;
     let sink = 0;
     const t0 = now();
     for (let k = 0; k < K; k++) {
-      for (let i = 0; i < n; i++) sink += (${c.op.async ? "await " : ""}r[${method}](items[i])).length;
+      for (let i = 0; i < n; i++) sink += ${c.op.async ? `(await r[${method}](items[i])).length` : invoke};
     }
     ${c.slowdown ? `const spun = now(); const until = spun + (spun - t0) * ${c.slowdown}; while (now() < until);` : ""}
     const t1 = now();
@@ -59,10 +63,10 @@ function makeBatch(c: TimedCase, clock: Clock): Batch {
   const Ctor = c.op.async
     ? (Object.getPrototypeOf(async () => {}).constructor as FunctionConstructor)
     : Function;
-  const fn = new Ctor("r", "items", "now", "keep", "K", body) as (
+  const fn = new Ctor("r", "items", "now", "keep", "K", "out", body) as (
     ...args: unknown[]
   ) => number | Promise<number>;
-  return (k) => fn(call.receiver, inputs, now, do_not_optimize, k);
+  return (k) => fn(call.receiver, inputs, now, do_not_optimize, k, output);
 }
 
 type GcOptions = { type?: "major" | "minor" };

@@ -18,7 +18,7 @@ import { wideRows } from "../summarise/results.js";
 import { medianOf } from "../summarise/stats.js";
 import { forkAffinity } from "./affinity.js";
 import { BrowserWorker } from "./browser.js";
-import { ChildWorker, writeInputs } from "./fork.js";
+import { ChildWorker, nativeCommand, writeInputs } from "./fork.js";
 import { holdPollingIdle } from "./idle.js";
 import { type CaseWorker, LocalWorker } from "./local.js";
 import { clearProgress, type Io, progressPrinter } from "./progress.js";
@@ -174,7 +174,8 @@ export async function runForks(
           const t0 = performance.now();
           try {
             const got = await w.sample(row);
-            samples.push(...got);
+            // One by one: a turn of very short batches can outgrow a spread's argument limit.
+            for (const ns of got) samples.push(ns);
             spent.set(
               m,
               (spent.get(m) ?? 0) + got.reduce((a, ns) => a + ns, 0) * 1e-6 * batchOf(m),
@@ -189,7 +190,7 @@ export async function runForks(
       for (const [m, samples] of perFork) {
         if (samples.length === 0) continue;
         m.forkMedians[fork] = medianOf(samples);
-        m.samples.push(...samples);
+        for (const ns of samples) m.samples.push(ns);
         if (Number.isNaN(m.alloc.heap)) {
           const w = alive.get(specKey(m.spec));
           try {
@@ -245,8 +246,11 @@ export async function timeCases(
   Awaited<ReturnType<typeof runForks>> & { readonly cpuIdle: string; readonly affinity: string }
 > {
   const forks = Math.max(1, timing.forks);
+  // A native program reads its inputs from the folder even when nothing else forks.
   const inputsDir =
-    timing.forks === 0 ? undefined : mkdtempSync(join(tmpdir(), "snappykit-bench-"));
+    timing.forks === 0 && !plan.some((c) => c.spec.native)
+      ? undefined
+      : mkdtempSync(join(tmpdir(), "snappykit-bench-"));
   let measured: Awaited<ReturnType<typeof runForks>>;
   const idle = holdPollingIdle();
   // Pinning applies to fork processes only: not to a browser's pages or --forks 0.
@@ -256,9 +260,9 @@ export async function timeCases(
     if (inputsDir) writeInputs(inputsDir, rows);
     const { browser, runtime, reference } = where;
     const command = runtime?.command ?? NODE_RUNTIME.command!;
-    const start: StartWorker = browser
+    const others: StartWorker = browser
       ? (spec) => BrowserWorker.start(spec, browser, rows, timing, REQUEST_TIMEOUT_MS)
-      : inputsDir
+      : inputsDir && timing.forks > 0
         ? (spec, fork) =>
             ChildWorker.start(
               spec,
@@ -268,6 +272,17 @@ export async function timeCases(
               affinity.command(command, fork),
             )
         : (spec) => LocalWorker.start(spec, rows, timing);
+    // Native programs run as processes of their own whatever the runtime (no JavaScript).
+    const start: StartWorker = (spec, fork) =>
+      spec.native && inputsDir
+        ? ChildWorker.start(
+            spec,
+            inputsDir,
+            timing,
+            REQUEST_TIMEOUT_MS,
+            affinity.command(nativeCommand(spec, inputsDir, timing), fork),
+          )
+        : others(spec, fork);
     measured = await runForks(
       plan,
       rows.map((r) => ({ label: r.label })),

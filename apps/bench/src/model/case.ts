@@ -31,6 +31,11 @@ export interface Backend {
   uncompress(input: Uint8Array): Uint8Array;
   readonly compressAsync?: (input: Uint8Array) => Promise<Uint8Array>;
   readonly uncompressAsync?: (input: Uint8Array) => Promise<Uint8Array>;
+  /** Writes into the caller's array and returns the length (`SnappyCodec`'s into-calls). */
+  readonly compressInto?: (input: Uint8Array, output: Uint8Array) => number;
+  readonly uncompressInto?: (input: Uint8Array, output: Uint8Array) => number;
+  /** The output `compressInto` needs for `length` bytes (`SnappyCodec`'s; a raw library: none). */
+  readonly maxCompressedLength?: (length: number) => number;
 }
 
 /** Something the bench can time: an adapter's codec, or the raw library behind it. */
@@ -42,6 +47,11 @@ export interface Target {
   readonly backend: Backend;
   /** Time only the sync ops (adapter variants: their async rows would repeat the default's). */
   readonly syncOnly?: boolean;
+  /**
+   * A program without JavaScript (`cpp`, inputs/native.ts): the op ids it times itself. Its
+   * `backend` serves the gate only; no JavaScript loop ever calls it.
+   */
+  readonly native?: readonly string[];
 }
 
 /**
@@ -63,6 +73,12 @@ export interface PreparedPayload {
 export interface OpCall {
   readonly receiver: object;
   readonly method: string;
+  /**
+   * For an into-call: `receiver[method](item, output)`, into one array of this many bytes
+   * made once per case outside the timed region (the largest item's output), and the
+   * call's result (the length written) is what the loop keeps.
+   */
+  readonly into?: number;
 }
 
 /** One benchmark op: what it feeds a target and how it calls it. */
@@ -73,8 +89,11 @@ export interface OpSpec {
   readonly description: string;
   /** True when the call returns a promise (thread-pool APIs). */
   readonly async: boolean;
-  /** The call for this target, or undefined when the target cannot do this op. */
-  call(target: Target): OpCall | undefined;
+  /**
+   * The call for this target, or undefined when the target cannot do this op. `inputs` are
+   * the op's inputs (what an into-call sizes its output array from).
+   */
+  call(target: Target, inputs?: readonly Uint8Array[]): OpCall | undefined;
   /** Inputs per item, built once outside the timed region. */
   inputs(prepared: PreparedPayload): readonly Uint8Array[];
   /** Bytes one op writes, to cap a timing batch's output (see measure/run.ts). */
@@ -138,6 +157,8 @@ export interface TargetSpec {
   readonly entry: string;
   /** Set for an adapter variant: the codec comes from `createVariants()`. */
   readonly variant?: boolean;
+  /** Set for a program without JavaScript: `entry` is the program a fork runs (measure/fork.ts). */
+  readonly native?: boolean;
   /**
    * Self-test of the statistics (`--slow-down`): each timed batch busy-waits this fraction of
    * its own time before its clock stops (measure/run.ts), so the target is that much slower.

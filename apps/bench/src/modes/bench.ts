@@ -3,10 +3,9 @@
 // each codec relative to the reference and to the fastest, the adapters' overhead and, with
 // `--compare`, each case against a baseline.
 import { resolve } from "node:path";
-import type { FailedAdapter } from "@snappykit/workspace";
 import { UsageError } from "../inputs/args.js";
 import { buildCases, pickOverheadPayloads, rawTarget } from "../inputs/cases.js";
-import { codecTarget } from "../inputs/catalog.js";
+import { codecTarget, type Unloaded } from "../inputs/catalog.js";
 import { otherRuntimes, readReport, readSafety } from "../inputs/reports.js";
 import { type Selection, selectRun } from "../inputs/select.js";
 import { hasGc } from "../measure/run.js";
@@ -21,7 +20,7 @@ import type { Mode, Selected } from "./mode.js";
 
 interface BenchSelection extends Selection, Selected {
   readonly cases: readonly BenchCase[];
-  readonly unavailable: readonly FailedAdapter[];
+  readonly unavailable: readonly Unloaded[];
   /** `--compare`'s report, read before anything is timed. */
   readonly baseline?: BenchReport;
 }

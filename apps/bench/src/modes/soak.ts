@@ -32,7 +32,7 @@ export const soakMode: Mode<"soak", SoakSelection, Awaited<ReturnType<typeof run
 
   select({ opts }, catalog) {
     const settings = opts.quick ? QUICK_SOAK : FULL_SOAK;
-    const codecs = chooseCodecs(opts, catalog);
+    const codecs = chooseCodecs(opts, catalog, "never");
     // Gated like the payload run's inputs: every codec round-trips every message and the
     // blob with the reference, and uncompress decodes the reference's bytes.
     const source = catalog.payloads;

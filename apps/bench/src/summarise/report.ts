@@ -1,7 +1,7 @@
 // The one place a BenchReport is assembled: what was selected, what the gate checked and
 // measured, and the figures derived from the timed cases (results.ts).
-import type { FailedAdapter } from "@snappykit/workspace";
 import type { CodecTarget } from "@snappykit/workspace/targets";
+import type { Unloaded } from "../inputs/catalog.js";
 import type { BenchPayload, OpSpec, PreparedInputs } from "../model/case.js";
 import { type BenchReport, REPORT_SCHEMA } from "../model/report.js";
 import { computeOverhead, relativeRows } from "./results.js";
@@ -17,7 +17,7 @@ export interface RunRecord
   readonly payloads: readonly BenchPayload[];
   readonly ops: readonly OpSpec[];
   readonly selected: readonly CodecTarget[];
-  readonly unavailable: readonly FailedAdapter[];
+  readonly unavailable: readonly Unloaded[];
 }
 
 /** The report of a run (without a comparison: compare.ts adds that). */

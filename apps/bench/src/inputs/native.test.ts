@@ -1,0 +1,150 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { discoverAdapters, loadAdapters } from "@snappykit/workspace";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ChildWorker, nativeCommand, writeInputs } from "../measure/fork.js";
+import type { RowInputs, TargetSpec } from "../model/case.js";
+import type { TimingOptions } from "../model/timing.js";
+import { adapterTarget, buildCases } from "./cases.js";
+import { codecTarget } from "./catalog.js";
+import { loadNative, NATIVE_ID, type NativeLoad } from "./native.js";
+import { getOp, OPS } from "./ops.js";
+import { prepareInputs } from "./prepare.js";
+import { syntheticPayloads } from "./synthetic.js";
+
+const TINY: TimingOptions = {
+  forks: 1,
+  extraForks: 0,
+  targetWidthPercent: 5,
+  budgetMs: 10_000,
+  warmupMs: 5,
+  timeMs: 10,
+  minSamples: 3,
+  sliceMs: 2,
+  batchMs: 0.5,
+  batchMaxBytes: 256 * 1024,
+  allocationRuns: 3,
+  clock: "wall",
+};
+
+let native: Extract<NativeLoad, { ok: true }>;
+beforeAll(() => {
+  const loaded = loadNative();
+  if (!loaded.ok) throw new Error(`the tests need a C++ compiler: ${loaded.reason}`);
+  native = loaded;
+}, 120_000);
+
+describe("cpp (libsnappy without bindings)", () => {
+  it("says why it is unavailable without a compiler, and the rest loads", () => {
+    const missing = loadNative({ CXX: "/nonexistent/c++" });
+    expect(missing).toMatchObject({ ok: false, id: NATIVE_ID });
+    expect(!missing.ok && missing.reason).toMatch(/no C\+\+ compiler \(\/nonexistent\/c\+\+\)/);
+  });
+
+  it("is marked native, no JavaScript, and reuses its cached build", () => {
+    expect(native.target.codec.runtime).toBe("native");
+    expect(native.target.codec.library).toMatch(
+      /^libsnappy@1\.1\.7 \(C\+\+ without bindings, no JavaScript/,
+    );
+    const again = loadNative();
+    expect(again.ok && again.program).toBe(native.program);
+  });
+
+  it("passes the gate against libsnappy's binding, byte for byte both ways", async () => {
+    const libsnappy = discoverAdapters().find((e) => e.id === "libsnappy")!;
+    const { loaded } = await loadAdapters([libsnappy]);
+    const reference = adapterTarget("libsnappy", loaded[0]!.codec);
+    const payloads = syntheticPayloads();
+    const gate = await prepareInputs(reference, [codecTarget(native.target)], payloads);
+    expect(gate.checks).toBe(2 * payloads.reduce((n, p) => n + p.items.length, 0));
+    for (const item of payloads.flatMap((p) => p.items)) {
+      expect(native.target.codec.compress(item)).toEqual(reference.backend.compress(item));
+    }
+  });
+
+  it("rejects a corrupt stream as libsnappy does", () => {
+    expect(() => native.target.codec.uncompress(Uint8Array.of(5, 0xff, 1, 2))).toThrow(
+      expect.objectContaining({ code: "CORRUPT_INPUT" }),
+    );
+  });
+
+  it("is offered exactly the ops its program times", () => {
+    const target = codecTarget(native.target);
+    const cases = buildCases({
+      targets: [target],
+      rawTargets: [],
+      payloads: syntheticPayloads().slice(0, 1),
+      ops: OPS,
+      overheadPayloads: [],
+      explicitOps: true,
+    });
+    expect(cases.map((c) => c.op.id)).toEqual([
+      "compress",
+      "uncompress",
+      "compress-into",
+      "uncompress-into",
+    ]);
+  });
+
+  describe("its fork", () => {
+    let dir: string;
+    let rows: RowInputs[];
+    beforeAll(async () => {
+      const payloads = syntheticPayloads();
+      const napi = discoverAdapters().find((e) => e.id === "napi")!;
+      const { loaded } = await loadAdapters([napi]);
+      const reference = adapterTarget("napi", loaded[0]!.codec);
+      const { prepared } = await prepareInputs(reference, [reference], payloads);
+      // A framed op first: the program keeps its row number and refuses it.
+      rows = [
+        "ssz_snappy-encode",
+        "compress",
+        "uncompress",
+        "compress-into",
+        "uncompress-into",
+      ].map((id) => ({
+        payload: prepared[0]!.payload.name,
+        op: id,
+        outputBytes: getOp(id).outputBytes(prepared[0]!),
+        items: getOp(id).inputs(prepared[0]!),
+      }));
+      dir = mkdtempSync(join(tmpdir(), "bench-native-"));
+      writeInputs(dir, rows);
+    });
+    afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+    it("answers warm, sample and allocation like a Node fork, row by row", async () => {
+      const spec: TargetSpec = {
+        codec: NATIVE_ID,
+        impl: "adapter",
+        entry: native.program,
+        native: true,
+      };
+      const worker = await ChildWorker.start(
+        spec,
+        dir,
+        TINY,
+        30_000,
+        nativeCommand(spec, dir, TINY),
+      );
+      try {
+        await expect(worker.warm(0)).rejects.toThrow(/cpp cannot run row 0/);
+        for (const row of [1, 2, 3, 4]) {
+          const k = await worker.warm(row);
+          expect(k).toBeGreaterThanOrEqual(1);
+          const samples = await worker.sample(row);
+          expect(samples.length).toBeGreaterThan(0);
+          for (const ns of samples) expect(ns).toBeGreaterThan(0);
+        }
+        // The owned-result calls allocate their output; the into-calls' decoder does not.
+        const owned = await worker.allocation(2);
+        expect(owned.heap).toBe(0);
+        expect(owned.external).toBeGreaterThanOrEqual(rows[2]!.items.length);
+        expect((await worker.allocation(4)).external).toBe(0);
+      } finally {
+        await worker.close();
+      }
+    });
+  });
+});
