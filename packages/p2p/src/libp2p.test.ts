@@ -20,6 +20,7 @@ import {
   gossipMessageId,
   ResponseError,
 } from "./index.js";
+import { expectSameBytes } from "./test/bytes.js";
 
 // libp2p 2's dependencies call Promise.withResolvers (Node 22+); the tools here run Node 20.
 if (typeof (Promise as { withResolvers?: unknown }).withResolvers !== "function") {
@@ -188,7 +189,7 @@ describe("beacon_blocks_by_range over a libp2p stream", () => {
       got.push(chunk.ssz);
       expect(DIGEST.equals(chunk.context!)).toBe(true);
     }
-    expect(got).toEqual(blocks);
+    expectSameBytes(got, blocks);
   });
 
   it("answers an invalid request with an error response", async () => {
@@ -226,7 +227,7 @@ describe("beacon_blocks_by_range over a libp2p stream", () => {
       maxChunks: 2,
     }))
       rest.push(chunk.ssz);
-    expect(rest).toEqual(blocks.slice(30));
+    expectSameBytes(rest, blocks.slice(30));
   });
 });
 
@@ -262,7 +263,6 @@ describe("gossip between two libp2p nodes", () => {
       expect(entry, topic).toBeDefined();
       expect(entry![1].msgId).toBe(expectedId(topic, ssz));
     }
-    expect(got.some(([k]) => k.startsWith(`${attestation}#`) && received.size > 0)).toBe(true);
     expect(got.filter(([k]) => k.startsWith(`${attestation}#`)).length).toBe(1);
     expect(got.some(([k]) => k.startsWith(`${CORRUPT}#`))).toBe(false);
     expect(rejects).toEqual([`${attestation} length-over-limit`, `${CORRUPT} bad-preamble`]);

@@ -14,6 +14,7 @@ import {
   encodeResponse,
   ResponseError,
 } from "./index.js";
+import { expectSameBytes } from "./test/bytes.js";
 
 const lib = (file: string) => import(new URL(file, import.meta.resolve("@lodestar/reqresp")).href);
 const { responseDecode } = await lib("./encoders/responseDecode.js");
@@ -100,7 +101,7 @@ describe("Lodestar @lodestar/reqresp 1.5.1 interop", () => {
       ),
     );
     const theirs = await collect<Uint8Array>(responseDecode(protocol, callbacks)(pieces(ours)));
-    expect(theirs).toEqual(blocks);
+    expectSameBytes(theirs, blocks);
   });
 
   it("Lodestar's response encoder -> our decoder: 32 blocks with context bytes", async () => {
@@ -119,7 +120,10 @@ describe("Lodestar @lodestar/reqresp 1.5.1 interop", () => {
     const ours = await collect(
       decodeResponse(wire(theirs), { codec, bounds: byDigest, maxChunks: 32 }),
     );
-    expect(ours.map((c) => c.ssz)).toEqual(blocks);
+    expectSameBytes(
+      ours.map((c) => c.ssz),
+      blocks,
+    );
     expect(ours.every((c) => Buffer.from(c.context!).equals(Buffer.from(DIGEST)))).toBe(true);
   });
 
@@ -147,7 +151,7 @@ describe("Lodestar @lodestar/reqresp 1.5.1 interop", () => {
       for await (const b of responseDecode(protocol, callbacks)(pieces(ours)))
         got.push(b as Uint8Array);
     })().catch((e) => e);
-    expect(got).toEqual([blocks[0]]);
+    expectSameBytes(got, [blocks[0]!]);
     expect(theirError.status).toBe(2);
     // Lodestar 1.5.1 reads the ErrorMessage's encoded bytes as text (no Snappy decoding) and
     // keeps the printable ones: the message survives inside them.

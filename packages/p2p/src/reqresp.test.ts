@@ -12,6 +12,7 @@ import {
   type ResponseChunk,
   ResponseError,
 } from "./index.js";
+import { expectSameBytes } from "./test/bytes.js";
 
 const codec = await createCodec();
 const blocks = getPayload("blocks-by-range").items;
@@ -122,7 +123,10 @@ describe("responses", () => {
         maxChunks: 32,
       }),
     );
-    expect(decoded.map((c) => c.ssz)).toEqual(blocks);
+    expectSameBytes(
+      decoded.map((c) => c.ssz),
+      blocks,
+    );
     expect(decoded.every((c) => Buffer.from(c.context!).equals(Buffer.from(DIGEST)))).toBe(true);
   });
 
@@ -147,7 +151,7 @@ describe("responses", () => {
     } catch (e) {
       error = e;
     }
-    expect(got).toEqual([blocks[0]]);
+    expectSameBytes(got, [blocks[0]!]);
     expect(error).toBeInstanceOf(ResponseError);
     expect((error as ResponseError).result).toBe(3);
     expect((error as ResponseError).text).toBe("blocks pruned");

@@ -1,0 +1,15 @@
+import { expect } from "vitest";
+
+/**
+ * The arrays hold the same bytes, item by item: compared as buffers, since a deep equality
+ * of 32 blocks byte by byte takes the matcher tens of seconds.
+ */
+export function expectSameBytes(actual: readonly Uint8Array[], expected: readonly Uint8Array[]) {
+  expect(actual.length).toBe(expected.length);
+  actual.forEach((item, i) => {
+    expect(
+      Buffer.from(item.buffer, item.byteOffset, item.length).equals(expected[i]!),
+      `item ${i}`,
+    ).toBe(true);
+  });
+}
