@@ -20,7 +20,7 @@ import {
   gossipMessageId,
   ResponseError,
 } from "./index.js";
-import { expectSameBytes } from "./test/bytes.js";
+import { expectSameBytes } from "./test/helpers.js";
 
 // libp2p 2's dependencies call Promise.withResolvers (Node 22+); the tools here run Node 20.
 if (typeof (Promise as { withResolvers?: unknown }).withResolvers !== "function") {

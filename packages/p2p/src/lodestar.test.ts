@@ -14,7 +14,7 @@ import {
   encodeResponse,
   ResponseError,
 } from "./index.js";
-import { expectSameBytes } from "./test/bytes.js";
+import { collect, expectSameBytes } from "./test/helpers.js";
 
 const lib = (file: string) => import(new URL(file, import.meta.resolve("@lodestar/reqresp")).href);
 const { responseDecode } = await lib("./encoders/responseDecode.js");
@@ -58,12 +58,6 @@ const protocol = {
 const callbacks = { onFirstHeader() {}, onFirstResponseChunk() {} };
 const byDigest = (d: Uint8Array) =>
   Buffer.from(d).equals(Buffer.from(DIGEST)) ? BLOCK : undefined;
-
-async function collect<T>(source: AsyncIterable<T>): Promise<T[]> {
-  const out: T[] = [];
-  for await (const x of source) out.push(x);
-  return out;
-}
 
 /**
  * Our encoder's pieces, one stream item each, as a libp2p sink writes them: Lodestar 1.5.1

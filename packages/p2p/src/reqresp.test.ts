@@ -12,7 +12,7 @@ import {
   type ResponseChunk,
   ResponseError,
 } from "./index.js";
-import { expectSameBytes } from "./test/bytes.js";
+import { collect, expectSameBytes } from "./test/helpers.js";
 
 const codec = await createCodec();
 const blocks = getPayload("blocks-by-range").items;
@@ -20,12 +20,6 @@ const DIGEST = Uint8Array.of(0x4a, 0x26, 0xc5, 0x8b);
 const BLOCK = { minSize: 100, maxSize: 10 * 1024 * 1024 };
 const byDigest = (d: Uint8Array) =>
   Buffer.from(d).equals(Buffer.from(DIGEST)) ? BLOCK : undefined;
-
-async function collect<T>(source: AsyncIterable<T>): Promise<T[]> {
-  const out: T[] = [];
-  for await (const x of source) out.push(x);
-  return out;
-}
 
 /** `bytes` as libp2p delivers it: Uint8ArrayLists of odd-sized parts. */
 function* asLists(bytes: Uint8Array, sizes: number[]): Generator<Uint8ArrayList> {

@@ -13,3 +13,10 @@ export function expectSameBytes(actual: readonly Uint8Array[], expected: readonl
     ).toBe(true);
   });
 }
+
+/** Every item of an async iterable, in order. */
+export async function collect<T>(source: AsyncIterable<T>): Promise<T[]> {
+  const out: T[] = [];
+  for await (const x of source) out.push(x);
+  return out;
+}
