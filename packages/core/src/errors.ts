@@ -59,6 +59,10 @@ export const REASON_CODES = {
   "non-minimal-prefix": "CORRUPT_INPUT",
   "read-budget-exceeded": "CORRUPT_INPUT",
   "trailing-bytes": "CORRUPT_INPUT",
+  // req/resp response chunks (@snappykit/p2p).
+  "bad-result-code": "CORRUPT_INPUT",
+  "unknown-context-bytes": "CORRUPT_INPUT",
+  "too-many-chunks": "LENGTH_LIMIT",
 } as const satisfies Record<string, SnappyErrorCode>;
 
 /** Exactly what was wrong: see {@link REASON_CODES} and the README's table. */

@@ -1,0 +1,30 @@
+export {
+  computeMessageId,
+  createGossipTransform,
+  type GossipMetrics,
+  GossipTransform,
+  type GossipTransformOptions,
+  gossipMessageId,
+  MESSAGE_DOMAIN_INVALID_SNAPPY,
+  MESSAGE_DOMAIN_VALID_SNAPPY,
+  type SizeBounds,
+} from "./gossip.js";
+export type { ByteList } from "./list.js";
+export {
+  type ChunkSource,
+  type DecodeRequestOptions,
+  type DecodeResponseOptions,
+  decodeRequest,
+  decodeResponse,
+  type EncodeOptions,
+  type ErrorChunk,
+  type ErrorResultCode,
+  encodeErrorChunk,
+  encodeRequest,
+  encodeResponse,
+  FORK_DIGEST_LENGTH,
+  MAX_ERROR_MESSAGE_SIZE,
+  type ResponseChunk,
+  ResponseError,
+  ResultCode,
+} from "./reqresp.js";
