@@ -1,14 +1,15 @@
-// The checked decoder: drives the fast path (fast-path.ts), moves the windows, and decodes
-// one element at a time, with every check, whatever the fast path leaves: the tail, long
-// literals, copy-4, copies from before the window, anything invalid. Throws `CORRUPT_INPUT`
-// naming the kind of corruption, where it is and the numbers involved.
+// The checked decoder: drives the kernel's fast path (kernel.wat: fastPath), moves the
+// windows, and decodes one element at a time, with every check, whatever the fast path
+// leaves: the tail, long literals, copy-4, copies from before the window, anything invalid.
+// Throws `CORRUPT_INPUT` naming the kind of corruption, where it is and the numbers involved.
 //
 // Format clauses cited below are from google/snappy format_description.txt:
 // https://github.com/google/snappy/blob/main/format_description.txt
 
-import { SnappyError, type SnappyErrorDetails, type SnappyErrorReason } from "@snappykit/core";
-import { fastOp, fastPath } from "./fast-path.js";
+import { SnappyError } from "@snappykit/core";
+import { kernel } from "./kernel.js";
 import { moveExact, SEPARATE } from "./output.js";
+import { corrupt } from "./plain.js";
 import {
   COPY1_MIN_LENGTH,
   LITERAL_LENGTH_IN_TAG,
@@ -37,15 +38,12 @@ const COPY1 = TAG_COPY1;
 const COPY2 = TAG_COPY2;
 const LENGTH_IN_TAG = LITERAL_LENGTH_IN_TAG;
 const COPY1_MIN = COPY1_MIN_LENGTH;
-
-function corrupt(
-  reason: SnappyErrorReason,
-  message: string,
-  tagAt: number,
-  details?: SnappyErrorDetails,
-): SnappyError {
-  return new SnappyError(reason, `${message} (tag at byte ${tagAt})`, { at: tagAt, ...details });
-}
+/**
+ * The kernel's fast path and its second result (the output position it stopped at). Only
+ * called where the kernel loaded: elsewhere decompress.ts decodes with plain.ts.
+ */
+const FAST_PATH = kernel ? kernel.fastPath : null;
+const FAST_STATE = kernel ? kernel.state : new Int32Array(1);
 
 /**
  * The fast path ran past the declared length of a small output (see decodeBody). Built out
@@ -85,8 +83,8 @@ function flush(dest: Uint8Array, outBase: number, from: number, to: number): voi
  * `outEnd <= SMALL_OUTPUT`) the output stays in `OUT[0..outEnd)`. Throws `CORRUPT_INPUT`
  * naming the element at fault and the numbers involved.
  *
- * Where there is room it over-copies (up to 64 bytes from a short element's start in the
- * kernel, 16 in the TypeScript loop; up to 7 past a longer one) inside the window and below
+ * Where there is room the kernel over-copies (up to 64 bytes from a short element's start,
+ * up to 7 past a longer one) inside the window and below
  * `outEnd` only: the next element overwrites those bytes, only `OUT[0..op)` is ever copied
  * out, and a stream that ends early is rejected, so no over-copied byte is ever returned,
  * and nothing at or past `outEnd` is ever written.
@@ -97,7 +95,7 @@ export function decodeBody(
   dest: Uint8Array | null,
   outEnd: number,
 ): void {
-  // Module constants through locals, read once (see fastPath).
+  // Module constants through locals, read once (see windows.ts).
   const src = IN_VIEW;
   const srcBytes = IN;
   const out = OUT;
@@ -127,8 +125,8 @@ export function decodeBody(
   let fastOutEnd = small ? outEnd - 1 : outLimit - 72;
   for (;;) {
     if (pos <= fastEnd && op <= fastOutEnd) {
-      pos = fastPath(pos, op, fastEnd, fastOutEnd);
-      op = fastOp;
+      pos = FAST_PATH!(pos, op, fastEnd, fastOutEnd);
+      op = FAST_STATE[0]!;
       if (op > outEnd) throw overrun(outEnd, op, inBase + pos);
     }
     // The windows move on here only. The input window when fewer than 17 bytes are left in
