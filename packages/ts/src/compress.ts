@@ -9,7 +9,7 @@
 
 import { bytesOf, maxCompressedLength, outputSpace } from "@snappykit/core";
 import { kernel } from "./kernel.js";
-import { moveExact, SEPARATE, viewOf } from "./output.js";
+import { prefixes, SMALL_COPY } from "./output.js";
 import { compressPlain } from "./plain.js";
 import { BLOCK_SIZE, LITERAL_LENGTH_IN_TAG } from "./tags.js";
 
@@ -65,8 +65,8 @@ const staged = kernel
   : new Uint8Array(0);
 const stagedView = new DataView(staged.buffer, staged.byteOffset, staged.length);
 
-/** Outputs up to this long are copied out with 4-byte moves; longer ones with `set`. */
-const SHORT_OUTPUT = 256;
+/** A short output is copied out of {@link staged} through a reused subarray (see prefixes). */
+const stagedPrefix = prefixes(staged);
 
 /**
  * The bytes of the block's last literal that the last {@link compressBlock} call with
@@ -81,7 +81,6 @@ export const SCRATCH_MAX = maxCompressedLength(1 << 20);
 
 /** Reused buffer for inputs of more than one part, grown on demand up to {@link SCRATCH_MAX}. */
 let scratch = new Uint8Array(0);
-let scratchView = new DataView(scratch.buffer);
 
 /**
  * What compress keeps between calls and where it stages, for the tests that check it (what it
@@ -186,11 +185,11 @@ function compressPart(input: Uint8Array, op: number): number {
 }
 
 /**
- * Compress `input` into `out[0..)` (also seen through `outView`), which has room for its
+ * Compress `input` into `out[0..)`, which has room for its
  * worst case; returns the bytes written. Each block is staged, then copied out; a long last
  * literal of a block is copied from the input instead (see {@link restLeft}).
  */
-function compressTo(input: Uint8Array, out: Uint8Array, outView: DataView): number {
+function compressTo(input: Uint8Array, out: Uint8Array): number {
   const n = input.length;
   let op = writePreamble(out, n);
   for (let at = 0; at < n; at += BLOCK_SIZE) {
@@ -198,23 +197,14 @@ function compressTo(input: Uint8Array, out: Uint8Array, outView: DataView): numb
     sharedBlock.set(end - at === n ? input : input.subarray(at, end));
     restLeft = 0;
     const size = compressBlock(end - at, 0, true);
-    // A short output: 4-byte moves cost less than making a subarray for `set`.
-    op =
-      size <= SHORT_OUTPUT
-        ? moveExact(stagedView, staged, 0, out, outView, op, size, SEPARATE)
-        : copyStaged(size, out, op);
+    out.set(size <= SMALL_COPY ? stagedPrefix(size) : staged.subarray(0, size), op);
+    op += size;
     if (restLeft !== 0) {
       out.set(input.subarray(end - restLeft, end), op);
       op += restLeft;
     }
   }
   return op;
-}
-
-/** Copy `staged[0..size)` to `out[op..)`; returns the new `op`. */
-function copyStaged(size: number, out: Uint8Array, op: number): number {
-  out.set(staged.subarray(0, size), op);
-  return op + size;
 }
 
 /**
@@ -244,12 +234,11 @@ export function compress(given: Uint8Array): Uint8Array {
     // A fresh worst-case buffer costs more in page faults and zeroing than the copy does.
     if (scratch.length < max) {
       scratch = new Uint8Array(Math.max(max, Math.min(2 * scratch.length, SCRATCH_MAX)));
-      scratchView = new DataView(scratch.buffer);
     }
-    return scratch.slice(0, compressTo(input, scratch, scratchView));
+    return scratch.slice(0, compressTo(input, scratch));
   }
   const out = new Uint8Array(max);
-  return out.slice(0, compressTo(input, out, new DataView(out.buffer)));
+  return out.slice(0, compressTo(input, out));
 }
 
 /**
@@ -265,5 +254,5 @@ export function compressInto(given: Uint8Array, into: Uint8Array): number {
   const input = bytesOf(given);
   const output = outputSpace(input, into, maxCompressedLength(input.length));
   if (kernel === null) return compressPlain(input, output, writePreamble(output, input.length));
-  return compressTo(input, output, viewOf(output));
+  return compressTo(input, output);
 }
