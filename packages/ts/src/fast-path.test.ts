@@ -114,10 +114,18 @@ describe("fastPath: how far it goes", () => {
 
   // Each limit an element must fit: met exactly, the element is taken (a fast path that
   // counts one byte short gives up on it).
-  it("takes a 17-60 byte literal whose bytes and 7 to spare end exactly at the input limit", () => {
+  it("takes a 33-60 byte literal whose bytes end exactly at the input limit, and leaves it one byte short", () => {
     const { starts } = lay([lit(data(40)), lit(data(3))]);
-    // end = fastEnd + 17 must reach the literal's bytes (from 1) and 7 more: 1 + 40 + 7.
-    expect(run(48 - 17, OUT_SIZE - 72)).toMatchObject({ pos: starts[1]!.pos, op: 40 });
+    // end = fastEnd + 17 must reach the literal's bytes (from 1): 1 + 40.
+    expect(run(41 - 17, OUT_SIZE - 72)).toMatchObject({ pos: starts[1]!.pos, op: 40 });
+    expect(run(40 - 17, OUT_SIZE - 72)).toMatchObject({ pos: 0, op: 0 });
+  });
+
+  it("takes a message's last literal (61-255 bytes, ending at the input's end)", () => {
+    const { starts } = lay([lit(data(100))]);
+    // Two bytes of tag: the data is at 2..102, and end = fastEnd + 17 = 102.
+    expect(run(102 - 17, OUT_SIZE - 72)).toMatchObject({ pos: starts[1]!.pos, op: 100 });
+    expect(run(101 - 17, OUT_SIZE - 72)).toMatchObject({ pos: 0, op: 0 });
   });
 
   it("takes a literal of up to 32 bytes that ends exactly at the input limit (it moves 32 bytes whatever its length)", () => {
@@ -126,9 +134,9 @@ describe("fastPath: how far it goes", () => {
     expect(run(33 - 17, OUT_SIZE - 72)).toMatchObject({ pos: starts[1]!.pos, op: 32 });
   });
 
-  it("leaves a literal of 33 bytes that ends exactly at the input limit (7 bytes short of its last move)", () => {
+  it("leaves a literal of 33 bytes that ends one byte past the input limit", () => {
     lay([lit(data(33)), lit(data(3))]);
-    expect(run(34 - 17, OUT_SIZE - 72)).toMatchObject({ pos: 0, op: 0 });
+    expect(run(33 - 17, OUT_SIZE - 72)).toMatchObject({ pos: 0, op: 0 });
   });
 
   it("writes nothing at or past its window room (fastOutEnd + 72), whatever it moves past an element", () => {

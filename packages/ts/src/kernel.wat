@@ -92,8 +92,11 @@
                     (local.set $pos (i32.add (local.get $from) (local.get $length)))
                     (local.set $op (i32.add (local.get $op) (local.get $length)))
                     (br $element)))))
-            ;; All of it, and 7 more bytes for the 8-byte steps, in the input window.
-            (br_if $exit (i32.gt_s (i32.add (local.get $length) (i32.const 7))
+            ;; All of it in the input window (the 8-byte steps read up to 7 bytes past it,
+            ;; inside this memory, and write them inside the room checked above, where the
+            ;; next element rewrites them): a message's last literal, which ends at the end
+            ;; of the input, is taken here too.
+            (br_if $exit (i32.gt_s (local.get $length)
               (i32.sub (local.get $end) (local.get $from))))
             (local.set $pos (i32.add (local.get $from) (local.get $length)))
             (local.set $stop (i32.add (local.get $op) (local.get $length)))
