@@ -9,7 +9,7 @@
 import { SnappyError } from "@snappykit/core";
 import { kernel } from "./kernel.js";
 import { moveExact, prefixes, SEPARATE, SMALL_COPY } from "./output.js";
-import { corrupt } from "./plain.js";
+import { corrupt, endsShort, lengthCut, pastDeclared, pastInput, pastStart } from "./plain.js";
 import {
   COPY1_MIN_LENGTH,
   LITERAL_LENGTH_IN_TAG,
@@ -154,13 +154,7 @@ export function decodeBody(
       let length = tag >>> 2;
       if (length >= LENGTH_IN_TAG) {
         const extra = length - LENGTH_IN_TAG + 1;
-        if (extra > end - pos) {
-          throw corrupt(
-            "truncated",
-            `literal length needs ${extra} bytes, only ${end - pos} remain`,
-            tagAt,
-          );
-        }
+        if (extra > end - pos) throw lengthCut(extra, end - pos, tagAt);
         length = srcBytes[pos]!;
         if (extra > 1) length |= srcBytes[pos + 1]! << 8;
         if (extra > 2) length |= srcBytes[pos + 2]! << 16;
@@ -169,31 +163,16 @@ export function decodeBody(
         if (extra > 3) length |= srcBytes[pos + 3]! << 24;
         pos += extra;
         if (length < 0) {
-          throw corrupt(
-            "literal-past-input",
-            `literal of ${(length >>> 0) + 1} bytes runs past the end of the input (${n - inBase - pos} remain)`,
-            tagAt,
-            { length: (length >>> 0) + 1, produced: at },
-          );
+          throw pastInput((length >>> 0) + 1, n - inBase - pos, at, tagAt);
         }
       }
       length += 1;
       const from = inBase + pos;
       if (length > n - from) {
-        throw corrupt(
-          "literal-past-input",
-          `literal of ${length} bytes runs past the end of the input (${n - from} remain)`,
-          tagAt,
-          { length, produced: at },
-        );
+        throw pastInput(length, n - from, at, tagAt);
       }
       if (length > outEnd - at) {
-        throw corrupt(
-          "output-overrun",
-          `literal of ${length} bytes at output ${at} overruns the declared ${outEnd}`,
-          tagAt,
-          { length, produced: at, declared: outEnd },
-        );
+        throw pastDeclared("literal", length, at, outEnd, tagAt);
       }
       if (dest !== null && length >= DIRECT && (sparse || length > outLimit - op)) {
         // Straight to the destination; the window restarts empty after it. Without one (a
@@ -245,20 +224,10 @@ export function decodeBody(
     // and it may not reach before the start of the output.
     if (offset === 0) throw corrupt("offset-zero", "copy with offset 0", tagAt, { produced: at });
     if (offset > at || offset < 0) {
-      throw corrupt(
-        "offset-past-output",
-        `copy offset ${offset >>> 0} reaches before the ${at} bytes produced`,
-        tagAt,
-        { offset: offset >>> 0, produced: at },
-      );
+      throw pastStart(offset >>> 0, at, tagAt);
     }
     if (length > outEnd - at) {
-      throw corrupt(
-        "output-overrun",
-        `copy of ${length} bytes at output ${at} overruns the declared ${outEnd}`,
-        tagAt,
-        { length, produced: at, declared: outEnd },
-      );
+      throw pastDeclared("copy", length, at, outEnd, tagAt);
     }
     if (offset > op) {
       // From before the window, which restarted after a direct literal (or moved on, or the
@@ -287,11 +256,7 @@ export function decodeBody(
     op = moveExact(outView, out, op - offset, out, outView, op, length, offset);
   }
   if (outBase + op !== outEnd) {
-    throw new SnappyError(
-      "truncated",
-      `stream produces ${outBase + op} bytes, but its preamble declares ${outEnd}`,
-      { produced: outBase + op, declared: outEnd, at: n },
-    );
+    throw endsShort(outBase + op, outEnd, n);
   }
   if (dest === null) return;
   if (op <= SMALL_COPY && outBase === 0) dest.set(outPrefix(op));

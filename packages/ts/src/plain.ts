@@ -19,6 +19,9 @@ import {
   TAG_LITERAL,
 } from "./tags.js";
 
+// The decoders' errors, shared by both (checked.ts): the same stream fails the same way with
+// or without the kernel.
+
 /** A `CORRUPT_INPUT` error about the element whose tag is at byte `tagAt` of the stream. */
 export function corrupt(
   reason: SnappyErrorReason,
@@ -27,6 +30,56 @@ export function corrupt(
   details?: SnappyErrorDetails,
 ): SnappyError {
   return new SnappyError(reason, `${message} (tag at byte ${tagAt})`, { at: tagAt, ...details });
+}
+
+/** A literal whose length needs `extra` bytes, with only `remain` left. */
+export function lengthCut(extra: number, remain: number, tagAt: number) {
+  return corrupt("truncated", `literal length needs ${extra} bytes, only ${remain} remain`, tagAt);
+}
+
+/** A literal of `length` bytes with only `remain` bytes of input left. */
+export function pastInput(length: number, remain: number, produced: number, tagAt: number) {
+  return corrupt(
+    "literal-past-input",
+    `literal of ${length} bytes runs past the end of the input (${remain} remain)`,
+    tagAt,
+    { length, produced },
+  );
+}
+
+/** An element of `length` bytes at output position `at` that ends past the declared length. */
+export function pastDeclared(
+  kind: string,
+  length: number,
+  at: number,
+  declared: number,
+  tagAt: number,
+) {
+  return corrupt(
+    "output-overrun",
+    `${kind} of ${length} bytes at output ${at} overruns the declared ${declared}`,
+    tagAt,
+    { length, produced: at, declared },
+  );
+}
+
+/** A copy whose `offset` reaches before the start of the output (`at` bytes so far). */
+export function pastStart(offset: number, at: number, tagAt: number) {
+  return corrupt(
+    "offset-past-output",
+    `copy offset ${offset} reaches before the ${at} bytes produced`,
+    tagAt,
+    { offset, produced: at },
+  );
+}
+
+/** A stream that ends after `produced` of its `declared` bytes, at input byte `at`. */
+export function endsShort(produced: number, declared: number, at: number) {
+  return new SnappyError(
+    "truncated",
+    `stream produces ${produced} bytes, but its preamble declares ${declared}`,
+    { produced, declared, at },
+  );
 }
 
 /**
@@ -49,34 +102,14 @@ export function decodePlain(input: Uint8Array, pos: number, dest: Uint8Array, ou
         length = tag >>> 2;
         if (length >= LITERAL_LENGTH_IN_TAG) {
           const extra = length - LITERAL_LENGTH_IN_TAG + 1;
-          if (extra > n - pos) {
-            throw corrupt(
-              "truncated",
-              `literal length needs ${extra} bytes, only ${n - pos} remain`,
-              tagAt,
-            );
-          }
+          if (extra > n - pos) throw lengthCut(extra, n - pos, tagAt);
           length = 0;
           for (let i = extra - 1; i >= 0; i--) length = length * 256 + input[pos + i]!;
           pos += extra;
         }
         length += 1;
-        if (length > n - pos) {
-          throw corrupt(
-            "literal-past-input",
-            `literal of ${length} bytes runs past the end of the input (${n - pos} remain)`,
-            tagAt,
-            { length, produced: op },
-          );
-        }
-        if (length > outEnd - op) {
-          throw corrupt(
-            "output-overrun",
-            `literal of ${length} bytes at output ${op} overruns the declared ${outEnd}`,
-            tagAt,
-            { length, produced: op, declared: outEnd },
-          );
-        }
+        if (length > n - pos) throw pastInput(length, n - pos, op, tagAt);
+        if (length > outEnd - op) throw pastDeclared("literal", length, op, outEnd, tagAt);
         dest.set(input.subarray(pos, pos + length), op);
         pos += length;
         op += length;
@@ -106,33 +139,13 @@ export function decodePlain(input: Uint8Array, pos: number, dest: Uint8Array, ou
     // §2.2: the offset is backwards from the current position; 0 is invalid, and it may not
     // reach before the start of the output.
     if (offset === 0) throw corrupt("offset-zero", "copy with offset 0", tagAt, { produced: op });
-    if (offset > op) {
-      throw corrupt(
-        "offset-past-output",
-        `copy offset ${offset} reaches before the ${op} bytes produced`,
-        tagAt,
-        { offset, produced: op },
-      );
-    }
-    if (length > outEnd - op) {
-      throw corrupt(
-        "output-overrun",
-        `copy of ${length} bytes at output ${op} overruns the declared ${outEnd}`,
-        tagAt,
-        { length, produced: op, declared: outEnd },
-      );
-    }
+    if (offset > op) throw pastStart(offset, op, tagAt);
+    if (length > outEnd - op) throw pastDeclared("copy", length, op, outEnd, tagAt);
     // Byte by byte: a copy may overlap its own output (offset < length, §2.2), and then each
     // byte read was written by this loop.
     for (const stop = op + length; op < stop; op++) dest[op] = dest[op - offset]!;
   }
-  if (op !== outEnd) {
-    throw new SnappyError(
-      "truncated",
-      `stream produces ${op} bytes, but its preamble declares ${outEnd}`,
-      { produced: op, declared: outEnd, at: n },
-    );
-  }
+  if (op !== outEnd) throw endsShort(op, outEnd, n);
 }
 
 /** The 4 bytes at `bytes[i..i+4)`, little-endian, as a signed 32-bit integer. */
