@@ -1,14 +1,15 @@
-// The checked decoder: drives the fast path (fast-path.ts), moves the windows, and decodes
-// one element at a time, with every check, whatever the fast path leaves: the tail, long
-// literals, copy-4, copies from before the window, anything invalid. Throws `CORRUPT_INPUT`
-// naming the kind of corruption, where it is and the numbers involved.
+// The checked decoder: drives the kernel's fast path (kernel.wat: fastPath), moves the
+// windows, and decodes one element at a time, with every check, whatever the fast path
+// leaves: the tail, long literals, copy-4, copies from before the window, anything invalid.
+// Throws `CORRUPT_INPUT` naming the kind of corruption, where it is and the numbers involved.
 //
 // Format clauses cited below are from google/snappy format_description.txt:
 // https://github.com/google/snappy/blob/main/format_description.txt
 
-import { SnappyError, type SnappyErrorDetails, type SnappyErrorReason } from "@snappykit/core";
-import { fastOp, fastPath } from "./fast-path.js";
-import { moveExact, SEPARATE } from "./output.js";
+import { SnappyError } from "@snappykit/core";
+import { kernel } from "./kernel.js";
+import { moveExact, prefixes, SEPARATE, SMALL_COPY } from "./output.js";
+import { corrupt, endsShort, lengthCut, pastDeclared, pastInput, pastStart } from "./plain.js";
 import {
   COPY1_MIN_LENGTH,
   LITERAL_LENGTH_IN_TAG,
@@ -37,15 +38,12 @@ const COPY1 = TAG_COPY1;
 const COPY2 = TAG_COPY2;
 const LENGTH_IN_TAG = LITERAL_LENGTH_IN_TAG;
 const COPY1_MIN = COPY1_MIN_LENGTH;
-
-function corrupt(
-  reason: SnappyErrorReason,
-  message: string,
-  tagAt: number,
-  details?: SnappyErrorDetails,
-): SnappyError {
-  return new SnappyError(reason, `${message} (tag at byte ${tagAt})`, { at: tagAt, ...details });
-}
+/**
+ * The kernel's fast path and its second result (the output position it stopped at). Only
+ * called where the kernel loaded: elsewhere decompress.ts decodes with plain.ts.
+ */
+const FAST_PATH = kernel ? kernel.fastPath : null;
+const FAST_STATE = kernel ? kernel.state : new Int32Array(1);
 
 /**
  * The fast path ran past the declared length of a small output (see decodeBody). Built out
@@ -60,19 +58,8 @@ function overrun(declared: number, produced: number, inputAt: number): SnappyErr
   );
 }
 
-/**
- * Short output copied out through a reused `OUT.subarray(0, n)`, one per length: a gossip
- * message's `uncompressInto` spends about half of what making the subarray each time costs.
- * At most SMALL_COPY + 1 of them.
- */
-const SMALL_COPY = 1024;
-// Sized up front: an array written at scattered indexes could turn into a slow dictionary.
-const outPrefixes: (Uint8Array | undefined)[] = new Array(SMALL_COPY + 1).fill(undefined);
-function outPrefix(n: number): Uint8Array {
-  let prefix = outPrefixes[n];
-  if (prefix === undefined) prefix = outPrefixes[n] = OUT.subarray(0, n);
-  return prefix;
-}
+/** Short output is copied out through a reused `OUT.subarray(0, n)` (see prefixes). */
+const outPrefix = prefixes(OUT);
 
 /** Copy `OUT[from..to)` to `dest` at output position `outBase + from`. */
 function flush(dest: Uint8Array, outBase: number, from: number, to: number): void {
@@ -85,8 +72,8 @@ function flush(dest: Uint8Array, outBase: number, from: number, to: number): voi
  * `outEnd <= SMALL_OUTPUT`) the output stays in `OUT[0..outEnd)`. Throws `CORRUPT_INPUT`
  * naming the element at fault and the numbers involved.
  *
- * Where there is room it over-copies (up to 64 bytes from a short element's start in the
- * kernel, 16 in the TypeScript loop; up to 7 past a longer one) inside the window and below
+ * Where there is room the kernel over-copies (up to 64 bytes from a short element's start,
+ * up to 7 past a longer one) inside the window and below
  * `outEnd` only: the next element overwrites those bytes, only `OUT[0..op)` is ever copied
  * out, and a stream that ends early is rejected, so no over-copied byte is ever returned,
  * and nothing at or past `outEnd` is ever written.
@@ -97,7 +84,7 @@ export function decodeBody(
   dest: Uint8Array | null,
   outEnd: number,
 ): void {
-  // Module constants through locals, read once (see fastPath).
+  // Module constants through locals, read once (see windows.ts).
   const src = IN_VIEW;
   const srcBytes = IN;
   const out = OUT;
@@ -127,8 +114,8 @@ export function decodeBody(
   let fastOutEnd = small ? outEnd - 1 : outLimit - 72;
   for (;;) {
     if (pos <= fastEnd && op <= fastOutEnd) {
-      pos = fastPath(pos, op, fastEnd, fastOutEnd);
-      op = fastOp;
+      pos = FAST_PATH!(pos, op, fastEnd, fastOutEnd);
+      op = FAST_STATE[0]!;
       if (op > outEnd) throw overrun(outEnd, op, inBase + pos);
     }
     // The windows move on here only. The input window when fewer than 17 bytes are left in
@@ -167,13 +154,7 @@ export function decodeBody(
       let length = tag >>> 2;
       if (length >= LENGTH_IN_TAG) {
         const extra = length - LENGTH_IN_TAG + 1;
-        if (extra > end - pos) {
-          throw corrupt(
-            "truncated",
-            `literal length needs ${extra} bytes, only ${end - pos} remain`,
-            tagAt,
-          );
-        }
+        if (extra > end - pos) throw lengthCut(extra, end - pos, tagAt);
         length = srcBytes[pos]!;
         if (extra > 1) length |= srcBytes[pos + 1]! << 8;
         if (extra > 2) length |= srcBytes[pos + 2]! << 16;
@@ -182,31 +163,16 @@ export function decodeBody(
         if (extra > 3) length |= srcBytes[pos + 3]! << 24;
         pos += extra;
         if (length < 0) {
-          throw corrupt(
-            "literal-past-input",
-            `literal of ${(length >>> 0) + 1} bytes runs past the end of the input (${n - inBase - pos} remain)`,
-            tagAt,
-            { length: (length >>> 0) + 1, produced: at },
-          );
+          throw pastInput((length >>> 0) + 1, n - inBase - pos, at, tagAt);
         }
       }
       length += 1;
       const from = inBase + pos;
       if (length > n - from) {
-        throw corrupt(
-          "literal-past-input",
-          `literal of ${length} bytes runs past the end of the input (${n - from} remain)`,
-          tagAt,
-          { length, produced: at },
-        );
+        throw pastInput(length, n - from, at, tagAt);
       }
       if (length > outEnd - at) {
-        throw corrupt(
-          "output-overrun",
-          `literal of ${length} bytes at output ${at} overruns the declared ${outEnd}`,
-          tagAt,
-          { length, produced: at, declared: outEnd },
-        );
+        throw pastDeclared("literal", length, at, outEnd, tagAt);
       }
       if (dest !== null && length >= DIRECT && (sparse || length > outLimit - op)) {
         // Straight to the destination; the window restarts empty after it. Without one (a
@@ -258,20 +224,10 @@ export function decodeBody(
     // and it may not reach before the start of the output.
     if (offset === 0) throw corrupt("offset-zero", "copy with offset 0", tagAt, { produced: at });
     if (offset > at || offset < 0) {
-      throw corrupt(
-        "offset-past-output",
-        `copy offset ${offset >>> 0} reaches before the ${at} bytes produced`,
-        tagAt,
-        { offset: offset >>> 0, produced: at },
-      );
+      throw pastStart(offset >>> 0, at, tagAt);
     }
     if (length > outEnd - at) {
-      throw corrupt(
-        "output-overrun",
-        `copy of ${length} bytes at output ${at} overruns the declared ${outEnd}`,
-        tagAt,
-        { length, produced: at, declared: outEnd },
-      );
+      throw pastDeclared("copy", length, at, outEnd, tagAt);
     }
     if (offset > op) {
       // From before the window, which restarted after a direct literal (or moved on, or the
@@ -300,11 +256,7 @@ export function decodeBody(
     op = moveExact(outView, out, op - offset, out, outView, op, length, offset);
   }
   if (outBase + op !== outEnd) {
-    throw new SnappyError(
-      "truncated",
-      `stream produces ${outBase + op} bytes, but its preamble declares ${outEnd}`,
-      { produced: outBase + op, declared: outEnd, at: n },
-    );
+    throw endsShort(outBase + op, outEnd, n);
   }
   if (dest === null) return;
   if (op <= SMALL_COPY && outBase === 0) dest.set(outPrefix(op));

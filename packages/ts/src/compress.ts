@@ -1,47 +1,20 @@
 // Block compressor. Writes the same bytes as Google libsnappy 1.1.7 (and Rust `snap`, which
-// snappy@7 binds): same block splitting, hash table sizing, hash, skip heuristic and
-// literal/copy emission. Each rule was checked against snappy@7's output (compress.test.ts).
+// snappy@7 binds): each block is compressed by the WebAssembly kernel (kernel.wat:
+// compressBlock, libsnappy's CompressFragment) in its memory, staged there and copied out;
+// where the kernel does not load, plain.ts compresses. compress.test.ts checks the bytes
+// against snappy@7's.
 //
 // Format clauses cited below are from google/snappy format_description.txt:
 // https://github.com/google/snappy/blob/main/format_description.txt
 
 import { bytesOf, maxCompressedLength, outputSpace } from "@snappykit/core";
 import { kernel } from "./kernel.js";
-import { moveExact, SEPARATE, viewOf } from "./output.js";
-import {
-  BLOCK_SIZE,
-  COPY_MAX_LENGTH,
-  COPY1_MAX_LENGTH,
-  COPY1_MIN_LENGTH,
-  COPY1_OFFSET_LIMIT,
-  LITERAL_LENGTH_IN_TAG,
-  TAG_COPY1,
-  TAG_COPY2,
-} from "./tags.js";
+import { prefixes, SMALL_COPY } from "./output.js";
+import { compressPlain } from "./plain.js";
+import { BLOCK_SIZE, LITERAL_LENGTH_IN_TAG } from "./tags.js";
 
-// libsnappy compresses its input in independent BLOCK_SIZE (64 KiB) fragments: the hash
-// table only holds 16-bit positions, so no copy ever reaches into an earlier block.
-
-/** tags.ts's numbers, as constants of this module (see tags.ts). */
-const COPY1 = TAG_COPY1;
-const COPY2 = TAG_COPY2;
-const COPY1_MIN = COPY1_MIN_LENGTH;
-const COPY1_MAX = COPY1_MAX_LENGTH;
-const COPY1_OFFSETS = COPY1_OFFSET_LIMIT;
+/** tags.ts's number as a constant of this module, which V8 folds in (an import it does not). */
 const LENGTH_IN_TAG = LITERAL_LENGTH_IN_TAG;
-const MAX = COPY_MAX_LENGTH;
-
-/** libsnappy 1.1.7 kMaxHashTableSize; later versions use 1 << 15 and write other bytes. */
-const MAX_TABLE_SIZE = 1 << 14;
-
-/** libsnappy's smallest hash table. */
-const MIN_TABLE_SIZE = 1 << 8;
-
-/**
- * kInputMarginBytes: matching stops this far from the block end, and a block shorter than
- * this is emitted as one literal.
- */
-const INPUT_MARGIN = 15;
 
 /** Literals up to this long are moved 8 bytes at a time; longer ones with `set` (one call). */
 const SHORT_LITERAL = 256;
@@ -54,23 +27,9 @@ const SHORT_LITERAL = 256;
  */
 const OVERRUN = 8;
 
-/** The multiplicative hash libsnappy uses (`HashBytes`): `(bytes * 0x1e35a7bd) >> shift`. */
-const HASH_MULTIPLIER = 0x1e35a7bd;
-
-/**
- * compressBlock in WebAssembly (kernel.wat: the same bytes, but the block's last literal), and
- * where that literal starts; null where WebAssembly is not available. With it, the block and
- * the staged output below are regions of its memory (kernel.ts), and the hash table is its own.
- */
+/** The kernel's compressBlock, and where the block's last literal starts (`state[1]`). */
 const KERNEL_COMPRESS_BLOCK = kernel ? kernel.compressBlock : null;
 const KERNEL_STATE = kernel ? kernel.state : new Int32Array(2);
-
-/**
- * Shared hash table of block positions, cleared (only the part in use) per block.
- * Module-level so compressing allocates nothing but its output; safe because compression is
- * synchronous and never re-entered.
- */
-const sharedTable = new Uint16Array(kernel ? 0 : MAX_TABLE_SIZE);
 
 /**
  * Each block is copied here first: a `DataView` made once reads 4 bytes in one load (about
@@ -80,7 +39,7 @@ const sharedTable = new Uint16Array(kernel ? 0 : MAX_TABLE_SIZE);
  */
 const sharedBlock = kernel
   ? new Uint8Array(kernel.memory, kernel.blockAt, BLOCK_SIZE + OVERRUN)
-  : new Uint8Array(BLOCK_SIZE + OVERRUN);
+  : new Uint8Array(0);
 const sharedBlockView = new DataView(
   sharedBlock.buffer,
   sharedBlock.byteOffset,
@@ -103,11 +62,11 @@ const PART = 1 << 18;
  */
 const staged = kernel
   ? new Uint8Array(kernel.memory, kernel.stagedAt, maxCompressedLength(PART))
-  : new Uint8Array(maxCompressedLength(PART));
+  : new Uint8Array(0);
 const stagedView = new DataView(staged.buffer, staged.byteOffset, staged.length);
 
-/** Outputs up to this long are copied out with 4-byte moves; longer ones with `set`. */
-const SHORT_OUTPUT = 256;
+/** A short output is copied out of {@link staged} through a reused subarray (see prefixes). */
+const stagedPrefix = prefixes(staged);
 
 /**
  * The bytes of the block's last literal that the last {@link compressBlock} call with
@@ -122,7 +81,6 @@ export const SCRATCH_MAX = maxCompressedLength(1 << 20);
 
 /** Reused buffer for inputs of more than one part, grown on demand up to {@link SCRATCH_MAX}. */
 let scratch = new Uint8Array(0);
-let scratchView = new DataView(scratch.buffer);
 
 /**
  * What compress keeps between calls and where it stages, for the tests that check it (what it
@@ -174,137 +132,14 @@ function emitLiteral(from: number, length: number, op: number): number {
 }
 
 /**
- * Write a match of `length` ≥ 4 bytes at `offset` (1..65535) as copies; returns the new `op`.
- * libsnappy's `EmitCopy` rule: 64-byte copies while at least 68 remain (so the tail never
- * drops below 4, the shortest copy it emits), then 60 if more than 64 remain, then the rest.
- *
- * §2.2.1 Copy with 1-byte offset (01): lengths 4..11 and offsets below 2048, the offset's top
- * three bits in the tag. §2.2.2 Copy with 2-byte offset (10): lengths 1..64, offsets below
- * 65536, little-endian. libsnappy never emits §2.2.3 (4-byte offsets): blocks are ≤ 64 KiB.
- */
-function emitCopy(op: number, offset: number, length: number): number {
-  const view = stagedView;
-  for (;;) {
-    // 64 while at least 68 remain; 60 from 65..67, which leaves 5..7; then the rest.
-    const n = length >= MAX + COPY1_MIN ? MAX : length > MAX ? MAX - COPY1_MIN : length;
-    // The copy's kind without a branch, which mispredicts on block data (lengths around 12
-    // are common): both encodings built, one chosen by a mask (-1 for copy-1, only ever the
-    // last), written as one 4-byte store. The byte past a copy-2 (two past a copy-1) is
-    // rewritten by the next element or lies past the output, which is copied out exactly.
-    const copy1 = ((n - COPY1_MAX - 1) & (offset - COPY1_OFFSETS)) >> 31;
-    const copy2Bytes = COPY2 | ((n - 1) << 2) | (offset << 8);
-    const copy1Bytes =
-      COPY1 | ((n - COPY1_MIN) << 2) | ((offset >>> 3) & 0xe0) | ((offset & 0xff) << 8);
-    view.setInt32(op, copy2Bytes ^ ((copy1Bytes ^ copy2Bytes) & copy1), true);
-    op = (op + 3 + copy1) | 0;
-    length = (length - n) | 0;
-    // One loop for every match, long or short: a loop only long matches entered would have
-    // no type feedback after small inputs, and its first use would discard the optimised code.
-    if (length === 0) return op;
-  }
-}
-
-/**
- * Compress `block[0..length)` (one block of 1 byte to 64 KiB) into `staged[op..]`;
- * libsnappy's `CompressFragment`. Returns the new `op`. With `leaveRest`, the bytes of a
- * last literal longer than {@link SHORT_LITERAL} are not written: {@link restLeft} says how
- * many there are, for the caller to copy from the input.
+ * Compress `block[0..length)` (one block of 1 byte to 64 KiB) into `staged[op..]` with the
+ * kernel; returns the new `op`. With `leaveRest`, the bytes of a last literal longer than
+ * {@link SHORT_LITERAL} are not written: {@link restLeft} says how many there are, for the
+ * caller to copy from the input.
  */
 function compressBlock(length: number, op: number, leaveRest: boolean): number {
-  if (KERNEL_COMPRESS_BLOCK !== null) {
-    op = KERNEL_COMPRESS_BLOCK(length, op);
-    return emitLast(KERNEL_STATE[1]!, length, op, leaveRest);
-  }
-  if (length < INPUT_MARGIN) return emitLast(0, length, op, leaveRest);
-  // Locals, not the module bindings: each module-variable read is a load chain the
-  // optimiser repeats at every use (measured: docs/findings/2026-12-ts-wasm-kernel.md).
-  const table = sharedTable;
-  const block = sharedBlock;
-  const blockView = sharedBlockView;
-
-  // Table size: smallest power of two ≥ the block, clamped to 256..16384 (GetHashTable).
-  // Computed, not looped up to: a loop that small inputs never enter has no type feedback,
-  // and the optimised code would be thrown away at the first larger input.
-  const tableSize = Math.min(
-    MAX_TABLE_SIZE,
-    Math.max(MIN_TABLE_SIZE, 1 << (32 - Math.clz32(length - 1))),
-  );
-  // shift = 32 - log2(tableSize), so the hash is the product's top log2(tableSize) bits.
-  const shift = Math.clz32(tableSize) + 1;
-  table.fill(0, 0, tableSize);
-
-  const ipLimit = length - INPUT_MARGIN;
-  let nextEmit = 0;
-  let ip = 1;
-  let nextBytes = blockView.getInt32(ip, true);
-  let nextHash = Math.imul(nextBytes, HASH_MULTIPLIER) >>> shift;
-
-  search: for (;;) {
-    // Search for a 4-byte match. After 32 misses the step grows by one byte every 32 probes
-    // (skip >> 5), so incompressible data is skipped quickly ("heuristic match skipping").
-    let skip = 32;
-    let nextIp = ip;
-    let candidate: number;
-    let bytes: number;
-    do {
-      ip = nextIp;
-      bytes = nextBytes;
-      const hash = nextHash;
-      const step = skip >>> 5;
-      skip = (skip + step) | 0;
-      nextIp = (ip + step) | 0;
-      if (nextIp > ipLimit) break search;
-      nextBytes = blockView.getInt32(nextIp, true);
-      nextHash = Math.imul(nextBytes, HASH_MULTIPLIER) >>> shift;
-      candidate = table[hash]!;
-      table[hash] = ip;
-    } while (bytes !== blockView.getInt32(candidate, true));
-
-    // Everything since the last copy is a literal (never empty: ip > nextEmit here).
-    op = emitLiteral(nextEmit, (ip - nextEmit) | 0, op);
-
-    // Emit copies for as long as the position right after a copy starts another match.
-    let current: number;
-    do {
-      // Extend the match as far as it goes within the block (FindMatchLength): 4 bytes at a
-      // time, the first differing byte found from the XOR's lowest set bit.
-      let s = (ip + 4) | 0;
-      let c = (candidate + 4) | 0;
-      for (;;) {
-        if (s > length - 4) {
-          while (s < length && block[s] === block[c]) {
-            s = (s + 1) | 0;
-            c = (c + 1) | 0;
-          }
-          break;
-        }
-        const diff = blockView.getInt32(s, true) ^ blockView.getInt32(c, true);
-        if (diff !== 0) {
-          s = (s + ((31 - Math.clz32(diff & -diff)) >>> 3)) | 0;
-          break;
-        }
-        s = (s + 4) | 0;
-        c = (c + 4) | 0;
-      }
-      op = emitCopy(op, (ip - candidate) | 0, (s - ip) | 0);
-      ip = s;
-      nextEmit = ip;
-      if (ip >= ipLimit) break search;
-      // Index the byte before and at the new position, as libsnappy does, then try the
-      // position itself as the next match.
-      const prevHash = Math.imul(blockView.getInt32((ip - 1) | 0, true), HASH_MULTIPLIER) >>> shift;
-      table[prevHash] = (ip - 1) | 0;
-      current = blockView.getInt32(ip, true);
-      const currentHash = Math.imul(current, HASH_MULTIPLIER) >>> shift;
-      candidate = table[currentHash]!;
-      table[currentHash] = ip;
-    } while (current === blockView.getInt32(candidate, true));
-
-    ip = (ip + 1) | 0;
-    nextBytes = blockView.getInt32(ip, true);
-    nextHash = Math.imul(nextBytes, HASH_MULTIPLIER) >>> shift;
-  }
-  return emitLast(nextEmit, length, op, leaveRest);
+  op = KERNEL_COMPRESS_BLOCK!(length, op);
+  return emitLast(KERNEL_STATE[1]!, length, op, leaveRest);
 }
 
 /**
@@ -350,11 +185,11 @@ function compressPart(input: Uint8Array, op: number): number {
 }
 
 /**
- * Compress `input` into `out[0..)` (also seen through `outView`), which has room for its
+ * Compress `input` into `out[0..)`, which has room for its
  * worst case; returns the bytes written. Each block is staged, then copied out; a long last
  * literal of a block is copied from the input instead (see {@link restLeft}).
  */
-function compressTo(input: Uint8Array, out: Uint8Array, outView: DataView): number {
+function compressTo(input: Uint8Array, out: Uint8Array): number {
   const n = input.length;
   let op = writePreamble(out, n);
   for (let at = 0; at < n; at += BLOCK_SIZE) {
@@ -362,23 +197,14 @@ function compressTo(input: Uint8Array, out: Uint8Array, outView: DataView): numb
     sharedBlock.set(end - at === n ? input : input.subarray(at, end));
     restLeft = 0;
     const size = compressBlock(end - at, 0, true);
-    // A short output: 4-byte moves cost less than making a subarray for `set`.
-    op =
-      size <= SHORT_OUTPUT
-        ? moveExact(stagedView, staged, 0, out, outView, op, size, SEPARATE)
-        : copyStaged(size, out, op);
+    out.set(size <= SMALL_COPY ? stagedPrefix(size) : staged.subarray(0, size), op);
+    op += size;
     if (restLeft !== 0) {
       out.set(input.subarray(end - restLeft, end), op);
       op += restLeft;
     }
   }
   return op;
-}
-
-/** Copy `staged[0..size)` to `out[op..)`; returns the new `op`. */
-function copyStaged(size: number, out: Uint8Array, op: number): number {
-  out.set(staged.subarray(0, size), op);
-  return op + size;
 }
 
 /**
@@ -398,18 +224,21 @@ export function compress(given: Uint8Array): Uint8Array {
   const n = input.length;
   // Also rejects an input over the 2^32-1 bytes the preamble can declare.
   const max = maxCompressedLength(n);
+  if (kernel === null) {
+    const out = new Uint8Array(max);
+    return out.slice(0, compressPlain(input, out, writePreamble(out, n)));
+  }
   // An empty input is the preamble alone (an empty block would be a zero-length literal).
   if (n <= PART) return staged.slice(0, compressPart(input, writePreamble(staged, n)));
   if (max <= SCRATCH_MAX) {
     // A fresh worst-case buffer costs more in page faults and zeroing than the copy does.
     if (scratch.length < max) {
       scratch = new Uint8Array(Math.max(max, Math.min(2 * scratch.length, SCRATCH_MAX)));
-      scratchView = new DataView(scratch.buffer);
     }
-    return scratch.slice(0, compressTo(input, scratch, scratchView));
+    return scratch.slice(0, compressTo(input, scratch));
   }
   const out = new Uint8Array(max);
-  return out.slice(0, compressTo(input, out, new DataView(out.buffer)));
+  return out.slice(0, compressTo(input, out));
 }
 
 /**
@@ -424,5 +253,6 @@ export function compress(given: Uint8Array): Uint8Array {
 export function compressInto(given: Uint8Array, into: Uint8Array): number {
   const input = bytesOf(given);
   const output = outputSpace(input, into, maxCompressedLength(input.length));
-  return compressTo(input, output, viewOf(output));
+  if (kernel === null) return compressPlain(input, output, writePreamble(output, input.length));
+  return compressTo(input, output);
 }

@@ -1,22 +1,12 @@
 // Strict block decompressor: every tag, length and offset is checked before it is used, the
 // output is allocated once at the declared length (after core's limit and expansion checks),
 // and a stream that produces anything but exactly that length is rejected. The decoding
-// itself is in checked.ts and fast-path.ts.
+// itself is in checked.ts (with the WebAssembly kernel) or plain.ts (without it).
 
-import {
-  checkUncompressedLength,
-  encodeVarint,
-  outputSpace,
-  type UncompressOptions,
-} from "@snappykit/core";
+import { checkUncompressedLength, outputSpace, type UncompressOptions } from "@snappykit/core";
 import { decodeBody } from "./checked.js";
-import {
-  COPY1_MIN_LENGTH,
-  LITERAL_LENGTH_IN_TAG,
-  TAG_COPY1,
-  TAG_COPY2,
-  TAG_COPY4,
-} from "./tags.js";
+import { kernel } from "./kernel.js";
+import { decodePlain } from "./plain.js";
 import { windows } from "./windows.js";
 
 const { OUT, SMALL_OUTPUT } = windows();
@@ -55,6 +45,11 @@ function allocate(length: number): Uint8Array {
 export function uncompress(input: Uint8Array, options?: UncompressOptions): Uint8Array {
   // `bytes` is the input as a plain view: the decoder never calls the caller's methods.
   const { length, headerSize, bytes } = checkUncompressedLength(input, options);
+  if (kernel === null) {
+    const out = allocate(length);
+    decodePlain(bytes, headerSize, out, length);
+    return out;
+  }
   if (length <= SMALL_OUTPUT) {
     // Left in the window and copied out: one call allocates and copies.
     decodeBody(bytes, headerSize, null, length);
@@ -89,57 +84,8 @@ export function uncompressInto(
   options?: UncompressOptions,
 ): number {
   const { length, headerSize, bytes } = checkUncompressedLength(input, options);
-  decodeBody(bytes, headerSize, outputSpace(bytes, output, length), length);
+  const dest = outputSpace(bytes, output, length);
+  if (kernel === null) decodePlain(bytes, headerSize, dest, length);
+  else decodeBody(bytes, headerSize, dest, length);
   return length;
 }
-
-/**
- * The stream the warm-up decodes: every branch of the fast path (fast-path.ts): literals of
- * each length class, copies at offsets 1, 2, 3, 4–7 and ≥ 8, short and long; then a few
- * checked elements (a long literal, copy-1, copy-4).
- */
-export function warmUpStream(): Uint8Array {
-  const element: number[] = [];
-  const literal = (n: number) => {
-    const m = n - 1;
-    const head =
-      m < LITERAL_LENGTH_IN_TAG
-        ? [m << 2]
-        : m < 256
-          ? [LITERAL_LENGTH_IN_TAG << 2, m]
-          : [(LITERAL_LENGTH_IN_TAG + 1) << 2, m & 0xff, m >>> 8];
-    element.push(...head);
-    for (let i = 0; i < n; i++) element.push((i * 37 + n) & 0xff);
-    return n;
-  };
-  const copy = (length: number, offset: number) => {
-    element.push(((length - 1) << 2) | TAG_COPY2, offset & 0xff, offset >>> 8);
-    return length;
-  };
-  let n = 0;
-  for (const size of [1, 5, 12, 40, 100, 300]) n += literal(size);
-  for (const offset of [1, 2, 3, 5, 10, 40, 300]) n += copy(8, offset) + copy(20, offset);
-  n += copy(64, 100) + literal(200);
-  element.push(((7 - COPY1_MIN_LENGTH) << 2) | TAG_COPY1, 7); // copy-1: 7 bytes at offset 7
-  n += 7;
-  element.push(((5 - 1) << 2) | TAG_COPY4, 9, 0, 0, 0); // copy-4: 5 bytes at offset 9
-  n += 5;
-  return Uint8Array.from([...encodeVarint(n), ...element]);
-}
-
-/**
- * Decodes {@link warmUpStream} at load through both entry points, so the optimiser has type
- * feedback for every branch: a branch the first hot data never took (offset 2 or 3 in a
- * beacon block, say) would otherwise deoptimise the decoder on first use. Costs one decode
- * of a 1 KiB stream, five times, in the interpreter. The entry points are parameters for the
- * test that checks both are run.
- */
-export function warmUp(into = uncompressInto, whole = uncompress): void {
-  const stream = warmUpStream();
-  // Several times: the engine only starts collecting feedback some way into a function's
-  // first calls.
-  const out = new Uint8Array(uncompressedLength(stream));
-  for (let round = 0; round < 4; round++) into(stream, out);
-  whole(stream);
-}
-warmUp();

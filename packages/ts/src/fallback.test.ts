@@ -1,6 +1,6 @@
 // Every test of the codec again where WebAssembly is not available (a Content-Security-Policy
 // without 'wasm-unsafe-eval', a runtime that forbids compiling code from bytes): kernel.ts
-// finds none, and the TypeScript loops decode and compress. Vitest gives each test file
+// finds none, and plain.ts decodes and compresses. Vitest gives each test file
 // modules of its own, so the imports below load the codec anew without the kernel.
 import { expect, it, vi } from "vitest";
 
@@ -8,7 +8,6 @@ vi.stubGlobal("WebAssembly", undefined);
 const { kernel } = await import("./kernel.js");
 await import("./compress.test.js");
 await import("./decompress.test.js");
-await import("./fast-path.test.js");
 await import("./fixtures.test.js");
 await import("./into.test.js");
 await import("./owned.test.js");

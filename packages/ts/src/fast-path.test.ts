@@ -1,15 +1,14 @@
-// How far the fast path goes: it must take every element it was built for, up to the limits
-// it is given, and leave the rest to the checked code at the element's start. Taking less
-// still decodes right (the checked code takes over), so only these tests see a fast path
-// that gives up early: a slowdown no result shows. fallback.test.ts runs them again on the
-// TypeScript loop, where the kernel (WebAssembly) does not load.
+// How far the kernel's fast path (kernel.wat: fastPath) goes: it must take every element it
+// was built for, up to the limits it is given, and leave the rest to the checked code at the
+// element's start. Taking less still decodes right (the checked code takes over), so only
+// these tests see a fast path that gives up early: a slowdown no result shows.
 import { copy1 as copy1Bytes, copy2 as copy2Bytes, literal } from "@snappykit/conformance";
 import { describe, expect, it } from "vitest";
-import { fastOp, fastPath } from "./fast-path.js";
 import { kernel } from "./kernel.js";
 import { windows } from "./windows.js";
 
 const { IN, OUT, OUT_SIZE, DIRECT } = windows();
+const { fastPath, state } = kernel!;
 
 /** An element: its bytes, and what it appends to the output so far. */
 type Element = { bytes: number[]; decode(out: number[]): void };
@@ -62,15 +61,15 @@ function lay(elements: Element[]): Laid {
 /** Run the fast path from the start; where it stopped, and the output it wrote. */
 function run(fastEnd: number, fastOutEnd: number) {
   const pos = fastPath(0, 0, fastEnd, fastOutEnd);
-  return { pos, op: fastOp, output: Array.from(OUT.subarray(0, fastOp)) };
+  const op = state[0]!;
+  return { pos, op, output: Array.from(OUT.subarray(0, op)) };
 }
 
 /**
  * Every element the fast path takes, in one stream: literals of each length in the tag
  * (1–60), with one length byte (61–255) and two (256 up to DIRECT − 1); copy-1 and copy-2 at
  * every offset class either loop treats apart (1, 2, 3, 4, 5–7, 8–15, 16 and more) and
- * around every length where its moves change (8, 16, 32: the kernel's unconditional moves,
- * the TypeScript loop's steps).
+ * around every length where its moves change (8, 16, 32: the kernel's unconditional moves).
  */
 function everyFastElement(): Element[] {
   const e: Element[] = [lit(data(64))];
@@ -115,23 +114,29 @@ describe("fastPath: how far it goes", () => {
 
   // Each limit an element must fit: met exactly, the element is taken (a fast path that
   // counts one byte short gives up on it).
-  it("takes a 17-60 byte literal whose bytes and 7 to spare end exactly at the input limit", () => {
+  it("takes a 33-60 byte literal whose bytes end exactly at the input limit, and leaves it one byte short", () => {
     const { starts } = lay([lit(data(40)), lit(data(3))]);
-    // end = fastEnd + 17 must reach the literal's bytes (from 1) and 7 more: 1 + 40 + 7.
-    expect(run(48 - 17, OUT_SIZE - 72)).toMatchObject({ pos: starts[1]!.pos, op: 40 });
+    // end = fastEnd + 17 must reach the literal's bytes (from 1): 1 + 40.
+    expect(run(41 - 17, OUT_SIZE - 72)).toMatchObject({ pos: starts[1]!.pos, op: 40 });
+    expect(run(40 - 17, OUT_SIZE - 72)).toMatchObject({ pos: 0, op: 0 });
   });
 
-  it("takes a literal of up to 32 bytes that ends exactly at the input limit in the kernel, which moves 32 bytes whatever its length (the TypeScript loop wants 7 bytes to spare)", () => {
+  it("takes a message's last literal (61-255 bytes, ending at the input's end)", () => {
+    const { starts } = lay([lit(data(100))]);
+    // Two bytes of tag: the data is at 2..102, and end = fastEnd + 17 = 102.
+    expect(run(102 - 17, OUT_SIZE - 72)).toMatchObject({ pos: starts[1]!.pos, op: 100 });
+    expect(run(101 - 17, OUT_SIZE - 72)).toMatchObject({ pos: 0, op: 0 });
+  });
+
+  it("takes a literal of up to 32 bytes that ends exactly at the input limit (it moves 32 bytes whatever its length)", () => {
     const { starts } = lay([lit(data(32)), lit(data(3))]);
     // end = fastEnd + 17 = 33: the literal's bytes are 1..33.
-    expect(run(33 - 17, OUT_SIZE - 72)).toMatchObject(
-      kernel ? { pos: starts[1]!.pos, op: 32 } : { pos: 0, op: 0 },
-    );
+    expect(run(33 - 17, OUT_SIZE - 72)).toMatchObject({ pos: starts[1]!.pos, op: 32 });
   });
 
-  it("leaves a literal of 33 bytes that ends exactly at the input limit (7 bytes short of its last move)", () => {
+  it("leaves a literal of 33 bytes that ends one byte past the input limit", () => {
     lay([lit(data(33)), lit(data(3))]);
-    expect(run(34 - 17, OUT_SIZE - 72)).toMatchObject({ pos: 0, op: 0 });
+    expect(run(33 - 17, OUT_SIZE - 72)).toMatchObject({ pos: 0, op: 0 });
   });
 
   it("writes nothing at or past its window room (fastOutEnd + 72), whatever it moves past an element", () => {

@@ -1,6 +1,6 @@
 /**
- * `@snappykit/ts`: a Snappy codec in TypeScript, its hot loops also in a small WebAssembly
- * kernel (kernel.wat; the TypeScript loops run where WebAssembly cannot be compiled). Writes
+ * `@snappykit/ts`: a Snappy codec in TypeScript, its hot loops in a small WebAssembly kernel
+ * (kernel.wat; a plain decoder and compressor, plain.ts, run where it cannot be compiled). Writes
  * the same bytes as Google libsnappy 1.1.7 and snappy@7, decodes strictly, and runs wherever
  * JavaScript does (no Node APIs, no third-party dependencies).
  * @packageDocumentation
@@ -21,6 +21,13 @@ export {
   uncompressInto,
 };
 
+// One message compressed and decoded at import where the kernel loaded: the first call of each
+// otherwise pays for compiling the TypeScript around the kernel and the kernel's functions.
+if (kernel) {
+  const sample = Uint8Array.from({ length: 2048 }, (_, i) => (i * i) >>> 7);
+  uncompress(compress(sample));
+}
+
 /** This package and its version, as reported in {@link SnappyCodec.library}: `@snappykit/ts@x.y.z`. */
 export const library = `${pkg.name}@${pkg.version}`;
 
@@ -36,7 +43,7 @@ export async function createCodec(): Promise<SnappyCodec> {
     contractVersion: 1,
     name: "ts",
     library,
-    // The hot loops run in the WebAssembly kernel where it compiles, in TypeScript elsewhere.
+    // The hot loops run in the WebAssembly kernel where it compiles, plain.ts elsewhere.
     runtime: kernel ? "wasm" : "js",
     compress,
     uncompress,

@@ -2,8 +2,8 @@
 // working in one memory whose regions the decoder's windows (windows.ts) and the
 // compressor's buffers (compress.ts) view. Where WebAssembly cannot be compiled (no
 // WebAssembly, or none with SIMD, a Content-Security-Policy without 'wasm-unsafe-eval', a
-// runtime that forbids compiling code from bytes) `kernel` is null and the same loops run in
-// TypeScript.
+// runtime that forbids compiling code from bytes) `kernel` is null and a plain decoder and
+// compressor in TypeScript (plain.ts) run instead.
 
 import { KERNEL_WASM } from "./kernel-binary.js";
 
@@ -16,9 +16,9 @@ export interface Kernel {
   readonly outAt: number;
   readonly blockAt: number;
   readonly stagedAt: number;
-  /** fastPath in fast-path.ts; the output position it stopped at is `state[0]`. */
+  /** The decoder's fast path (checked.ts drives it); the output position it stopped at is `state[0]`. */
   readonly fastPath: (pos: number, op: number, fastEnd: number, fastOutEnd: number) => number;
-  /** compressBlock in compress.ts up to the block's last literal, which starts at `state[1]`. */
+  /** A block up to its last literal, which starts at `state[1]` (compress.ts). */
   readonly compressBlock: (length: number, op: number) => number;
   /** The kernel's second results. */
   readonly state: Int32Array;
@@ -54,5 +54,5 @@ function load(): Kernel | null {
   };
 }
 
-/** The kernel, or null where WebAssembly is not available (the TypeScript loops run). */
+/** The kernel, or null where WebAssembly is not available (plain.ts runs). */
 export const kernel: Kernel | null = load();

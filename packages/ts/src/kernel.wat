@@ -1,15 +1,15 @@
-;; The codec's hot loops in WebAssembly: the decoder's fast path (fast-path.ts has the same
-;; loop in TypeScript, the fallback where WebAssembly cannot be compiled) and the block
-;; compressor (compress.ts: compressBlock). Both work only inside this module's memory, whose
-;; regions the TypeScript side views as its windows and buffers (kernel.ts); every check on
-;; the stream is made there or below exactly as in the TypeScript code, and everything this
+;; The codec's hot loops in WebAssembly: the decoder's fast path and the block compressor
+;; (where WebAssembly cannot be compiled, plain.ts decodes and compresses instead). Both work
+;; only inside this module's memory, whose regions the TypeScript side views as its windows
+;; and buffers (kernel.ts); every check on the stream is made there or below exactly as in
+;; the TypeScript code, and everything this
 ;; code leaves (window moves, the tail, long or direct literals, copy-4, copies from before
 ;; the window, anything invalid) goes back to the checked TypeScript decoder (checked.ts).
 ;;
 ;; Why WebAssembly: an 8-byte integer move is one instruction here, and memory accesses carry
 ;; no bounds checks (guard pages) and no reload of a view's data pointer after each store;
 ;; TypeScript has only 4-byte integer moves through a DataView (float64 moves may rewrite a
-;; NaN's bits) at ~3 instructions of checks each (package README, "Performance").
+;; NaN's bits) at ~3 instructions of checks each.
 ;;
 ;; Built into kernel-binary.ts by scripts/kernel.mjs (wabt, pinned); a test rebuilds it and
 ;; compares. Format clauses cited are from google/snappy format_description.txt.
@@ -29,7 +29,7 @@
   (global (export "blockAt") i32 (i32.const 360448))
   (global (export "stagedAt") i32 (i32.const 430080))
 
-  ;; The decoder's fast path: fastPath in fast-path.ts, with 16-byte moves (more than the
+  ;; The decoder's fast path (checked.ts drives it), with 16-byte moves (more than the
   ;; element needs, so that its length takes no branch up to 32 or 64 bytes) and a copy's
   ;; fields computed from its tag rather than read from a table.
   ;; From IN[pos..] into OUT[op..] while pos <= fastEnd and op <= fastOutEnd (a tag with 16
@@ -92,8 +92,11 @@
                     (local.set $pos (i32.add (local.get $from) (local.get $length)))
                     (local.set $op (i32.add (local.get $op) (local.get $length)))
                     (br $element)))))
-            ;; All of it, and 7 more bytes for the 8-byte steps, in the input window.
-            (br_if $exit (i32.gt_s (i32.add (local.get $length) (i32.const 7))
+            ;; All of it in the input window (the 8-byte steps read up to 7 bytes past it,
+            ;; inside this memory, and write them inside the room checked above, where the
+            ;; next element rewrites them): a message's last literal, which ends at the end
+            ;; of the input, is taken here too.
+            (br_if $exit (i32.gt_s (local.get $length)
               (i32.sub (local.get $end) (local.get $from))))
             (local.set $pos (i32.add (local.get $from) (local.get $length)))
             (local.set $stop (i32.add (local.get $op) (local.get $length)))
@@ -203,7 +206,7 @@
     (i32.store (i32.const 0) (local.get $op))
     (local.get $pos))
 
-  ;; compressBlock in compress.ts (libsnappy 1.1.7's CompressFragment), the same bytes:
+  ;; The block compressor (libsnappy 1.1.7's CompressFragment; plain.ts has it plainly):
   ;; compress block[0..$length) into staged[$op..); returns the new op. The block's last
   ;; literal (from the last copy's end, or the whole of a block under 15 bytes) is left to the
   ;; caller: where it starts goes to state[4]. No calls: the V8 of Node 20 and 22 did not
@@ -269,7 +272,7 @@
             (br_if $probe (i32.ne (local.get $bytes) (i32.load offset=360448 align=1 (local.get $candidate))))))
         ;; Everything since the last copy is a literal (§2.1, never empty). Its tag: length-1
         ;; below 60, else 60/61 and 1/2 length bytes (the fewest that fit; a block is at most
-        ;; 64 KiB), as one store without branches (emitLiteralTag).
+        ;; 64 KiB), as one store without branches (compress.ts: emitLiteralTag).
         (local.set $n (i32.sub (i32.sub (local.get $ip) (local.get $nextEmit)) (i32.const 1)))
         (local.set $long (i32.shr_s (i32.sub (i32.const 59) (local.get $n)) (i32.const 31)))
         (local.set $wide (i32.shr_u (i32.sub (i32.const 255) (local.get $n)) (i32.const 31)))
@@ -323,7 +326,7 @@
               (local.set $s (i32.add (local.get $s) (i32.const 8)))
               (local.set $c (i32.add (local.get $c) (i32.const 8)))
               (br $extend)))
-          ;; emitCopy in compress.ts, inline: 64-byte copies while 68 or more remain, 60
+          ;; EmitCopy (plain.ts: emitCopy), inline: 64-byte copies while 68 or more remain, 60
           ;; from 65..67, then the rest; each copy-1 or copy-2 chosen by a mask, one store.
           (local.set $offset (i32.sub (local.get $ip) (local.get $candidate)))
           (local.set $matched (i32.sub (local.get $s) (local.get $ip)))

@@ -1,26 +1,4 @@
-// Caller-provided output arrays (`compressInto`, `uncompressInto`): the codec writes through a
-// `DataView`, and making one per call made uncompressInto of the 144-byte fixture message
-// about 1.5× slower (one reused output array against two alternating ones). Callers of
-// the `*Into` functions reuse one output array, so the view of the last one is kept (and with
-// it a reference to that array until another comes).
-let lastBytes: Uint8Array | undefined;
-let lastLength = 0;
-let lastView: DataView = new DataView(new ArrayBuffer(0));
-
-/** A `DataView` of exactly `bytes` (`view.getInt32(0)` reads `bytes[0..4)`). */
-export function viewOf(bytes: Uint8Array): DataView {
-  // Same array, same length as when the view was made: the view still covers it. The length
-  // is the array's, not the view's: on a resizable buffer that shrank, reading the view's
-  // `byteLength` throws, while the array (length-tracking, or a fixed view now out of
-  // bounds) reports its new length.
-  const length = bytes.byteLength;
-  if (bytes !== lastBytes || length !== lastLength) {
-    lastView = new DataView(bytes.buffer, bytes.byteOffset, length);
-    lastBytes = bytes;
-    lastLength = length;
-  }
-  return lastView;
-}
+// Moves between the codec's module buffers and out of them (checked.ts, compress.ts).
 
 /** A `distance` for {@link moveExact}: source and destination do not overlap. */
 export const SEPARATE = 0x7fffffff;
@@ -61,4 +39,23 @@ export function moveExact(
   }
   while (op < stop) out[op++] = fromBytes[from++]!;
   return stop;
+}
+
+/** Prefixes up to this long are kept by {@link prefixes}. */
+export const SMALL_COPY = 1024;
+
+/**
+ * `prefix(n)`: `bytes.subarray(0, n)`, made once per length up to {@link SMALL_COPY} and then
+ * reused, for copying a short result out of a module buffer with one `set`: making the
+ * subarray each time cost about as much as the copy of a gossip message (checked.ts,
+ * compress.ts).
+ */
+export function prefixes(bytes: Uint8Array): (n: number) => Uint8Array {
+  // Sized up front: an array written at scattered indexes could turn into a slow dictionary.
+  const made: (Uint8Array | undefined)[] = new Array(SMALL_COPY + 1).fill(undefined);
+  return (n) => {
+    let prefix = made[n];
+    if (prefix === undefined) prefix = made[n] = bytes.subarray(0, n);
+    return prefix;
+  };
 }
