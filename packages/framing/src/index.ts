@@ -2,6 +2,7 @@
 export * from "./crc32c.js";
 export { type DecodeFramedOptions, decodeFramed, FrameDecoder } from "./decode.js";
 export { type EncodeFramedOptions, encodeFramed, FrameEncoder } from "./encode.js";
+export type { ByteChunk } from "./parts.js";
 export {
   ChunkType,
   MAX_CHUNK_DATA,

@@ -9,7 +9,6 @@ export {
   MESSAGE_DOMAIN_VALID_SNAPPY,
   type SizeBounds,
 } from "./gossip.js";
-export type { ByteList } from "./list.js";
 export {
   type ChunkSource,
   type DecodeRequestOptions,

@@ -7,6 +7,7 @@
 //   response_chunk  ::= <result> | <context-bytes> | <encoding-dependent-header> | <encoded-payload>
 import { bytesOf, checkOptions, type SnappyCodec, SnappyError, withContext } from "@snappykit/core";
 import {
+  type ByteChunk,
   ByteReader,
   decodeSszSnappy,
   type EncodeSszSnappyOptions,
@@ -16,7 +17,6 @@ import {
 } from "@snappykit/framing";
 import { defaultCodec } from "./codec.js";
 import type { SizeBounds } from "./gossip.js";
-import { type ByteList, partsOf } from "./list.js";
 
 /** The `<result>` byte of a response chunk. */
 export const ResultCode = {
@@ -329,7 +329,7 @@ function abortReason(signal: AbortSignal): unknown {
 }
 
 /** Where the codecs read from: a libp2p stream's source, or any (async) iterable of bytes. */
-export type ChunkSource = AsyncIterable<Uint8Array | ByteList> | Iterable<Uint8Array | ByteList>;
+export type ChunkSource = AsyncIterable<ByteChunk> | Iterable<ByteChunk>;
 
 /**
  * The source's bytes as framing's `ByteReader` reads them, and the means to close the source:
@@ -337,8 +337,8 @@ export type ChunkSource = AsyncIterable<Uint8Array | ByteList> | Iterable<Uint8A
  * pending), the source's `return()` is called.
  */
 class Source {
-  readonly parts: AsyncGenerator<Uint8Array, void, undefined>;
-  readonly #iterator: AsyncIterator<Uint8Array | ByteList> | Iterator<Uint8Array | ByteList>;
+  readonly parts: AsyncGenerator<ByteChunk, void, undefined>;
+  readonly #iterator: AsyncIterator<ByteChunk> | Iterator<ByteChunk>;
   readonly #signal: AbortSignal | undefined;
   readonly #aborted: Promise<never> | undefined;
   #onAbort: (() => void) | undefined;
@@ -347,7 +347,7 @@ class Source {
   constructor(source: ChunkSource, signal: AbortSignal | undefined) {
     const iterable = source as Partial<AsyncIterable<Uint8Array> & Iterable<Uint8Array>>;
     const open = (iterable?.[Symbol.asyncIterator] ?? iterable?.[Symbol.iterator]) as
-      | ((this: unknown) => Iterator<Uint8Array | ByteList> | AsyncIterator<Uint8Array | ByteList>)
+      | ((this: unknown) => Iterator<ByteChunk> | AsyncIterator<ByteChunk>)
       | undefined;
     if (typeof open !== "function") {
       throw new SnappyError(
@@ -371,13 +371,14 @@ class Source {
     this.parts = this.#read();
   }
 
-  async *#read(): AsyncGenerator<Uint8Array, void, undefined> {
+  // Items go to framing as they come: it reads a Uint8ArrayList's parts in place.
+  async *#read(): AsyncGenerator<ByteChunk, void, undefined> {
     for (;;) {
       if (this.#signal?.aborted) throw abortReason(this.#signal);
       const pending = this.#iterator.next();
       const next = this.#aborted ? await Promise.race([pending, this.#aborted]) : await pending;
       if (next.done) return;
-      yield* partsOf(next.value);
+      yield next.value;
     }
   }
 
