@@ -40,7 +40,7 @@ const load = () => {
  * rejects every malformed stream, including one whose output length differs from the
  * preamble. There is no async API: the library's async `compress` and `uncompress` never
  * release the input Buffer they are given (compress: apps/fuzz/docs/findings.md; uncompress:
- * src/memory.test.ts), so every call would keep its input, or the copy the contract needs,
+ * src/index.test.ts), so every call would keep its input, or the copy the contract needs,
  * for the life of the process.
  * Outputs are the binding's own `Buffer`s: the adapter adds no copy (the library's own
  * `compress` wrapper copies the input with `Buffer.from`).
