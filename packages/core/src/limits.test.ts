@@ -192,6 +192,11 @@ describe("arguments that only look right", () => {
       }
       expect(checkOptions({ a: 1 }, ["a", "maxLength"])).toEqual({ a: 1 });
       expect(Object.keys(checkOptions({}, ["maxLength"]))).toEqual([]);
+      // What the caller left out reads as absent, not as the prototype's (framing's decoders
+      // read maxLength off this result).
+      for (const options of [{}, undefined, { a: 1 }]) {
+        expect(checkOptions(options, ["a", "maxLength"]).maxLength).toBeUndefined();
+      }
     } finally {
       delete proto.maxLength;
       delete proto.limit;
