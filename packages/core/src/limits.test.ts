@@ -194,7 +194,8 @@ describe("arguments that only look right", () => {
       expect(Object.keys(checkOptions({}, ["maxLength"]))).toEqual([]);
       // What the caller left out reads as absent, not as the prototype's (framing's decoders
       // read maxLength off this result).
-      for (const options of [{}, undefined, { a: 1 }]) {
+      const given: ({ a?: number; maxLength?: number } | undefined)[] = [{}, undefined, { a: 1 }];
+      for (const options of given) {
         expect(checkOptions(options, ["a", "maxLength"]).maxLength).toBeUndefined();
       }
     } finally {
