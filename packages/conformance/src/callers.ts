@@ -31,13 +31,14 @@ class ArraySpecies extends Uint8Array {
   }
 }
 
-const SUBCLASSES = [
+/** Uint8Array subclasses that break their own methods, each described. */
+export const SUBCLASSES = [
   ["a subclass whose constructor takes a fixed size", FixedSize],
   ["a subclass whose Symbol.species is Array", ArraySpecies],
 ] as const;
 
 /** `bytes` copied into an instance of `Subclass`, made without running its constructor. */
-function asSubclass(bytes: Uint8Array, Subclass: typeof Uint8Array): Uint8Array {
+export function asSubclass(bytes: Uint8Array, Subclass: typeof Uint8Array): Uint8Array {
   const out = Reflect.construct(Uint8Array, [bytes.length], Subclass) as Uint8Array;
   Uint8Array.prototype.set.call(out, bytes);
   return out;
