@@ -20,6 +20,8 @@ describe("the caller-owned output checks", () => {
     expect(await failures(trusting)).toEqual([
       "rejects bad input with SnappyError: options it does not know, and non-objects",
       "caller-owned output: uncompressedLength reads the declared length and validates it",
+      "what callers pass: a polluted Object.prototype neither lifts maxLength nor breaks a call",
+      "what callers pass: an array where the options go is INVALID_ARGUMENT",
     ]);
   });
 
@@ -36,6 +38,9 @@ describe("the caller-owned output checks", () => {
     expect(await failures(unsized as SnappyCodec)).toEqual([
       "caller-owned output: compressInto writes compress's bytes and nothing past them",
       "caller-owned output: compressInto refuses too small or overlapping output before writing",
+      "what callers pass: Uint8Array subclasses as input, in every operation",
+      "what callers pass: Uint8Array subclasses as the output of *Into",
+      "what callers pass: a detached input is INVALID_ARGUMENT, the same in every path",
     ]);
   });
 
@@ -82,6 +87,8 @@ describe("the caller-owned output checks", () => {
     const overlapping: SnappyCodec = { ...reference, compressInto: sizeOnly(() => {}) };
     expect(await failures(overlapping)).toEqual([
       "caller-owned output: compressInto refuses too small or overlapping output before writing",
+      "what callers pass: Uint8Array subclasses as input, in every operation",
+      "what callers pass: a detached input is INVALID_ARGUMENT, the same in every path",
     ]);
   });
 

@@ -49,6 +49,7 @@ describe("the conformance checks", () => {
       "rejects bad input with SnappyError: valid empty-ish stream over maxLength 0",
       "rejects bad input with SnappyError: maxLength: a limit exactly at the length passes",
       "rejects bad input with SnappyError: options it does not know, and non-objects",
+      "what callers pass: an array where the options go is INVALID_ARGUMENT",
     ]);
   });
 
@@ -97,10 +98,15 @@ describe("the conformance checks", () => {
       "calling patterns: async: the input overwritten right after the call does not change the result",
       "calling patterns: async: the input's buffer transferred and collected right after the call",
       "calling patterns: every kind of array, as input and as output, in every operation",
+      "what callers pass: Uint8Array subclasses as input, in every operation",
+      "what callers pass: a detached input is INVALID_ARGUMENT, the same in every path",
     ]);
     expect(await failures(unguarded)).toEqual([
       asyncCheck,
       "calling patterns: async: valid and hostile calls in flight together each get their own answer",
+      "what callers pass: a polluted Object.prototype neither lifts maxLength nor breaks a call",
+      "what callers pass: an array where the options go is INVALID_ARGUMENT",
+      "what callers pass: a detached input is INVALID_ARGUMENT, the same in every path",
     ]);
     const guarded: SnappyCodec = {
       ...reference,
@@ -199,6 +205,8 @@ describe("the conformance checks", () => {
     };
     expect(await failures(looseInput)).toEqual([
       "rejects bad input with SnappyError: non-Uint8Array arguments",
+      "what callers pass: Uint8Array subclasses as input, in every operation",
+      "what callers pass: a detached input is INVALID_ARGUMENT, the same in every path",
     ]);
     // Reads `maxLength` off whatever it is given: `uncompress(wire, 10)` means no limit.
     const looseOptions: SnappyCodec = {
@@ -210,6 +218,8 @@ describe("the conformance checks", () => {
     };
     expect(await failures(looseOptions)).toEqual([
       "rejects bad input with SnappyError: options it does not know, and non-objects",
+      "what callers pass: a polluted Object.prototype neither lifts maxLength nor breaks a call",
+      "what callers pass: an array where the options go is INVALID_ARGUMENT",
     ]);
   });
 

@@ -8,6 +8,7 @@ import {
   type UncompressOptions,
 } from "@snappykit/core";
 import { boundaryChecks } from "./boundaries.js";
+import { callerChecks } from "./callers.js";
 import { capabilityChecks } from "./capabilities.js";
 import { hostileCases, validStreams } from "./cases.js";
 import type { AddCheck, Check, PayloadSet } from "./check.js";
@@ -280,6 +281,7 @@ export function conformanceChecks(inputs: ConformanceInputs = {}): Check[] {
   ownershipChecks(add);
   capabilityChecks(add, inputs.payloads ?? []);
   lifetimeChecks(add);
+  callerChecks(add);
   if (inputs.boundaries) boundaryChecks(add, inputs.boundaries);
 
   return checks;

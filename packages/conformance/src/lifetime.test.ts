@@ -87,4 +87,19 @@ describe("the calling-pattern checks", () => {
       "calling patterns: *Into: one output reused while its resizable buffer shrinks and grows",
     ]);
   });
+
+  it("fail an async API whose library keeps every input it is given", async () => {
+    const kept: Uint8Array[] = [];
+    const hoarding: SnappyCodec = {
+      ...reference,
+      uncompressAsync: async (input, options) => {
+        const mine = new Uint8Array(bytesOf(input));
+        kept.push(mine);
+        return reference.uncompress(mine, options);
+      },
+    };
+    expect(await failures(hoarding)).toEqual([
+      "calling patterns: async: repeated calls on fresh inputs keep none of them",
+    ]);
+  });
 });

@@ -10,6 +10,7 @@ export {
   moduleChecks,
   onEveryCodec,
 } from "./adapter.js";
+export { asSubclass, SUBCLASSES } from "./callers.js";
 export { type HostileCase, hostileCases, type ValidStream, validStreams } from "./cases.js";
 export type { AddCheck, Check, PayloadSet } from "./check.js";
 export { type ConformanceInputs, conformanceChecks } from "./checks.js";

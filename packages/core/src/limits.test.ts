@@ -192,6 +192,12 @@ describe("arguments that only look right", () => {
       }
       expect(checkOptions({ a: 1 }, ["a", "maxLength"])).toEqual({ a: 1 });
       expect(Object.keys(checkOptions({}, ["maxLength"]))).toEqual([]);
+      // What the caller left out reads as absent, not as the prototype's (framing's decoders
+      // read maxLength off this result).
+      const given: ({ a?: number; maxLength?: number } | undefined)[] = [{}, undefined, { a: 1 }];
+      for (const options of given) {
+        expect(checkOptions(options, ["a", "maxLength"]).maxLength).toBeUndefined();
+      }
     } finally {
       delete proto.maxLength;
       delete proto.limit;

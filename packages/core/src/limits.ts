@@ -46,7 +46,8 @@ export function maxExpandedLength(bodyLength: number): number {
  * as in `uncompress(input, 10)`, the way snappyjs takes its limit; `null`; an array) and an own
  * key not in `known` (a misspelt `maxlength`) are `INVALID_ARGUMENT` (`bad-options`): the
  * caller would otherwise believe a limit is in force that is not. Inherited properties are never
- * read, so a polluted `Object.prototype` neither sets an option nor breaks a call.
+ * read, and the result has no prototype, so a polluted `Object.prototype` neither sets an
+ * option nor breaks a call.
  */
 export function checkOptions<T extends object>(
   options: T | undefined,

@@ -77,20 +77,49 @@ interface Transcoder {
   end(): Iterable<Uint8Array> | void;
 }
 
+/**
+ * Bytes a stream produces between turns of the event loop. A source that is always
+ * ready (in memory, or faster than the codec) otherwise runs the whole stream on promise
+ * jobs alone, and the finalizers that free native backends' output (Node-API external
+ * buffers: napi-v1, napi-wasi) never run: resident memory grew with the stream's length.
+ */
+const YIELD_EVERY = 4 << 20;
+const schedule =
+  (globalThis as { setImmediate?: (run: () => void) => unknown }).setImmediate ??
+  ((run: () => void) => setTimeout(run, 0));
+const nextTurn = () => new Promise<void>((resolve) => schedule(resolve));
+
 // Created on the first pull, as a generator's body runs: bad options reject the iteration.
 async function* transcode(
   create: () => Transcoder,
   source: ByteSource,
 ): AsyncGenerator<Uint8Array, void, undefined> {
   const transcoder = create();
-  for await (const part of partsFrom(source)) yield* transcoder.write(part);
+  let since = 0;
+  for await (const part of partsFrom(source)) {
+    for (const out of transcoder.write(part)) {
+      since += out.length;
+      yield out;
+    }
+    if (since >= YIELD_EVERY) {
+      since = 0;
+      await nextTurn();
+    }
+  }
   yield* transcoder.end() ?? [];
 }
 
 function transformStream(transcoder: Transcoder): TransformStream<ByteChunk, Uint8Array> {
+  let since = 0;
   return new TransformStream({
     transform(piece, controller) {
-      for (const out of transcoder.write(piece)) controller.enqueue(out);
+      for (const out of transcoder.write(piece)) {
+        since += out.length;
+        controller.enqueue(out);
+      }
+      if (since < YIELD_EVERY) return;
+      since = 0;
+      return nextTurn();
     },
     flush(controller) {
       for (const out of transcoder.end() ?? []) controller.enqueue(out);

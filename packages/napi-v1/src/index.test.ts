@@ -1,3 +1,4 @@
+import { createRequire } from "node:module";
 import { backendRejection, snappyErrorOf, thrown } from "@snappykit/conformance";
 import { isSnappyError } from "@snappykit/core";
 import { describe, expect, it } from "vitest";
@@ -35,5 +36,23 @@ describe("@snappykit/napi-v1", () => {
     const error = thrown(() => raw.uncompress(Uint8Array.of(0x05, 0x01, 0x02)));
     expect(isSnappyError(error)).toBe(false);
     expect(String(error)).toMatch(/corrupt input/);
+  });
+
+  it("offers no async API: the library keeps every input its async calls are given", async () => {
+    expect(codec.compressAsync).toBeUndefined();
+    expect(codec.uncompressAsync).toBeUndefined();
+    // The reason, still true of the installed library: fresh inputs to its uncompress are
+    // never released (a fixed version would let the adapter offer async again).
+    const binding = createRequire(import.meta.url)("@napi-rs/snappy") as {
+      uncompress(input: Buffer): Promise<Buffer>;
+    };
+    const wire = codec.compress(new Uint8Array(256 * 1024).map((_, i) => (i * 2654435761) >>> 24));
+    const gc = (globalThis as { gc?: () => void }).gc!;
+    gc();
+    const before = process.memoryUsage().arrayBuffers;
+    for (let k = 0; k < 40; k++) await binding.uncompress(Buffer.from(wire));
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    gc();
+    expect(process.memoryUsage().arrayBuffers - before).toBeGreaterThan(20 * wire.length);
   });
 });

@@ -3,7 +3,8 @@
  * Rust `snap` crate, published before it was renamed to `snappy@7`.
  * @packageDocumentation
  */
-import { guardedCodec, type RawBackend, type SnappyCodec } from "@snappykit/core";
+import { isMainThread } from "node:worker_threads";
+import { guardedCodec, type RawBackend, type SnappyCodec, SnappyError } from "@snappykit/core";
 import { asBuffer, externalBuffersTransferable, loadBackend } from "@snappykit/core/node";
 
 /** Short id of this adapter in reports and CLI filters. */
@@ -15,12 +16,21 @@ const PACKAGE = "@napi-rs/snappy";
 interface NapiSnappyV1 {
   compressSync(input: Uint8Array): Buffer;
   uncompressSync(compressed: Buffer): Buffer;
-  uncompress(compressed: Buffer): Promise<Buffer>;
 }
 
+/**
+ * Why the binding is not loaded in a worker thread: the addon (napi-rs 1.x) cannot be
+ * unloaded, and ending a worker that loaded it (`terminate()`, `process.exit()` in it)
+ * kills the whole process with SIGSEGV, on every Node line.
+ */
+export const WORKER_REFUSAL = `${PACKAGE}@1 crashes the process (SIGSEGV) when a worker thread that loaded it ends; load it on the main thread, or use @snappykit/napi in workers`;
+
 // Loaded on first use, not at import, so a missing or broken prebuilt binary becomes an
-// UNSUPPORTED rejection of createCodec that the bench can report.
-const load = () => loadBackend<NapiSnappyV1>(PACKAGE, import.meta.url);
+// UNSUPPORTED rejection of createCodec that the bench can report; in a worker, never.
+const load = () => {
+  if (!isMainThread) throw new SnappyError("unsupported", WORKER_REFUSAL);
+  return loadBackend<NapiSnappyV1>(PACKAGE, import.meta.url);
+};
 
 /**
  * Create a {@link SnappyCodec} backed by `@napi-rs/snappy@1` (native).
@@ -28,12 +38,14 @@ const load = () => loadBackend<NapiSnappyV1>(PACKAGE, import.meta.url);
  * `uncompress` runs `checkUncompressedLength` first (maxLength and the 64/3 expansion
  * bound), because the binding allocates whatever the preamble claims; `snap` itself then
  * rejects every malformed stream, including one whose output length differs from the
- * preamble. `uncompressAsync` runs the same work on libuv's thread pool. There is no
- * `compressAsync`: the library's async `compress` never frees its copy of the input (64 KiB
- * kept per 64 KiB call; apps/fuzz/docs/findings.md), so the adapter does not offer it.
+ * preamble. There is no async API: the library's async `compress` and `uncompress` never
+ * release the input Buffer they are given (compress: apps/fuzz/docs/findings.md; uncompress:
+ * src/index.test.ts), so every call would keep its input, or the copy the contract needs,
+ * for the life of the process.
  * Outputs are the binding's own `Buffer`s: the adapter adds no copy (the library's own
  * `compress` wrapper copies the input with `Buffer.from`).
- * @throws SnappyError `UNSUPPORTED` when the native binding cannot be loaded.
+ * @throws SnappyError `UNSUPPORTED` when the native binding cannot be loaded, or in a
+ *   worker thread ({@link WORKER_REFUSAL}).
  */
 export async function createCodec(): Promise<SnappyCodec> {
   const { module: binding, library } = load();
@@ -50,18 +62,15 @@ export async function createCodec(): Promise<SnappyCodec> {
     guard: "length",
     // Each call's output is a Buffer of its own, exactly its length.
     freshOutput: true,
-    // uncompress() reads the input on the thread pool after it returns (see @snappykit/napi).
-    asyncBorrowsInput: true,
     compress: (input) => own(binding.compressSync(input)),
     uncompress: (input) => own(binding.uncompressSync(asBuffer(input))),
-    uncompressAsync: async (input) => own(await binding.uncompress(asBuffer(input))),
   });
 }
 
 /**
  * `@napi-rs/snappy@1` called directly, for the bench and the fuzzer: no length guard, no
  * error mapping; `uncompress` only views its input as a `Buffer`. Never use it on
- * untrusted input.
+ * untrusted input. Refused in a worker thread, like {@link createCodec}.
  */
 export async function createRaw(): Promise<RawBackend> {
   const { module: binding, library } = load();
@@ -69,6 +78,5 @@ export async function createRaw(): Promise<RawBackend> {
     library,
     compress: (input) => binding.compressSync(input),
     uncompress: (input) => binding.uncompressSync(asBuffer(input)),
-    uncompressAsync: (input) => binding.uncompress(asBuffer(input)),
   };
 }
