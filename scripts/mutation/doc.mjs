@@ -110,6 +110,33 @@ export function keyedMutants(report) {
 const cell = (text) => text.replace(/\|/g, "\\|");
 const code = (text) => `\`${cell(shorten(text))}\``;
 
+/**
+ * A mutant's change for the table: both sides whole when short; when long, only what
+ * differs, with some context (a kernel mutant is a whole instruction, its change anywhere).
+ */
+function change(original, replacement) {
+  if (original.length <= 60 && replacement.length <= 60) {
+    return `${code(original)} → ${code(replacement)}`;
+  }
+  let head = 0;
+  while (head < original.length && original[head] === replacement[head]) head++;
+  let tail = 0;
+  while (
+    tail < original.length - head &&
+    tail < replacement.length - head &&
+    original.at(-1 - tail) === replacement.at(-1 - tail)
+  ) {
+    tail++;
+  }
+  const from = Math.max(0, head - 24);
+  const part = (text) => {
+    const to = Math.min(text.length, text.length - tail + 16);
+    const shown = `${from > 0 ? "…" : ""}${text.slice(from, to)}${to < text.length ? "…" : ""}`;
+    return `\`${cell(shown.length > 90 ? shorten(shown) : shown)}\``;
+  };
+  return `${part(original)} → ${part(replacement)}`;
+}
+
 function section(pkg, run, explanations) {
   const report = reportOf(pkg);
   const mutants = keyedMutants(report);
@@ -172,7 +199,7 @@ function section(pkg, run, explanations) {
           ? `**unexplained** (${m.status}); key: \`${cell(m.key)}\``
           : (explanations.reasons[why] ?? why);
       lines.push(
-        `| ${m.file.slice(prefix.length)}:${m.location.start.line} | ${m.mutatorName} | ${code(m.original)} → ${code(m.replacement)} | ${cell(text)} |`,
+        `| ${m.file.slice(prefix.length)}:${m.location.start.line} | ${m.mutatorName} | ${change(m.original, m.replacement)} | ${cell(text)} |`,
       );
     }
   }
@@ -190,7 +217,7 @@ function section(pkg, run, explanations) {
       "| --- | --- | --- |",
       ...ignored.map(
         (m) =>
-          `| ${m.file.slice(prefix.length)}:${m.location.start.line} | ${m.mutatorName} | ${code(m.original)} → ${code(m.replacement)} |`,
+          `| ${m.file.slice(prefix.length)}:${m.location.start.line} | ${m.mutatorName} | ${change(m.original, m.replacement)} |`,
       ),
       "",
       "</details>",

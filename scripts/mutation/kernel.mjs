@@ -15,8 +15,9 @@
 // kernel spinning in a loop does (a WebAssembly loop cannot be interrupted but by ending the
 // process). Results are cached in reports/mutation/kernel.cache.json by the mutant's text
 // (comments and layout squashed) and the tests' sources: a rerun tests only what changed.
-// --survivors keeps the kills of earlier runs whatever changed since (tests were only added)
-// and retests the rest; --force retests everything. --limit N tests the first N mutants,
+// --survivors retests only the survivors of earlier runs and keeps their kills whatever changed
+// since (for tests added to kill survivors; mutants not yet tested stay so); --force retests
+// everything. --limit N tests the first N mutants,
 // --sample N a random N (reproducible with --seed): a partial run, which the doc says.
 // Mutants are tested in a shuffled order, so the results of a run stopped early (Ctrl-C:
 // every result so far is in the cache) are a random sample too; --report writes the report
@@ -292,9 +293,12 @@ const pending = [];
 for (const mutant of shuffled(chosen, seed)) {
   const hit = cached(mutant);
   if (hit) results.set(mutant.id, hit);
-  else if (!reportOnly) pending.push(mutant);
+  else if (!reportOnly && (!survivorsOnly || cache[mutant.key]?.status === "Survived")) {
+    pending.push(mutant);
+  }
 }
 // Invalid mutants first, here: they need no tests.
+const reused = results.size;
 const valid = [];
 for (const mutant of pending) {
   let bytes;
@@ -313,7 +317,7 @@ for (const mutant of pending) {
   } else valid.push(mutant);
 }
 console.log(
-  `mutation: kernel.wat: ${all.length} mutants, ${chosen.length} chosen, ${chosen.length - pending.length} cached, ${pending.length - valid.length} invalid, ${valid.length} to test (concurrency ${concurrency})`,
+  `mutation: kernel.wat: ${all.length} mutants, ${chosen.length} chosen, ${reused} cached, ${pending.length - valid.length} invalid, ${valid.length} to test (concurrency ${concurrency})`,
 );
 
 if (valid.length > 0) {
@@ -404,7 +408,7 @@ writeDoc([
   {
     pkg: "kernel",
     seconds,
-    incremental: chosen.length - pending.length > 0,
+    incremental: reused > 0,
     concurrency,
     command,
     tool: `wabt ${wabtVersion}`,
