@@ -130,7 +130,7 @@ function change(original, replacement) {
   }
   const from = Math.max(0, head - 24);
   const part = (text) => {
-    const to = Math.min(text.length, text.length - tail + 16);
+    const to = Math.min(text.length, text.length - tail + 24);
     const shown = `${from > 0 ? "…" : ""}${text.slice(from, to)}${to < text.length ? "…" : ""}`;
     return `\`${cell(shown.length > 90 ? shorten(shown) : shown)}\``;
   };
@@ -153,11 +153,13 @@ function section(pkg, run, explanations) {
   const known = new Set(live.map((m) => m.key));
   const stale = Object.keys(explanations.mutants).filter((key) => own(key) && !known.has(key));
   const lines = [`<!-- mutation:${pkg} -->`, "", `## ${heading}`, ""];
-  // Ignored mutants (not measured, listed below) and invalid ones (a kernel mutant that does
-  // not assemble) are in neither count.
-  const measured = mutants.filter((m) => m.status !== "Ignored" && m.status !== "CompileError");
-  const invalid =
-    mutants.length - measured.length - mutants.filter((m) => m.status === "Ignored").length;
+  // Ignored mutants (not measured, listed below), invalid ones (a kernel mutant that does not
+  // assemble) and pending ones (a kernel mutant a stopped or sampled run did not test) are in
+  // neither count.
+  const measured = mutants.filter(
+    (m) => !["Ignored", "CompileError", "Pending"].includes(m.status),
+  );
+  const invalid = mutants.filter((m) => m.status === "CompileError").length;
   lines.push(
     report.partial
       ? `**Partial**: the last run was interrupted or tested a sample. Of the ${measured.length} mutants tested so far, **${score.text}**.`
@@ -264,7 +266,9 @@ export function writeDoc(runs) {
     // Without run details, keep the line that names the run the report came from.
     const previousRun = doc.match(pattern)[0].match(/^`pnpm mutation[ :].*$/m)?.[0];
     doc = doc.replace(pattern, () =>
-      details || !previousRun ? text : text.replace(/(of \d+ mutants\.)/, `$1\n${previousRun}`),
+      details || !previousRun
+        ? text
+        : text.replace(/(of \d+ mutants\.|tested so far, \*\*.*\*\*\.)/, `$1\n${previousRun}`),
     );
     if (unexplained.length > 0) {
       console.log(`mutation: ${pkg}: ${unexplained.length} survivor(s) without an explanation`);

@@ -381,13 +381,15 @@ const report = {
     [FILE]: {
       language: "wat",
       source,
-      mutants: tested.map((mutant) => ({
+      // Every mutant, those not tested (a stopped run, --limit, --sample) as Pending: the doc's
+      // keys number repeats among all of them, so they do not depend on which were tested.
+      mutants: all.map((mutant) => ({
         id: mutant.id,
         mutatorName: mutant.mutatorName,
         replacement: mutant.replacement,
         location: { start: position(mutant.start), end: position(mutant.end) },
-        status: results.get(mutant.id).status,
-        statusReason: results.get(mutant.id).statusReason,
+        status: results.get(mutant.id)?.status ?? "Pending",
+        statusReason: results.get(mutant.id)?.statusReason,
       })),
     },
   },
@@ -403,14 +405,19 @@ const command = [
 ]
   .filter(Boolean)
   .join(" ");
-console.log(`mutation: ${FILE} ${scoreOf(report.files[FILE].mutants).text} in ${seconds} s`);
+console.log(
+  `mutation: ${FILE} ${scoreOf(report.files[FILE].mutants).text} of ${tested.length} tested in ${seconds} s`,
+);
+// --report redraws the section from the cache, keeping the line that names the last run.
 writeDoc([
-  {
-    pkg: "kernel",
-    seconds,
-    incremental: reused > 0,
-    concurrency,
-    command,
-    tool: `wabt ${wabtVersion}`,
-  },
+  reportOnly
+    ? "kernel"
+    : {
+        pkg: "kernel",
+        seconds,
+        incremental: reused > 0,
+        concurrency,
+        command,
+        tool: `wabt ${wabtVersion}`,
+      },
 ]);
