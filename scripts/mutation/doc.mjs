@@ -18,6 +18,14 @@ const root = join(dirname(fileURLToPath(import.meta.url)), "../..");
 const DOC = join(root, "docs/mutation.md");
 const EXPLANATIONS = join(root, "docs/mutation-survivors.json");
 
+/**
+ * The sections: a package's source, or ts's WebAssembly kernel (scripts/mutation/kernel.mjs),
+ * by the path their report's files start with and their heading.
+ */
+const SECTIONS = { kernel: { prefix: "packages/ts/src/", heading: "packages/ts/src/kernel.wat" } };
+const sectionOf = (pkg) =>
+  SECTIONS[pkg] ?? { prefix: `packages/${pkg}/`, heading: `packages/${pkg}/src` };
+
 /** Statuses that count against the score, and those that count for it. */
 const LIVE = ["Survived", "NoCoverage"];
 const DEAD = ["Killed", "Timeout"];
@@ -31,7 +39,9 @@ function reportOf(pkg) {
   const incremental = join(root, REPORTS, `${pkg}.incremental.json`);
   const partial =
     existsSync(incremental) && (!existsSync(full) || mtime(incremental) > mtime(full) + 60_000);
-  return { ...JSON.parse(readFileSync(partial ? incremental : full, "utf8")), partial };
+  const report = JSON.parse(readFileSync(partial ? incremental : full, "utf8"));
+  // A kernel run with --limit or --sample says so itself (scripts/mutation/kernel.mjs).
+  return { ...report, partial: partial || report.partial === true };
 }
 const mtime = (path) => statSync(path).mtimeMs;
 
@@ -100,24 +110,66 @@ export function keyedMutants(report) {
 const cell = (text) => text.replace(/\|/g, "\\|");
 const code = (text) => `\`${cell(shorten(text))}\``;
 
+/**
+ * A mutant's change for the table: both sides whole when short; when long, only what
+ * differs, with some context (a kernel mutant is a whole instruction, its change anywhere).
+ */
+function change(original, replacement) {
+  if (original.length <= 60 && replacement.length <= 60) {
+    return `${code(original)} → ${code(replacement)}`;
+  }
+  let head = 0;
+  while (head < original.length && original[head] === replacement[head]) head++;
+  let tail = 0;
+  while (
+    tail < original.length - head &&
+    tail < replacement.length - head &&
+    original.at(-1 - tail) === replacement.at(-1 - tail)
+  ) {
+    tail++;
+  }
+  const from = Math.max(0, head - 24);
+  const part = (text) => {
+    const to = Math.min(text.length, text.length - tail + 24);
+    const shown = `${from > 0 ? "…" : ""}${text.slice(from, to)}${to < text.length ? "…" : ""}`;
+    return `\`${cell(shown.length > 90 ? shorten(shown) : shown)}\``;
+  };
+  return `${part(original)} → ${part(replacement)}`;
+}
+
 function section(pkg, run, explanations) {
   const report = reportOf(pkg);
   const mutants = keyedMutants(report);
   const score = scoreOf(mutants);
   const live = mutants.filter((m) => LIVE.includes(m.status));
-  const prefix = `packages/${pkg}/`;
+  const { prefix, heading } = sectionOf(pkg);
+  // Each explanation belongs to the section whose files it names: ts's and the kernel's keys
+  // share packages/ts/src/.
+  const own = (key) =>
+    SECTIONS[pkg]
+      ? key.startsWith(`${heading}:`)
+      : key.startsWith(prefix) &&
+        Object.values(SECTIONS).every((other) => !key.startsWith(`${other.heading}:`));
   const known = new Set(live.map((m) => m.key));
-  const stale = Object.keys(explanations.mutants).filter(
-    (key) => key.startsWith(prefix) && !known.has(key),
+  const stale = Object.keys(explanations.mutants).filter((key) => own(key) && !known.has(key));
+  const lines = [`<!-- mutation:${pkg} -->`, "", `## ${heading}`, ""];
+  // Ignored mutants (not measured, listed below), invalid ones (a kernel mutant that does not
+  // assemble) and pending ones (a kernel mutant a stopped or sampled run did not test) are in
+  // neither count.
+  const measured = mutants.filter(
+    (m) => !["Ignored", "CompileError", "Pending"].includes(m.status),
   );
-  const lines = [`<!-- mutation:${pkg} -->`, "", `## packages/${pkg}/src`, ""];
-  // Ignored mutants (not measured, listed below) are in neither count.
-  const measured = mutants.filter((m) => m.status !== "Ignored").length;
+  const invalid = mutants.filter((m) => m.status === "CompileError").length;
   lines.push(
     report.partial
-      ? `**Partial**: the last run was interrupted. Of the ${measured} mutants tested so far, **${score.text}**.`
-      : `Mutation score **${score.text}** of ${measured} mutants.`,
+      ? `**Partial**: the last run was interrupted or tested a sample. Of the ${measured.length} mutants tested so far, **${score.text}**.`
+      : `Mutation score **${score.text}** of ${measured.length} mutants.`,
   );
+  if (invalid > 0) {
+    lines.push(
+      `Not in the score: ${invalid} mutants that do not assemble, validate or compile (an operand of the wrong type, a constant out of range), which no runtime would load.`,
+    );
+  }
   // Stryker's score counts an equivalent mutant as a survivor; what the tests miss is the rest.
   const equivalent = live.filter((m) => {
     const why = explanations.mutants[m.key];
@@ -132,7 +184,7 @@ function section(pkg, run, explanations) {
   }
   if (run) {
     lines.push(
-      `\`${run.command}\` on ${run.date}: ${run.minutes} min wall time, concurrency ${run.concurrency}, Node ${run.node}, StrykerJS ${run.stryker}${run.incremental ? " (incremental: the results of mutants it did not retest are the runs' before)" : ""}.`,
+      `\`${run.command}\` on ${run.date}: ${run.minutes} min wall time, concurrency ${run.concurrency}, Node ${run.node}, ${run.tool ?? `StrykerJS ${run.stryker}`}${run.incremental ? " (incremental: the results of mutants it did not retest are the runs' before)" : ""}.`,
     );
   }
   lines.push("");
@@ -149,7 +201,7 @@ function section(pkg, run, explanations) {
           ? `**unexplained** (${m.status}); key: \`${cell(m.key)}\``
           : (explanations.reasons[why] ?? why);
       lines.push(
-        `| ${m.file.slice(prefix.length)}:${m.location.start.line} | ${m.mutatorName} | ${code(m.original)} → ${code(m.replacement)} | ${cell(text)} |`,
+        `| ${m.file.slice(prefix.length)}:${m.location.start.line} | ${m.mutatorName} | ${change(m.original, m.replacement)} | ${cell(text)} |`,
       );
     }
   }
@@ -167,7 +219,7 @@ function section(pkg, run, explanations) {
       "| --- | --- | --- |",
       ...ignored.map(
         (m) =>
-          `| ${m.file.slice(prefix.length)}:${m.location.start.line} | ${m.mutatorName} | ${code(m.original)} → ${code(m.replacement)} |`,
+          `| ${m.file.slice(prefix.length)}:${m.location.start.line} | ${m.mutatorName} | ${change(m.original, m.replacement)} |`,
       ),
       "",
       "</details>",
@@ -206,14 +258,17 @@ export function writeDoc(runs) {
             stryker,
             incremental: run.incremental,
             command: run.command,
+            tool: run.tool,
           };
     const { text, unexplained, stale } = section(pkg, details, explanations);
     const pattern = new RegExp(`<!-- mutation:${pkg} -->[\\s\\S]*?<!-- /mutation:${pkg} -->`);
     if (!pattern.test(doc)) throw new Error(`docs/mutation.md has no section for ${pkg}`);
     // Without run details, keep the line that names the run the report came from.
-    const previousRun = doc.match(pattern)[0].match(/^`pnpm mutation .*$/m)?.[0];
+    const previousRun = doc.match(pattern)[0].match(/^`pnpm mutation[ :].*$/m)?.[0];
     doc = doc.replace(pattern, () =>
-      details || !previousRun ? text : text.replace(/(of \d+ mutants\.)/, `$1\n${previousRun}`),
+      details || !previousRun
+        ? text
+        : text.replace(/(of \d+ mutants\.|tested so far, \*\*.*\*\*\.)/, `$1\n${previousRun}`),
     );
     if (unexplained.length > 0) {
       console.log(`mutation: ${pkg}: ${unexplained.length} survivor(s) without an explanation`);
@@ -228,7 +283,7 @@ export function writeDoc(runs) {
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const args = process.argv.slice(2);
   const pkgs = args.filter((arg) => !arg.startsWith("--"));
-  const reported = (pkgs.length > 0 ? pkgs : PACKAGES).filter((pkg) =>
+  const reported = (pkgs.length > 0 ? pkgs : [...PACKAGES, "kernel"]).filter((pkg) =>
     ["json", "incremental.json"].some((end) => existsSync(join(root, REPORTS, `${pkg}.${end}`))),
   );
   if (args.includes("--unexplained")) {

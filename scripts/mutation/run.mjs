@@ -1,9 +1,11 @@
 #!/usr/bin/env node
-// `pnpm mutation [ts|framing|core ...] [--force] [--concurrency N] [--mutate <files>]`: StrykerJS
-// on each package's source files (scripts/mutation/config.mjs; --mutate: only the
+// `pnpm mutation [ts|framing|core|kernel ...] [--force] [--concurrency N] [--mutate <files>]`:
+// StrykerJS on each package's source files (scripts/mutation/config.mjs; --mutate: only the
 // comma-separated files given), one package after another; prints each package's mutation
 // score and rewrites its section of docs/mutation.md (scripts/mutation/doc.mjs). Ctrl-C keeps
-// the results so far in the incremental file: the next run goes on from there.
+// the results so far in the incremental file: the next run goes on from there. `kernel` (and
+// a run of every package, last) is ts's WebAssembly kernel, which StrykerJS cannot mutate:
+// scripts/mutation/kernel.mjs (`pnpm mutation:kernel` runs it alone, with its own options).
 //
 // StrykerJS 10 needs Node >= 22, the workspace runs on Node 20: on an older Node this script
 // runs itself again on the Node 22 line of tools/node-lines (installed by `npm run setup`).
@@ -36,12 +38,16 @@ const option = (name) => {
 const force = argv.includes("--force");
 const concurrency = option("--concurrency");
 const mutate = option("--mutate")?.split(",");
-const packages = argv.filter((arg) => !arg.startsWith("--"));
-for (const pkg of packages) {
-  if (!PACKAGES.includes(pkg)) throw new Error(`unknown package ${pkg}: one of ${PACKAGES}`);
+const named = argv.filter((arg) => !arg.startsWith("--"));
+for (const pkg of named) {
+  if (!PACKAGES.includes(pkg) && pkg !== "kernel") {
+    throw new Error(`unknown package ${pkg}: one of ${PACKAGES},kernel`);
+  }
 }
+const kernel = named.length === 0 || named.includes("kernel");
+const packages = named.length === 0 ? PACKAGES : named.filter((pkg) => pkg !== "kernel");
 
-for (const pkg of packages.length > 0 ? packages : PACKAGES) {
+for (const pkg of packages) {
   const config = mutationConfig(pkg);
   // Results taken from the runs before: those of unchanged mutants, or (with --mutate) of
   // every mutant outside the files or lines given.
@@ -63,4 +69,17 @@ for (const pkg of packages.length > 0 ? packages : PACKAGES) {
   };
   console.log(`mutation: packages/${pkg}/src ${scoreOf(results).text} in ${seconds} s`);
   writeDoc([run]);
+}
+
+if (kernel) {
+  const { status } = spawnSync(
+    process.execPath,
+    [
+      join(root, "scripts/mutation/kernel.mjs"),
+      ...(force ? ["--force"] : []),
+      ...(concurrency ? ["--concurrency", concurrency] : []),
+    ],
+    { stdio: "inherit" },
+  );
+  if (status !== 0) process.exit(status ?? 1);
 }

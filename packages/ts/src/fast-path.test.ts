@@ -178,6 +178,12 @@ describe("fastPath: how far it goes", () => {
     // Two length bytes: the data is at 3..303, and end = fastEnd + 17 = 303.
     expect(run(303 - 17, OUT_SIZE - 72)).toMatchObject({ pos: starts[1]!.pos, op: 300 });
   });
+
+  it("takes a literal of exactly 256 bytes whose bytes end exactly at the input limit (moved whole: no 7 bytes to spare)", () => {
+    const { starts } = lay([lit(data(256)), lit(data(3))]);
+    // One length byte: the data is at 2..258, and end = fastEnd + 17 = 258.
+    expect(run(258 - 17, OUT_SIZE - 72)).toMatchObject({ pos: starts[1]!.pos, op: 256 });
+  });
 });
 
 describe("fastPath: what it leaves to the checked code", () => {
