@@ -2,7 +2,6 @@
 export * from "./crc32c.js";
 export { type DecodeFramedOptions, decodeFramed, FrameDecoder } from "./decode.js";
 export { type EncodeFramedOptions, encodeFramed, FrameEncoder } from "./encode.js";
-export type { ByteChunk } from "./parts.js";
 export {
   ChunkType,
   MAX_CHUNK_DATA,
@@ -10,6 +9,7 @@ export {
   MAX_UNCOMPRESSED_CHUNK_LENGTH,
   STREAM_IDENTIFIER,
 } from "./format.js";
+export type { ByteChunk } from "./parts.js";
 export {
   decodeSszSnappy,
   decodeSszSnappyAt,
