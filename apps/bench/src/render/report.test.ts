@@ -132,7 +132,13 @@ describe("overhead", () => {
   it("pairs each raw case with its adapter case, with an interval", () => {
     const rows = computeOverhead(recorded.cases);
     expect(rows.length).toBeGreaterThan(0);
-    expect(rows).toEqual(recorded.overhead);
+    // Levels to 12 digits: the recorded run's binomial coverage came from a library whose
+    // sums were off in the last bits (0.7499999999999998 for 0.75).
+    const digits = (x: unknown) =>
+      JSON.parse(JSON.stringify(x), (_, v) =>
+        typeof v === "number" ? Number(v.toPrecision(12)) : v,
+      );
+    expect(digits(rows)).toEqual(digits(recorded.overhead));
     for (const r of rows) {
       expect(r.ci!.low).toBeLessThanOrEqual(r.percent);
       expect(r.ci!.high).toBeGreaterThanOrEqual(r.percent);
