@@ -19,7 +19,7 @@
 // derives thresholds from them, and the sweep's must agree with it.
 import { medianEstimate, pairedRatio } from "@snappykit/auto";
 import { median } from "simple-statistics";
-import { ALPHA } from "../model/estimate.js";
+import { ALPHA, type Interval } from "../model/estimate.js";
 
 export { medianEstimate, pairedRatio };
 
