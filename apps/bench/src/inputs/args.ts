@@ -38,8 +38,8 @@ interval over the forks, and each codec is also given relative to a reference co
                           sizes from
   --op <ids>              only these ops: compress, uncompress, compress-into,
                           uncompress-into, alloc-uint8array, alloc-buffer,
-                          gossip-inbound, compress-async, uncompress-async,
-                          ssz_snappy-encode, ssz_snappy-decode; opt-in:
+                          gossip-inbound, gossip-transform, compress-async,
+                          uncompress-async, ssz_snappy-encode, ssz_snappy-decode; opt-in:
                           ssz_snappy-read-7b, ssz_snappy-read-64k (a response read off
                           a stream of 1-7-byte or 64 KiB chunks)
                           (default: all; the ssz_snappy ops only on req/resp payloads,

@@ -35,12 +35,19 @@ describe("client-pattern and owned-result ops", () => {
     expect(second).not.toBe(first);
   });
 
+  it("decode a gossip message through @snappykit/p2p's transform, the right bytes", () => {
+    const call = getOp("gossip-transform").call(ts);
+    expect(Uint8Array.from(run(call, ts.backend.compress(message)))).toEqual(message);
+  });
+
   it("refuse a message declaring more than MAX_PAYLOAD_SIZE before allocating", () => {
-    const call = getOp("gossip-inbound").call(ts);
-    // A preamble declaring 2^28 bytes: over the 10 MiB bound.
-    expect(() => run(call, Uint8Array.of(0x80, 0x80, 0x80, 0x80, 0x01, 0))).toThrow(
-      expect.objectContaining({ code: "LENGTH_LIMIT" }),
-    );
+    for (const id of ["gossip-inbound", "gossip-transform"]) {
+      const call = getOp(id).call(ts);
+      // A preamble declaring 2^28 bytes: over the 10 MiB bound.
+      expect(() => run(call, Uint8Array.of(0x80, 0x80, 0x80, 0x80, 0x01, 0))).toThrow(
+        expect.objectContaining({ code: "LENGTH_LIMIT" }),
+      );
+    }
   });
 
   it("allocate each item's decoded size and nothing else", () => {

@@ -9,6 +9,7 @@ import {
   MAX_PAYLOAD_SIZE,
   readSszSnappy,
 } from "@snappykit/framing";
+import { GossipTransform } from "@snappykit/p2p";
 import type { Backend, BenchPayload, OpSpec, PreparedPayload, Target } from "../model/case.js";
 
 const sumCompressed = (p: PreparedPayload) =>
@@ -232,8 +233,8 @@ export const OPS: readonly OpSpec[] = [
   ),
   // A consensus client's inbound gossip, as Lodestar writes it by hand: the declared length
   // checked against the topic's bound before anything is allocated, memory of the message's
-  // own from Node's pool (gossipsub keeps the bytes), and the codec decoding into it. A
-  // packaged inbound transform's row is one more op beside it, on the same inputs and payloads.
+  // own from Node's pool (gossipsub keeps the bytes), and the codec decoding into it; the
+  // packaged transform's row follows, on the same inputs and payloads.
   {
     id: "gossip-inbound",
     description:
@@ -249,6 +250,24 @@ export const OPS: readonly OpSpec[] = [
         codec.uncompressInto!(message, out, bound);
         return out;
       };
+      return { receiver: { run }, method: "run" };
+    },
+    inputs: (p) => p.referenceCompressed,
+    outputBytes: (p) => p.payload.bytes,
+    defaultFor: gossipOnly,
+  },
+  {
+    id: "gossip-transform",
+    description:
+      "per message: @snappykit/p2p's GossipTransform.inboundTransform (bounds checked before it allocates)",
+    async: false,
+    call: (target) => {
+      if (!hasUncompressInto(target)) return undefined;
+      const transform = new GossipTransform({
+        codec: target.backend as SnappyCodec,
+        bounds: () => ({ minSize: 0, maxSize: MAX_PAYLOAD_SIZE }),
+      });
+      const run = (message: Uint8Array) => transform.inboundTransform("bench", message);
       return { receiver: { run }, method: "run" };
     },
     inputs: (p) => p.referenceCompressed,
