@@ -46,7 +46,10 @@ console.log(
 for (const name of PAYLOADS) {
   const wire = getGolden(name)[0];
   const n = Math.max(100, Math.floor(1e6 / wire.length));
-  for (let i = 0; i < 5; i++) batch(ours, wire, n), batch(lodestar, wire, n);
+  for (let i = 0; i < 5; i++) {
+    batch(ours, wire, n);
+    batch(lodestar, wire, n);
+  }
   const ratios = [];
   for (let r = 0; r < rounds; r++) {
     const [a1, b1] = [batch(ours, wire, n), batch(lodestar, wire, n)];
