@@ -7,13 +7,14 @@ const git = (...args: string[]) => execFileSync("git", args, { encoding: "utf8" 
 describe("measuredTrees", () => {
   it("records the trees of the adapters named and of what the app depends on, not apps or tools", () => {
     const m = measuredTrees("@snappykit/bench", ["snappyjs", "napi-copy"]);
-    // bench → auto → napi, ts; every adapter → core; napi-copy is a variant, not a folder.
+    // bench → auto → napi, ts; bench → p2p; every adapter → core; napi-copy is a variant.
     expect(Object.keys(m.trees)).toEqual([
       "fixtures",
       "packages/auto",
       "packages/core",
       "packages/framing",
       "packages/napi",
+      "packages/p2p",
       "packages/snappyjs",
       "packages/ts",
     ]);
