@@ -50,6 +50,9 @@ const textOn = (factor: number) => (position(factor) > 0.45 ? "cell dark" : "cel
 export const WIDTH = 830;
 
 /** Render the heat map as a standalone SVG document. */
+/** Ops side by side in one payload's panel: more would squeeze an interval past its cell. */
+const OPS_PER_ROW = 4;
+
 export function renderSvg(report: BenchReport): string {
   const cols = codecColumns(report);
   const keys = rowKeys(report);
@@ -95,57 +98,66 @@ export function renderSvg(report: BenchReport): string {
   const body: string[] = [];
   let y = 150;
   for (const payload of payloads) {
-    const ops = keys.filter((k) => k.payload === payload).map((k) => k.op);
-    const rows = ops.map((op) => ({ op, cases: rowCases(report, payload, op) }));
-    const codecs = cols.filter((id) => rows.some((r) => r.cases.has(id)));
-    // The panel's ops share the width; long ids break at their last hyphen
-    // ("compress" / "async") so no header runs into the next.
-    const cellW = Math.min(170, Math.floor((WIDTH - 10 - labelW) / ops.length));
-    body.push(
-      `<text x="10" y="${y + 16}" class="group">${esc(payloadLabel(report, payload))}</text>`,
-    );
-    y += 24;
-    ops.forEach((op, j) => {
-      const x = labelW + j * cellW + cellW / 2;
-      const cut = op.lastIndexOf("-");
-      const parts = cut > 0 ? [op.slice(0, cut), op.slice(cut + 1)] : [op];
-      parts.forEach((part, k) => {
+    const all = keys.filter((k) => k.payload === payload).map((k) => k.op);
+    // At most OPS_PER_ROW ops side by side, so an interval fits its cell; a payload with
+    // more (the gossip payloads' client-pattern and allocation rows) continues below.
+    for (let from = 0; from < all.length; from += OPS_PER_ROW) {
+      const ops = all.slice(from, from + OPS_PER_ROW);
+      const rows = ops.map((op) => ({ op, cases: rowCases(report, payload, op) }));
+      const codecs = cols.filter((id) => rows.some((r) => r.cases.has(id)));
+      // The panel's ops share the width; long ids break at their last hyphen
+      // ("compress" / "async") so no header runs into the next.
+      const cellW = Math.min(170, Math.floor((WIDTH - 10 - labelW) / ops.length));
+      if (from === 0) {
         body.push(
-          `<text x="${x}" y="${y + 14 + k * 15}" class="op" text-anchor="middle">${esc(part)}</text>`,
+          `<text x="10" y="${y + 16}" class="group">${esc(payloadLabel(report, payload))}</text>`,
         );
-      });
-    });
-    y += 36;
-    // Each op's own yardstick: its fastest codec on this payload.
-    const best = rows.map((r) =>
-      Math.min(...[...r.cases.values()].map((c) => c.p50).filter(Number.isFinite)),
-    );
-    const fastest = ops.map(
-      (op) => report.relative.find((r) => r.payload === payload && r.op === op)?.fastest ?? [],
-    );
-    for (const id of codecs) {
-      body.push(
-        `<text x="10" y="${y + 20}" class="label">${esc(id)} <tspan class="axis">${esc(runtime.get(id) ?? "")}</tspan></text>`,
-      );
-      rows.forEach(({ op, cases }, j) => {
-        const x = labelW + j * cellW;
-        const r = cases.get(id);
-        if (!r || !Number.isFinite(r.p50)) {
+        y += 24;
+      }
+      ops.forEach((op, j) => {
+        const x = labelW + j * cellW + cellW / 2;
+        const cut = op.lastIndexOf("-");
+        const parts = cut > 0 ? [op.slice(0, cut), op.slice(cut + 1)] : [op];
+        parts.forEach((part, k) => {
           body.push(
-            `<rect x="${x + 1}" y="${y + 1}" width="${cellW - 2}" height="${cellH - 2}" class="none"/>`,
+            `<text x="${x}" y="${y + 14 + k * 15}" class="op" text-anchor="middle">${esc(part)}</text>`,
           );
-          return;
-        }
-        const f = r.p50 / best[j]!;
-        const tied = fastest[j]!.includes(id);
-        const interval = r.ci ? `${formatTime(r.ci.low)}–${formatTime(r.ci.high)}` : "no interval";
-        body.push(
-          `<rect x="${x + 1}" y="${y + 1}" width="${cellW - 2}" height="${cellH - 2}" fill="${colourFor(f)}" data-codec="${esc(id)}" data-payload="${esc(payload)}" data-op="${esc(op)}"${tied ? ' class="best"' : ""}/>`,
-          `<text x="${x + cellW / 2}" y="${y + 14}" class="${textOn(f)}${tied ? " fastest" : ""}" text-anchor="middle">${esc(formatTime(r.p50))}</text>`,
-          `<text x="${x + cellW / 2}" y="${y + 27}" class="${textOn(f)} ci" text-anchor="middle">${esc(interval)}</text>`,
-        );
+        });
       });
-      y += cellH;
+      y += 36;
+      // Each op's own yardstick: its fastest codec on this payload.
+      const best = rows.map((r) =>
+        Math.min(...[...r.cases.values()].map((c) => c.p50).filter(Number.isFinite)),
+      );
+      const fastest = ops.map(
+        (op) => report.relative.find((r) => r.payload === payload && r.op === op)?.fastest ?? [],
+      );
+      for (const id of codecs) {
+        body.push(
+          `<text x="10" y="${y + 20}" class="label">${esc(id)} <tspan class="axis">${esc(runtime.get(id) ?? "")}</tspan></text>`,
+        );
+        rows.forEach(({ op, cases }, j) => {
+          const x = labelW + j * cellW;
+          const r = cases.get(id);
+          if (!r || !Number.isFinite(r.p50)) {
+            body.push(
+              `<rect x="${x + 1}" y="${y + 1}" width="${cellW - 2}" height="${cellH - 2}" class="none"/>`,
+            );
+            return;
+          }
+          const f = r.p50 / best[j]!;
+          const tied = fastest[j]!.includes(id);
+          const interval = r.ci
+            ? `${formatTime(r.ci.low)}–${formatTime(r.ci.high)}`
+            : "no interval";
+          body.push(
+            `<rect x="${x + 1}" y="${y + 1}" width="${cellW - 2}" height="${cellH - 2}" fill="${colourFor(f)}" data-codec="${esc(id)}" data-payload="${esc(payload)}" data-op="${esc(op)}"${tied ? ' class="best"' : ""}/>`,
+            `<text x="${x + cellW / 2}" y="${y + 14}" class="${textOn(f)}${tied ? " fastest" : ""}" text-anchor="middle">${esc(formatTime(r.p50))}</text>`,
+            `<text x="${x + cellW / 2}" y="${y + 27}" class="${textOn(f)} ci" text-anchor="middle">${esc(interval)}</text>`,
+          );
+        });
+        y += cellH;
+      }
     }
     y += 14;
   }
