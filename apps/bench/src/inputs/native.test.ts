@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { discoverAdapters, loadAdapters } from "@snappykit/workspace";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { TINY_TIMING } from "../__fixtures__/timing.js";
 import { ChildWorker, nativeCommand, writeInputs } from "../measure/fork.js";
 import type { RowInputs, TargetSpec } from "../model/case.js";
 import type { TimingOptions } from "../model/timing.js";
@@ -13,20 +14,7 @@ import { getOp, OPS } from "./ops.js";
 import { prepareInputs } from "./prepare.js";
 import { syntheticPayloads } from "./synthetic.js";
 
-const TINY: TimingOptions = {
-  forks: 1,
-  extraForks: 0,
-  targetWidthPercent: 5,
-  budgetMs: 10_000,
-  warmupMs: 5,
-  timeMs: 10,
-  minSamples: 3,
-  sliceMs: 2,
-  batchMs: 0.5,
-  batchMaxBytes: 256 * 1024,
-  allocationRuns: 3,
-  clock: "wall",
-};
+const TINY: TimingOptions = { ...TINY_TIMING, forks: 1 };
 
 let native: Extract<NativeLoad, { ok: true }>;
 beforeAll(() => {

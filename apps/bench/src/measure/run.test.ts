@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { discoverAdapters, loadAdapters } from "@snappykit/workspace";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { TINY_TIMING } from "../__fixtures__/timing.js";
 import { adapterTarget } from "../inputs/cases.js";
 import { getOp } from "../inputs/ops.js";
 import { prepareInputs } from "../inputs/prepare.js";
@@ -16,20 +17,7 @@ import { LocalWorker } from "./local.js";
 import { CaseTimer, hasGc, settleHeap } from "./run.js";
 import { runForks } from "./schedule.js";
 
-const TINY: TimingOptions = {
-  forks: 2,
-  extraForks: 0,
-  targetWidthPercent: 5,
-  budgetMs: 10_000,
-  warmupMs: 5,
-  timeMs: 10,
-  minSamples: 3,
-  sliceMs: 2,
-  batchMs: 0.5,
-  batchMaxBytes: 256 * 1024,
-  allocationRuns: 3,
-  clock: "wall",
-};
+const TINY = TINY_TIMING;
 
 const napi = discoverAdapters().find((e) => e.id === "napi")!;
 const spec = (over: Partial<TargetSpec> = {}): TargetSpec => ({
