@@ -31,10 +31,10 @@ async function load(): Promise<SnappyWasi> {
 
 /** The Node entry's codec over the browser build. */
 export async function createCodec(): Promise<SnappyCodec> {
-  return codecOver(await load(), library);
+  return codecOver({ module: await load(), library });
 }
 
 /** The Node entry's raw backend over the browser build. */
 export async function createRaw(): Promise<RawBackend> {
-  return rawOver(await load(), library);
+  return rawOver({ module: await load(), library });
 }

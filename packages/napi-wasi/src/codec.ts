@@ -23,6 +23,9 @@ export interface SnappyWasi {
   uncompress(input: Uint8Array, options: DecOptions): Promise<Uint8Array>;
 }
 
+/** The loaded build and its `name@version`, as index.ts and browser.ts load it. */
+type Loaded = { readonly module: SnappyWasi; readonly library: string };
+
 // By default the binding returns arrays (Buffers on Node) that view its shared wasm memory (their
 // `.buffer` is the whole SharedArrayBuffer, hundreds of MB). copyOutputData makes it copy
 // the result into an ordinary ArrayBuffer, so callers never hold a window into the heap.
@@ -32,7 +35,7 @@ const DECODE: DecOptions = { asBuffer: true, copyOutputData: true };
 const RAW_DECODE: DecOptions = { asBuffer: true };
 
 /** The guarded codec over `binding` (see `createCodec` in index.ts). */
-export function codecOver(binding: SnappyWasi, library: string): SnappyCodec {
+export function codecOver({ module: binding, library }: Loaded): SnappyCodec {
   return guardedCodec({
     name,
     library,
@@ -46,7 +49,7 @@ export function codecOver(binding: SnappyWasi, library: string): SnappyCodec {
 }
 
 /** `binding` with the library's defaults: no guard, outputs view wasm memory. */
-export function rawOver(binding: SnappyWasi, library: string): RawBackend {
+export function rawOver({ module: binding, library }: Loaded): RawBackend {
   return {
     library,
     compress: (input) => binding.compressSync(input),

@@ -27,8 +27,7 @@ const load = () => loadBackend<SnappyWasi>(PACKAGE, import.meta.url);
  * @throws SnappyError `UNSUPPORTED` when the WASI module cannot be loaded.
  */
 export async function createCodec(): Promise<SnappyCodec> {
-  const { module, library } = load();
-  return codecOver(module, library);
+  return codecOver(load());
 }
 
 /**
@@ -37,6 +36,5 @@ export async function createCodec(): Promise<SnappyCodec> {
  * it on untrusted input: a 10-byte stream can make it allocate gigabytes.
  */
 export async function createRaw(): Promise<RawBackend> {
-  const { module, library } = load();
-  return rawOver(module, library);
+  return rawOver(load());
 }

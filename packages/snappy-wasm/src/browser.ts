@@ -27,11 +27,11 @@ function initOnce(): Promise<unknown> {
 /** The Node entry's codec, after fetching and instantiating the wasm module once. */
 export async function createCodec(): Promise<SnappyCodec> {
   await initOnce();
-  return codecOver(backend, library);
+  return codecOver({ module: backend, library });
 }
 
 /** The Node entry's raw backend (no length guard), after the same `init()`. */
 export async function createRaw(): Promise<RawBackend> {
   await initOnce();
-  return rawOver(backend, library);
+  return rawOver({ module: backend, library });
 }

@@ -8,6 +8,9 @@ export const name = "snappy-wasm";
 /** The block-format functions of either build. */
 export type SnappyWasm = Pick<typeof import("snappy-wasm"), "compress_raw" | "decompress_raw">;
 
+/** The loaded build and its `name@version`, as index.ts and browser.ts load it. */
+type Loaded = { readonly module: SnappyWasm; readonly library: string };
+
 /**
  * A {@link SnappyCodec} over snappy-wasm's block-format functions
  * (`compress_raw`/`decompress_raw`; its plain `compress` writes the framing format).
@@ -17,7 +20,7 @@ export type SnappyWasm = Pick<typeof import("snappy-wasm"), "compress_raw" | "de
  * `checkUncompressedLength` (`maxLength` and the 64/3 expansion bound) before the call.
  * snappy-wasm copies its results out of wasm memory, so the adapter adds no copy.
  */
-export function codecOver(backend: SnappyWasm, library: string): SnappyCodec {
+export function codecOver({ module: backend, library }: Loaded): SnappyCodec {
   return guardedCodec({
     name,
     library,
@@ -31,7 +34,7 @@ export function codecOver(backend: SnappyWasm, library: string): SnappyCodec {
 }
 
 /** The same functions called directly: no length guard. */
-export function rawOver(backend: SnappyWasm, library: string): RawBackend {
+export function rawOver({ module: backend, library }: Loaded): RawBackend {
   return {
     library,
     compress: (input) => backend.compress_raw(input),

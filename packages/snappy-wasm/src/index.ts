@@ -19,8 +19,7 @@ const load = () => loadBackend<SnappyWasm>("snappy-wasm", import.meta.url);
  * length guard before every `uncompress` (see `codecOver`).
  */
 export async function createCodec(): Promise<SnappyCodec> {
-  const { module, library } = load();
-  return codecOver(module, library);
+  return codecOver(load());
 }
 
 /**
@@ -28,6 +27,5 @@ export async function createCodec(): Promise<SnappyCodec> {
  * fuzzer. No length guard: never use it on untrusted input.
  */
 export async function createRaw(): Promise<RawBackend> {
-  const { module, library } = load();
-  return rawOver(module, library);
+  return rawOver(load());
 }
