@@ -255,18 +255,23 @@ export function route(ts: SnappyCodec, native: NativeResult, options: AutoOption
         ? big.uncompress(input, options)
         : ts.uncompress(input, options);
     },
-    compressInto: (given, output) => {
-      const input = bytesOf(given);
-      return nativeCompressInto && compressNative(input, input.length)
-        ? nativeCompressInto(input, output)
-        : tsInto.compressInto(input, output);
-    },
-    uncompressInto: (given, output, options) => {
-      const input = bytesOf(given);
-      return nativeUncompressInto && uncompressNative(input, declaredSize(input))
-        ? nativeUncompressInto(input, output, options)
-        : tsInto.uncompressInto(input, output, options);
-    },
+    // Where every into-call goes to ts, ts's own functions: no second entry check.
+    compressInto: nativeCompressInto
+      ? (given, output) => {
+          const input = bytesOf(given);
+          return compressNative(input, input.length)
+            ? nativeCompressInto(input, output)
+            : tsInto.compressInto(input, output);
+        }
+      : tsInto.compressInto,
+    uncompressInto: nativeUncompressInto
+      ? (given, output, options) => {
+          const input = bytesOf(given);
+          return uncompressNative(input, declaredSize(input))
+            ? nativeUncompressInto(input, output, options)
+            : tsInto.uncompressInto(input, output, options);
+        }
+      : tsInto.uncompressInto,
     // Pure functions of the format: the same for every codec.
     uncompressedLength: (input, options) => checkUncompressedLength(input, options).length,
     maxCompressedLength: ts.maxCompressedLength ?? maxCompressedLength,
