@@ -9,13 +9,7 @@ import { join } from "node:path";
 import semver from "semver";
 import { fail } from "./commands.mjs";
 import { mapLimit } from "./pack.mjs";
-import {
-  metadataProblems,
-  missingFiles,
-  releaseProblems,
-  snapshotProblems,
-  unpublishableRanges,
-} from "./release-checks.mjs";
+import * as checks from "./release-checks.mjs";
 
 /** name → version, as the clone's package.json files say now. */
 const versionsInClone = (packages) =>
@@ -104,7 +98,12 @@ export async function secondRelease(clone, changed, first) {
     { quiet: true },
   );
   fail([
-    ...releaseProblems({ changed: changed.packageName, before: first, after: latest, manifests }),
+    ...checks.releaseProblems({
+      changed: changed.packageName,
+      before: first,
+      after: latest,
+      manifests,
+    }),
     ...(shipped.includes(mark) ? [] : [`${changed.packageName}: the new tarball lacks the change`]),
   ]);
   const moved = names.filter((n) => latest[n] !== first[n]);
@@ -130,7 +129,7 @@ export async function canaryRelease(clone, changed, latest) {
     names.filter((n) => after[n] !== before[n]).map((n) => [n, after[n]]),
   );
   fail(
-    snapshotProblems({
+    checks.snapshotProblems({
       tag: "canary",
       canary,
       latest,
@@ -160,9 +159,9 @@ export async function checkPublished(clone, latest) {
     const tarball = await clone.registry.tarballOf(p.name, version);
     const files = (await clone.run("tar", ["-tzf", tarball], { quiet: true })).trim().split("\n");
     return [
-      ...metadataProblems(view, p.pkg, p.relDir),
-      ...missingFiles(view, files),
-      ...unpublishableRanges(view),
+      ...checks.metadataProblems(view, p.pkg, p.relDir),
+      ...checks.missingFiles(view, files),
+      ...checks.unpublishableRanges(view),
     ].map((m) => `${p.name}@${version}: ${m}`);
   });
   fail(problems.flat());

@@ -10,13 +10,13 @@
 import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { existsSync, readFileSync, statSync, writeFileSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { repoRoot } from "@snappykit/workspace";
 import { PACKAGES, REPORTS } from "./config.mjs";
 
-const root = join(dirname(fileURLToPath(import.meta.url)), "../..");
-const DOC = join(root, "docs/mutation.md");
-const EXPLANATIONS = join(root, "docs/mutation-survivors.json");
+const DOC = join(repoRoot, "docs/mutation.md");
+const EXPLANATIONS = join(repoRoot, "docs/mutation-survivors.json");
 
 /**
  * The sections: a package's source, or ts's WebAssembly kernel (scripts/mutation/kernel.mjs),
@@ -35,8 +35,8 @@ const DEAD = ["Killed", "Timeout"];
  * only its incremental file (the mutants tested so far), newer than the last full report.
  */
 function reportOf(pkg) {
-  const full = join(root, REPORTS, `${pkg}.json`);
-  const incremental = join(root, REPORTS, `${pkg}.incremental.json`);
+  const full = join(repoRoot, REPORTS, `${pkg}.json`);
+  const incremental = join(repoRoot, REPORTS, `${pkg}.incremental.json`);
   const partial =
     existsSync(incremental) && (!existsSync(full) || mtime(incremental) > mtime(full) + 60_000);
   const report = JSON.parse(readFileSync(partial ? incremental : full, "utf8"));
@@ -242,7 +242,7 @@ function section(pkg, run, explanations) {
 export function writeDoc(runs) {
   const explanations = JSON.parse(readFileSync(EXPLANATIONS, "utf8"));
   const stryker = JSON.parse(
-    readFileSync(join(root, "node_modules/@stryker-mutator/core/package.json"), "utf8"),
+    readFileSync(join(repoRoot, "node_modules/@stryker-mutator/core/package.json"), "utf8"),
   ).version;
   let doc = readFileSync(DOC, "utf8");
   for (const run of runs) {
@@ -277,14 +277,18 @@ export function writeDoc(runs) {
   }
   writeFileSync(DOC, doc);
   // Tables aligned as `pnpm test`'s biome check wants them.
-  spawnSync(join(root, "node_modules/.bin/biome"), ["format", "--write", DOC], { stdio: "ignore" });
+  spawnSync(join(repoRoot, "node_modules/.bin/biome"), ["format", "--write", DOC], {
+    stdio: "ignore",
+  });
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const args = process.argv.slice(2);
   const pkgs = args.filter((arg) => !arg.startsWith("--"));
   const reported = (pkgs.length > 0 ? pkgs : [...PACKAGES, "kernel"]).filter((pkg) =>
-    ["json", "incremental.json"].some((end) => existsSync(join(root, REPORTS, `${pkg}.${end}`))),
+    ["json", "incremental.json"].some((end) =>
+      existsSync(join(repoRoot, REPORTS, `${pkg}.${end}`)),
+    ),
   );
   if (args.includes("--unexplained")) {
     // A skeleton to paste into docs/mutation-survivors.json's `mutants` and fill in.

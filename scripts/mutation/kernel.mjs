@@ -39,16 +39,15 @@ import {
 } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, relative } from "node:path";
-import { fileURLToPath } from "node:url";
+import { repoRoot } from "@snappykit/workspace";
 import { REPORTS } from "./config.mjs";
 import { scoreOf, writeDoc } from "./doc.mjs";
 import { applyMutant, canonical, mutantsOf } from "./wat.mjs";
 
-const root = join(dirname(fileURLToPath(import.meta.url)), "../..");
-const PKG = join(root, "packages/ts");
+const PKG = join(repoRoot, "packages/ts");
 const FILE = "packages/ts/src/kernel.wat";
-const CACHE = join(root, REPORTS, "kernel.cache.json");
-const REPORT = join(root, REPORTS, "kernel.json");
+const CACHE = join(repoRoot, REPORTS, "kernel.cache.json");
+const REPORT = join(repoRoot, REPORTS, "kernel.json");
 const {
   assemble,
   kernelModule,
@@ -88,13 +87,13 @@ function suiteHash() {
       const path = join(dir, entry.name);
       if (entry.isDirectory()) walk(path);
       else if (!/kernel(-binary\.ts|\.wat)$/.test(entry.name)) {
-        hash.update(relative(root, path)).update(readFileSync(path));
+        hash.update(relative(repoRoot, path)).update(readFileSync(path));
       }
     }
   };
   walk(join(PKG, "src"));
   walk(join(PKG, "scripts"));
-  walk(join(root, "packages/core/src"));
+  walk(join(repoRoot, "packages/core/src"));
   return hash.digest("hex").slice(0, 16);
 }
 
@@ -109,9 +108,9 @@ function makeSandbox(n) {
   const pkg = join(dir, "packages/ts");
   mkdirSync(join(pkg, "node_modules"), { recursive: true });
   for (const file of ["package.json", "tsconfig.base.json", "vitest.shared.ts"]) {
-    cpSync(join(root, file), join(dir, file));
+    cpSync(join(repoRoot, file), join(dir, file));
   }
-  symlinkSync(join(root, "node_modules"), join(dir, "node_modules"));
+  symlinkSync(join(repoRoot, "node_modules"), join(dir, "node_modules"));
   for (const entry of ["src", "scripts", "package.json", "tsconfig.json", "vitest.config.ts"]) {
     cpSync(join(PKG, entry), join(pkg, entry), { recursive: true });
   }
@@ -133,7 +132,7 @@ function makeSandbox(n) {
   return { dir, pkg };
 }
 
-const VITEST = join(root, "node_modules/vitest/vitest.mjs");
+const VITEST = join(repoRoot, "node_modules/vitest/vitest.mjs");
 
 /** The test runs under way, each in its own process group: ended with this one. */
 const running = new Set();
@@ -260,7 +259,7 @@ function shuffled(items, seed) {
   return out;
 }
 
-const source = readFileSync(join(root, FILE), "utf8");
+const source = readFileSync(join(repoRoot, FILE), "utf8");
 const suite = suiteHash();
 const cache = existsSync(CACHE) ? JSON.parse(readFileSync(CACHE, "utf8")) : {};
 const saveCache = () => {

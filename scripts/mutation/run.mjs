@@ -11,12 +11,11 @@
 // runs itself again on the Node 22 line of tools/node-lines (installed by `npm run setup`).
 import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { join } from "node:path";
+import { repoRoot } from "@snappykit/workspace";
 import { nodeLineBinary } from "@snappykit/workspace/node-lines";
 
-const root = join(dirname(fileURLToPath(import.meta.url)), "../..");
-process.chdir(root);
+process.chdir(repoRoot);
 
 if (Number(process.versions.node.split(".")[0]) < 22) {
   const node = nodeLineBinary("node22");
@@ -75,7 +74,7 @@ if (kernel) {
   const { status } = spawnSync(
     process.execPath,
     [
-      join(root, "scripts/mutation/kernel.mjs"),
+      join(repoRoot, "scripts/mutation/kernel.mjs"),
       ...(force ? ["--force"] : []),
       ...(concurrency ? ["--concurrency", concurrency] : []),
     ],

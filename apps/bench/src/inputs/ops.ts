@@ -14,14 +14,21 @@ import type { Backend, BenchPayload, OpSpec, PreparedPayload, Target } from "../
 
 const sumCompressed = (p: PreparedPayload) =>
   p.referenceCompressed.reduce((n, c) => n + c.length, 0);
+const payloadBytes = (p: PreparedPayload) => p.payload.bytes;
+
+/** What an op reads per item and how many bytes it writes: most ops share one of a few. */
+type OpData = Pick<OpSpec, "inputs" | "outputBytes">;
+/** A compressing op's: the payload's items, written at the reference codec's sizes. */
+const COMPRESSING: OpData = { inputs: (p) => p.payload.items, outputBytes: sumCompressed };
+/** A decompressing op's: the reference codec's output, written back as the payload. */
+const UNCOMPRESSING: OpData = { inputs: (p) => p.referenceCompressed, outputBytes: payloadBytes };
 
 function methodOp(
   id: string,
   description: string,
   method: keyof Backend,
   async: boolean,
-  inputs: (p: PreparedPayload) => readonly Uint8Array[],
-  outputBytes: (p: PreparedPayload) => number,
+  data: OpData,
 ): OpSpec {
   return {
     id,
@@ -31,8 +38,7 @@ function methodOp(
       typeof target.backend[method] === "function" && !(async && target.syncOnly)
         ? { receiver: target.backend, method }
         : undefined,
-    inputs,
-    outputBytes,
+    ...data,
   };
 }
 
@@ -47,8 +53,7 @@ function intoOp(
   id: string,
   description: string,
   method: "compressInto" | "uncompressInto",
-  inputs: (p: PreparedPayload) => readonly Uint8Array[],
-  outputBytes: (p: PreparedPayload) => number,
+  data: OpData,
 ): OpSpec {
   return {
     id,
@@ -63,8 +68,7 @@ function intoOp(
           : largest(items.map((i) => readUncompressedLength(i).length));
       return { receiver: b, method, into };
     },
-    inputs,
-    outputBytes,
+    ...data,
   };
 }
 
@@ -100,7 +104,7 @@ function allocOp(
       return { receiver: { run }, method: "run" };
     },
     inputs: (p) => p.payload.items,
-    outputBytes: (p) => p.payload.bytes,
+    outputBytes: payloadBytes,
     defaultFor: gossipOnly,
   };
 }
@@ -113,8 +117,7 @@ function framedOp(
   id: string,
   description: string,
   run: (codec: SnappyCodec) => (input: Uint8Array) => Uint8Array,
-  inputs: (p: PreparedPayload) => readonly Uint8Array[],
-  outputBytes: (p: PreparedPayload) => number,
+  data: OpData,
   inDefaultRun = true,
 ): OpSpec {
   return {
@@ -125,8 +128,7 @@ function framedOp(
       target.impl === "adapter"
         ? { receiver: { run: run(target.backend as SnappyCodec) }, method: "run" }
         : undefined,
-    inputs,
-    outputBytes,
+    ...data,
     defaultFor: (payload) => inDefaultRun && payload.kind === "reqresp",
   };
 }
@@ -145,6 +147,13 @@ const referenceFramed = (p: PreparedPayload) => {
   }
   return framed;
 };
+/** An `ssz_snappy` encoding op's: the payload's items, at the reference's sizes + ~64 B framing. */
+const SSZ_ENCODING: OpData = {
+  inputs: (p) => p.payload.items,
+  outputBytes: (p) => sumCompressed(p) + p.payload.items.length * 64,
+};
+/** An `ssz_snappy` decoding op's: the reference's encoding, written back as the payload. */
+const SSZ_DECODING: OpData = { inputs: referenceFramed, outputBytes: payloadBytes };
 
 /** `bytes` as a stream hands it over: chunks of `size(i)` bytes, the i-th chunk's. */
 function chunked(bytes: Uint8Array, size: (i: number) => number): Uint8Array[] {
@@ -180,8 +189,7 @@ function streamedOp(id: string, description: string, size: (i: number) => number
         readSszSnappy(codec, new ByteReader(streamOf(chunks.get(item)!)), ANY_SIZE);
       return { receiver: { run }, method: "run" };
     },
-    inputs: referenceFramed,
-    outputBytes: (p) => p.payload.bytes,
+    ...SSZ_DECODING,
     defaultFor: () => false,
   };
 }
@@ -191,35 +199,25 @@ function streamedOp(id: string, description: string, size: (i: number) => number
  * is one more `OpSpec` here; the runner and the reports need no change.
  */
 export const OPS: readonly OpSpec[] = [
-  methodOp(
-    "compress",
-    "block-compress every item",
-    "compress",
-    false,
-    (p) => p.payload.items,
-    sumCompressed,
-  ),
+  methodOp("compress", "block-compress every item", "compress", false, COMPRESSING),
   methodOp(
     "uncompress",
     "block-decompress the reference codec's output for every item",
     "uncompress",
     false,
-    (p) => p.referenceCompressed,
-    (p) => p.payload.bytes,
+    UNCOMPRESSING,
   ),
   intoOp(
     "compress-into",
     "compressInto every item, into one array sized for the largest",
     "compressInto",
-    (p) => p.payload.items,
-    sumCompressed,
+    COMPRESSING,
   ),
   intoOp(
     "uncompress-into",
     "uncompressInto the reference's output for every item, into one array sized for the largest",
     "uncompressInto",
-    (p) => p.referenceCompressed,
-    (p) => p.payload.bytes,
+    UNCOMPRESSING,
   ),
   allocOp(
     "alloc-uint8array",
@@ -252,8 +250,7 @@ export const OPS: readonly OpSpec[] = [
       };
       return { receiver: { run }, method: "run" };
     },
-    inputs: (p) => p.referenceCompressed,
-    outputBytes: (p) => p.payload.bytes,
+    ...UNCOMPRESSING,
     defaultFor: gossipOnly,
   },
   {
@@ -270,8 +267,7 @@ export const OPS: readonly OpSpec[] = [
       const run = (message: Uint8Array) => transform.inboundTransform("bench", message);
       return { receiver: { run }, method: "run" };
     },
-    inputs: (p) => p.referenceCompressed,
-    outputBytes: (p) => p.payload.bytes,
+    ...UNCOMPRESSING,
     defaultFor: gossipOnly,
   },
   // Async ops await items one after another: the latency of a message through the
@@ -281,30 +277,26 @@ export const OPS: readonly OpSpec[] = [
     "compressAsync (thread pool) every item, awaited one by one",
     "compressAsync",
     true,
-    (p) => p.payload.items,
-    sumCompressed,
+    COMPRESSING,
   ),
   methodOp(
     "uncompress-async",
     "uncompressAsync (thread pool) the reference's output, awaited one by one",
     "uncompressAsync",
     true,
-    (p) => p.referenceCompressed,
-    (p) => p.payload.bytes,
+    UNCOMPRESSING,
   ),
   framedOp(
     "ssz_snappy-encode",
     "req/resp ssz_snappy encode (varint + framing format, CRC-32C) every item",
     (codec) => (ssz) => encodeSszSnappy(codec, ssz),
-    (p) => p.payload.items,
-    (p) => sumCompressed(p) + p.payload.items.length * 64,
+    SSZ_ENCODING,
   ),
   framedOp(
     "ssz_snappy-decode",
     "req/resp ssz_snappy decode (checksums verified) of the reference's encoding",
     (codec) => (framed) => decodeSszSnappy(codec, framed, ANY_SIZE),
-    referenceFramed,
-    (p) => p.payload.bytes,
+    SSZ_DECODING,
   ),
   // The 1–7-byte chunks of a slow peer's stream, and the 64 KiB of a fast one's.
   streamedOp(
@@ -322,16 +314,14 @@ export const OPS: readonly OpSpec[] = [
     "ssz_snappy-encode-ts-crc",
     "ssz_snappy encode with the pure-TypeScript CRC-32C instead of the native one",
     (codec) => (ssz) => encodeSszSnappy(codec, ssz, TS_CRC),
-    (p) => p.payload.items,
-    (p) => sumCompressed(p) + p.payload.items.length * 64,
+    SSZ_ENCODING,
     false,
   ),
   framedOp(
     "ssz_snappy-decode-ts-crc",
     "ssz_snappy decode with the pure-TypeScript CRC-32C instead of the native one",
     (codec) => (framed) => decodeSszSnappy(codec, framed, { ...ANY_SIZE, ...TS_CRC }),
-    referenceFramed,
-    (p) => p.payload.bytes,
+    SSZ_DECODING,
     false,
   ),
 ];

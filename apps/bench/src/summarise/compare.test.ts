@@ -44,29 +44,22 @@ const run = (cases: CaseResult[], over: Partial<ComparedRun> = {}): ComparedRun 
   ...over,
 });
 
+/** A run with one case a codec, each with the forks given for it. */
+const runOf = (forks: Record<string, readonly number[]>) =>
+  run(Object.entries(forks).map(([codec, times]) => result(codec, times)));
+
 // Nine forks of ~100 ns with a realistic spread and one outlying fork.
 const noisy = [100, 104, 97, 101, 99, 350, 102, 98, 103];
 const shuffled = [101, 98, 103, 99, 102, 97, 100, 104, 320];
 
 describe("compareCases", () => {
-  const base = run([
-    result("same", noisy),
-    result("slow", noisy),
-    result("fast", noisy),
-    result("gone", noisy),
-  ]);
-  const current = run([
-    result("same", shuffled),
-    result(
-      "slow",
-      noisy.map((x) => x * 1.2),
-    ),
-    result(
-      "fast",
-      noisy.map((x) => x * 0.7),
-    ),
-    result("new", noisy),
-  ]);
+  const base = runOf({ same: noisy, slow: noisy, fast: noisy, gone: noisy });
+  const current = runOf({
+    same: shuffled,
+    slow: noisy.map((x) => x * 1.2),
+    fast: noisy.map((x) => x * 0.7),
+    new: noisy,
+  });
   const { entries, info } = compareCases(base, current, 10, "base.json");
   const by = Object.fromEntries(entries.map((e) => [e.codec, e]));
 
@@ -143,12 +136,7 @@ describe("compareCases", () => {
   });
 
   it("never calls a difference significant with too few forks to test", () => {
-    const r = compareCases(
-      run([result("a", [100, 100, 100])]),
-      run([result("a", [200, 200, 200])]),
-      10,
-      "base.json",
-    );
+    const r = compareCases(runOf({ a: [100, 100, 100] }), runOf({ a: [200, 200, 200] }), 10, "b");
     expect(r.entries[0]).toMatchObject({ significant: false, verdict: "no significant change" });
     expect(r.entries[0]!.absolute.testable).toBe(false);
     expect(r.info).toMatchObject({ testable: 0, forksToTest: 4 });
@@ -164,18 +152,13 @@ describe("compareCases on ratios to the reference", () => {
   // A whole run 6 % slower (the machine), every codec alike; `ts` 20 % slower on top.
   const later = (xs: readonly number[], factor: number) =>
     xs.map((x, i) => x * factor * (1 + (i % 3) * 0.001));
-  const base = run([
-    result("ref", noisy),
-    result("ts", noisy),
-    result("other", noisy),
-    result("third", noisy),
-  ]);
-  const current = run([
-    result("ref", later(noisy, 1.06)),
-    result("ts", later(noisy, 1.06 * 1.2)),
-    result("other", later(noisy, 1.06)),
-    result("third", later(noisy, 1.06)),
-  ]);
+  const base = runOf({ ref: noisy, ts: noisy, other: noisy, third: noisy });
+  const current = runOf({
+    ref: later(noisy, 1.06),
+    ts: later(noisy, 1.06 * 1.2),
+    other: later(noisy, 1.06),
+    third: later(noisy, 1.06),
+  });
   const { entries, info } = compareCases(base, current, 5, "base.json");
   const by = Object.fromEntries(entries.map((e) => [e.codec, e]));
 
@@ -213,12 +196,7 @@ describe("compareCases on ratios to the reference", () => {
   });
 
   it("judges the reference on its time when its row has no other codec", () => {
-    const alone = compareCases(
-      run([result("ref", noisy)]),
-      run([result("ref", later(noisy, 1.3))]),
-      5,
-      "b",
-    );
+    const alone = compareCases(runOf({ ref: noisy }), runOf({ ref: later(noisy, 1.3) }), 5, "b");
     expect(alone.entries[0]).toMatchObject({ judgedBy: "absolute", verdict: "slower" });
     expect(alone.entries[0]!.ratio).toBeUndefined();
   });
@@ -238,7 +216,7 @@ describe("compareCases on cases with two speeds", () => {
   const r5 = [10500, 402200, 305000, 397400, 465500, 302000, 451900, 472500, 14600, 460800];
   const r5b = [...r5, 388300, 387900, 386800];
   const compare = (a: number[], b: number[]) =>
-    compareCases(run([result("napi", a)]), run([result("napi", b)]), 10, "base.json").entries[0]!;
+    compareCases(runOf({ napi: a }), runOf({ napi: b }), 10, "base.json").entries[0]!;
 
   it("tests the fast forks and counts the slow ones when the share of slow forks moves", () => {
     expect(compare(r4, r5b)).toMatchObject({
@@ -272,8 +250,8 @@ describe("compareCases on cases with two speeds", () => {
   const seven = [1000, 1010, 990, 1005, 995, 1002, 998];
 
   it("tests the ratio on every fork when the case and the reference slowed together", () => {
-    const base = run([result("ref", cpus(seven)), result("ts", cpus(seven, 0.4))]);
-    const slowed = run([result("ref", cpus(seven)), result("ts", cpus(seven, 0.48))]);
+    const base = runOf({ ref: cpus(seven), ts: cpus(seven, 0.4) });
+    const slowed = runOf({ ref: cpus(seven), ts: cpus(seven, 0.48) });
     const e = compareCases(base, slowed, 10, "base.json").entries.find((x) => x.codec === "ts")!;
     expect(e.twoSpeeds).toBeDefined();
     expect(e.absolute.testable).toBe(false);
@@ -286,8 +264,8 @@ describe("compareCases on cases with two speeds", () => {
     // run: over every fork, its median ratio would have tripled.
     const nine = [...seven, 1003, 997];
     const stuck = (slow: number[]) => nine.map((x, i) => x * 0.4 * (slow.includes(i) ? 3 : 1));
-    const base = run([result("ref", nine), result("ts", stuck([1, 4]))]);
-    const same = run([result("ref", nine), result("ts", stuck([0, 1, 2, 3, 5, 6]))]);
+    const base = runOf({ ref: nine, ts: stuck([1, 4]) });
+    const same = runOf({ ref: nine, ts: stuck([0, 1, 2, 3, 5, 6]) });
     const e = compareCases(base, same, 10, "base.json").entries.find((x) => x.codec === "ts")!;
     expect(e).toMatchObject({ judgedBy: "ratio", significant: false });
     expect(e.ratio!.base).toBeCloseTo(0.4, 1);
