@@ -63,6 +63,10 @@ function transfer({ what, bytes, expected }: Result): void {
   } catch (error) {
     fail(`${what}: its buffer cannot be transferred (${String(error)})`);
   }
+  // Node 20 "transfers" a Node-API external buffer by copying it and leaving it attached.
+  if (bytes.buffer.byteLength !== 0) {
+    fail(`${what}: transferring its buffer copied it instead of moving it (still attached)`);
+  }
   sameBytes(moved, expected, `${what}, after transferring it`);
 }
 

@@ -61,17 +61,18 @@ export function loadBackend<T>(
 
 /**
  * Whether a buffer the backend hands over without copying (`sample()` makes one: a Node-API
- * external buffer) can be transferred to a worker. Node 20 can; from Node 22 on
- * `structuredClone(x, { transfer })` throws DataCloneError for external buffers, which the
- * contract's "results own their memory" forbids: adapters copy such output there. Probed,
- * not told by the version, so a runtime that lifts or adds the limit is judged as it is.
+ * external buffer) can be transferred to a worker. From Node 22 on
+ * `structuredClone(x, { transfer })` throws DataCloneError for external buffers; Node 20
+ * copies one and leaves it attached, so the sender keeps memory it believes it gave away.
+ * The contract's "results own their memory" forbids both: adapters copy such output there.
+ * Probed, not told by the version, so a runtime that lifts or adds the limit is judged as it is.
  */
 export function externalBuffersTransferable(sample: () => Uint8Array): boolean {
   const { buffer } = sample();
   try {
     structuredClone(buffer, { transfer: [buffer as ArrayBuffer] });
-    return true;
   } catch {
     return false;
   }
+  return buffer.byteLength === 0;
 }

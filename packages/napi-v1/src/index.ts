@@ -50,7 +50,8 @@ const load = () => {
 export async function createCodec(): Promise<SnappyCodec> {
   const { module: binding, library } = load();
   // Its outputs are Node-API external buffers, which Node 22 and later (and Bun) cannot
-  // transfer (DataCloneError): there each is copied, as results must be transferable. Bun
+  // transfer (DataCloneError) and Node 20 copies when asked to: so each is copied, as
+  // results must be transferable. Bun
   // gives an empty output a detached buffer that cannot even be copied: a fresh empty array.
   const own = externalBuffersTransferable(() => binding.compressSync(new Uint8Array(1)))
     ? (b: Buffer): Uint8Array => b

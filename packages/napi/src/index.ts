@@ -23,8 +23,8 @@ export interface NapiCodecOptions {
   copyUncompressOutput?: boolean;
 }
 
-// Node 22 and later cannot transfer external buffers (DataCloneError), so there every output
-// is copied whatever the options say: results must be transferable.
+// Node cannot move external buffers (22 and later throw DataCloneError, 20 copies them), so
+// every output is copied whatever the options say: results must be transferable.
 let external: boolean | undefined;
 const externalAllowed = (snappy: SnappyModule) =>
   (external ??= externalBuffersTransferable(() =>
