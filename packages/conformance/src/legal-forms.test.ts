@@ -1,7 +1,7 @@
 import { type SnappyCodec, SnappyError, validateCompressed } from "@snappykit/core";
 import { describe, expect, it } from "vitest";
 import { sameBytes } from "./expect.js";
-import { legalForms, literalHeaderIn } from "./legal-forms.js";
+import { legalForms, literalHeaderIn, varintIn } from "./legal-forms.js";
 import { oracleUncompress } from "./oracle.js";
 import { failures, reference } from "./test/reference.js";
 
@@ -46,6 +46,18 @@ describe("the legal-forms generator", () => {
     expect(legalForms()).toBe(cases);
     const total = cases.reduce((sum, c) => sum + c.stream.length + c.expected.length, 0);
     expect(total).toBeLessThan(8 * 2 ** 20);
+  });
+
+  it("writes preambles in every width up to 5 bytes, the padding bytes 0x80 then 0x00", () => {
+    expect(varintIn(0, 1)).toEqual([0x00]);
+    expect(varintIn(0, 5)).toEqual([0x80, 0x80, 0x80, 0x80, 0x00]);
+    expect(varintIn(128, 3)).toEqual([0x80, 0x81, 0x00]);
+    expect(varintIn(16_383, 2)).toEqual([0xff, 0x7f]);
+    expect(() => varintIn(128, 1)).toThrow(RangeError);
+    expect(() => varintIn(1, 6)).toThrow(RangeError);
+    const names = legalForms().map((c) => c.name);
+    expect(names).toContain("0 bytes behind a 5-byte preamble");
+    expect(names).toContain("16384 bytes behind a 3-byte preamble");
   });
 
   it("writes literal lengths only in forms that hold them", () => {

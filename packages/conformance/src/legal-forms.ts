@@ -71,14 +71,30 @@ class Builder {
     return this;
   }
 
-  build(name: string): LegalCase {
-    const preamble = varint(this.#out.length);
+  /**
+   * The stream, its preamble (§1: the length as a varint) in `width` bytes: more than the
+   * shortest form pads with 0x80 continuation bytes; 5 is the most a 32-bit length takes.
+   */
+  build(name: string, width?: number): LegalCase {
+    const preamble = varintIn(this.#out.length, width);
     const body = this.#body.bytes();
     const stream = new Uint8Array(preamble.length + body.length);
     stream.set(preamble);
     stream.set(body, preamble.length);
     return { name, stream, expected: this.#out.bytes() };
   }
+}
+
+/** `n` as a varint of `width` bytes (default the shortest), low groups first. */
+export function varintIn(n: number, width?: number): number[] {
+  const bytes = varint(n);
+  const wanted = width ?? bytes.length;
+  if (wanted < bytes.length || wanted > 5) {
+    throw new RangeError(`a ${wanted}-byte preamble cannot hold ${n}`);
+  }
+  bytes[bytes.length - 1]! |= wanted > bytes.length ? 0x80 : 0;
+  while (bytes.length < wanted) bytes.push(bytes.length === wanted - 1 ? 0x00 : 0x80);
+  return bytes;
 }
 
 const LITERAL_FORMS: readonly LiteralForm[] = ["tag", 1, 2, 3, 4];
@@ -179,6 +195,18 @@ function build(): LegalCase[] {
     const b = new Builder().literal(data(3, 9), "tag");
     for (let i = 0; i < 90; i++) b.copy(form, 1 + (i % 3), 1 + (i % 3));
     cases.push(b.build(`90 copy-${form} elements of 1..3 bytes`));
+  }
+
+  // §1: the preamble's varint in every width up to 5 bytes, longer than needed too (the
+  // format does not ask for the shortest; libsnappy reads up to 5 bytes), at the lengths
+  // where the shortest width changes.
+  for (const n of [0, 1, 127, 128, 16_383, 16_384]) {
+    const content = data(n, 400 + n);
+    for (let width = varint(n).length; width <= 5; width++) {
+      const b = new Builder();
+      if (n > 0) b.literal(content, n <= 60 ? "tag" : 2);
+      cases.push(b.build(`${n} bytes behind a ${width}-byte preamble`, width));
+    }
   }
 
   // The longest streams for an output: one element per byte, as one-byte literals in the
