@@ -180,6 +180,29 @@ describe("GossipTransform", () => {
     expect(reasonOf(() => transform.inboundTransform("/other", wire))).toBe("bad-options");
   });
 
+  it("reports a bounds callback that throws as the application's error, with it as cause", () => {
+    const bug = new Error("no fork for this topic");
+    const transform = new GossipTransform({
+      codec,
+      bounds: () => {
+        throw bug;
+      },
+    });
+    for (const call of [
+      () => transform.inboundTransform(TOPIC, wire),
+      () => transform.outboundTransform(TOPIC, ssz),
+    ]) {
+      expect(reasonOf(call)).toBe("bad-options");
+      const chain: unknown[] = [];
+      try {
+        call();
+      } catch (error) {
+        for (let e = error; e instanceof Error; e = e.cause) chain.push(e);
+      }
+      expect(chain).toContain(bug);
+    }
+  });
+
   it("refuses bad options and non-bytes", () => {
     expect(() => new GossipTransform({ codec, bounds, maxPayloadSize: -1 })).toThrow(SnappyError);
     // @ts-expect-error: bounds is required

@@ -96,7 +96,15 @@ export class GossipTransform {
 
   /** The topic's `[minSize, min(maxSize, maxPayloadSize)]`, checked. */
   #limits(topic: string): SizeBounds {
-    const bounds = this.#bounds(topic);
+    let bounds: SizeBounds | undefined;
+    try {
+      bounds = this.#bounds(topic);
+    } catch (error) {
+      // The application's own callback failed: not the peer's fault, nor the codec's.
+      throw new SnappyError("bad-options", `bounds(${JSON.stringify(topic)}) threw`, {
+        cause: error,
+      });
+    }
     if (bounds == null || !isSize(bounds.minSize) || !isSize(bounds.maxSize)) {
       throw new SnappyError(
         "bad-options",
