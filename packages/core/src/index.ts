@@ -17,17 +17,8 @@ export {
   withContext,
 } from "./errors.js";
 export { type BackendSpec, guardedCodec } from "./guarded.js";
-export {
-  assertOutputLength,
-  type CheckedInput,
-  checkOptions,
-  checkUncompressedLength,
-  DEFAULT_MAX_LENGTH,
-  MAX_EXPANSION_RATIO,
-  maxCompressedLength,
-  maxExpandedLength,
-  resolveMaxLength,
-} from "./limits.js";
+// Every export of limits.ts is public: the bounds and the guards adapters run.
+export * from "./limits.js";
 export { concatBytes, outputSpace, ownedBytes, ownsBuffer } from "./output.js";
 export { shortestLiterals, validateBody, validateCompressed } from "./validate.js";
 export {
