@@ -242,7 +242,7 @@ describe("the pipeline renders every mode through one formats table", () => {
     expect(about.source).toBe("calibrated");
     expect(about.provenance).toMatchObject({
       node: process.version,
-      command: "pnpm bench --calibrate --forks 0 --out " + out,
+      command: `pnpm bench --calibrate --forks 0 --out ${out}`,
     });
     expect(about.thresholds).toEqual({ compress: file.compress, uncompress: file.uncompress });
     expect(c.out()).toMatch(/compress: native from/);
