@@ -182,8 +182,8 @@ describe("the conformance checks", () => {
     if (typeof Buffer === "undefined") return;
     // Buffer.from(array) of a small input is also a view into Node's shared 8 KiB pool.
     // Node marks that pool untransferable, so a transfer copies the whole 8 KiB instead of
-    // detaching it: the other results survive, but the receiver gets the pool's bytes.
-    // Only the buffer-size check catches that.
+    // detaching it: the other results survive, but the receiver gets the pool's bytes and
+    // the sender keeps them. The buffer-size check and the transfer check catch that.
     const buffers: SnappyCodec = {
       ...reference,
       compress: (input) => Buffer.from(reference.compress(input)),
@@ -191,6 +191,7 @@ describe("the conformance checks", () => {
     expect(await failures(buffers)).toEqual([
       "output ownership: results are plain Uint8Arrays (not Buffers or other subclasses)",
       "output ownership: each result's buffer holds exactly its bytes (offset 0, no slab)",
+      "output ownership: transferring one result's buffer leaves every other result intact",
     ]);
   });
 
