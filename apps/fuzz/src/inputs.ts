@@ -87,18 +87,19 @@ export function mutatedSet(pool: readonly Uint8Array[], n: number, seed: number)
  * `count` of conformance's legal-form streams (every literal-length and copy form, not
  * only the shortest an encoder writes) of at most `maxBytes`: half the shortest (short
  * literals in every length form, at the end or before a copy, which three backends once
- * rejected), half evenly spaced over the rest (copies at the forms' limits, overlapping
- * copies, the longest streams). Seeds that make mutations reach the decoders' paths for
- * the forms encoders never write.
+ * rejected), half evenly spaced over the rest by size, up to the longest that fits (copies
+ * at the forms' limits, overlapping copies, the longest streams). Seeds that make mutations
+ * reach the decoders' paths for the forms encoders never write.
  */
 export function legalFormSeeds(count: number, maxBytes: number): LegalCase[] {
   const fitting = legalForms().filter((c) => c.stream.length <= maxBytes);
   const bySize = [...fitting].sort((a, b) => a.stream.length - b.stream.length);
-  const shortest = bySize.slice(0, Math.ceil(count / 2));
-  const rest = fitting.filter((c) => !shortest.includes(c));
+  const half = Math.ceil(count / 2);
+  const shortest = bySize.slice(0, half);
+  const rest = bySize.slice(half);
   const spaced = Math.min(count - shortest.length, rest.length);
-  const step = rest.length / Math.max(1, spaced);
-  return [...shortest, ...Array.from({ length: spaced }, (_, i) => rest[Math.floor(i * step)]!)];
+  const at = (i: number) => (spaced < 2 ? 0 : Math.round((i * (rest.length - 1)) / (spaced - 1)));
+  return [...shortest, ...Array.from({ length: spaced }, (_, i) => rest[at(i)]!)];
 }
 
 /** Uncompressed prefix lengths cut from each fixture item to build the stream pool. */

@@ -197,18 +197,6 @@ function build(): LegalCase[] {
     cases.push(b.build(`90 copy-${form} elements of 1..3 bytes`));
   }
 
-  // §1: the preamble's varint in every width up to 5 bytes, longer than needed too (the
-  // format does not ask for the shortest; libsnappy reads up to 5 bytes), at the lengths
-  // where the shortest width changes.
-  for (const n of [0, 1, 127, 128, 16_383, 16_384]) {
-    const content = data(n, 400 + n);
-    for (let width = varint(n).length; width <= 5; width++) {
-      const b = new Builder();
-      if (n > 0) b.literal(content, n <= 60 ? "tag" : 2);
-      cases.push(b.build(`${n} bytes behind a ${width}-byte preamble`, width));
-    }
-  }
-
   // The longest streams for an output: one element per byte, as one-byte literals in the
   // tag and in the 4-byte length form, and as 1-byte copies after the first byte.
   for (const n of [1, 2, 64, 4096, 65_536]) {
@@ -223,6 +211,18 @@ function build(): LegalCase[] {
     const copies = new Builder().literal(bytes.subarray(0, 1), 4);
     for (let i = 1; i < n; i++) copies.copy(4, 1, 1);
     cases.push(copies.build(`a byte then ${n - 1} one-byte copy-4 elements`));
+  }
+
+  // §1: the preamble's varint in every width up to 5 bytes, longer than needed too (the
+  // format does not ask for the shortest; libsnappy reads up to 5 bytes), at the lengths
+  // where the shortest width changes, and an empty stream's 0 in the widest form.
+  cases.push(new Builder().build("0 bytes behind a 5-byte preamble", 5));
+  for (const n of [127, 128, 16_383, 16_384]) {
+    const content = data(n, 400 + n);
+    for (let width = varint(n).length; width <= 5; width++) {
+      const b = new Builder().literal(content, 2);
+      cases.push(b.build(`${n} bytes behind a ${width}-byte preamble`, width));
+    }
   }
   return cases;
 }
