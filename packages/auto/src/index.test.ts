@@ -272,6 +272,10 @@ describe("@snappykit/auto", () => {
     expect(codec.explain("compress", block).backend).toBe("napi");
     expect(codec.explain("compressInto", block).backend).toBe("ts");
     expect(codec.backendFor("uncompressInto", 1e6)).toBe("ts");
+    // ts's own functions, not a wrapper that checks the input a second time per call.
+    const ts = await createTs();
+    expect(codec.compressInto).toBe(ts.compressInto);
+    expect(codec.uncompressInto).toBe(ts.uncompressInto);
     // Required members, no `!`: the type says what the README does.
     const out = new Uint8Array(codec.maxCompressedLength(block.length));
     const wire = out.subarray(0, codec.compressInto(block, out));
