@@ -106,6 +106,14 @@ describe("externalBuffersTransferable", () => {
     expect(sample.buffer.byteLength).toBe(0);
   });
 
+  it("is false for a buffer a transfer copies and leaves attached (a pooled Buffer)", () => {
+    // Node 20 copies its untransferable pool (as it does Node-API external buffers) and
+    // leaves it attached; later lines throw DataCloneError. Either way: not movable.
+    const pooled = Buffer.from([1, 2, 3]);
+    expect(externalBuffersTransferable(() => pooled)).toBe(false);
+    expect(pooled.buffer.byteLength).toBeGreaterThan(0);
+  });
+
   it("is false for a buffer that cannot be transferred (here one on a SharedArrayBuffer)", () => {
     const shared = new SharedArrayBuffer(8);
     expect(externalBuffersTransferable(() => new Uint8Array(shared))).toBe(false);
