@@ -186,12 +186,12 @@
             (br $element)))
         (if (i32.eq (local.get $offset) (i32.const 3))
           (then
-            ;; Offset 3: four single bytes lay the pattern down; the output from op - 3 on
-            ;; is periodic, so reading 6 back gives the same bytes, and 4-byte moves follow.
-            (i32.store8 offset=65536 (local.get $op) (i32.load8_u offset=65536 (local.get $from)))
-            (i32.store8 offset=65537 (local.get $op) (i32.load8_u offset=65537 (local.get $from)))
-            (i32.store8 offset=65538 (local.get $op) (i32.load8_u offset=65538 (local.get $from)))
-            (i32.store8 offset=65539 (local.get $op) (i32.load8_u offset=65539 (local.get $from)))
+            ;; Offset 3: the pattern's three bytes and its first again, from one 4-byte load
+            ;; (whose last byte, op's, is not written yet); the output from op - 3 on is
+            ;; periodic, so reading 6 back gives the same bytes, and 4-byte moves follow.
+            (local.set $word (i32.load offset=65536 align=1 (local.get $from)))
+            (i32.store offset=65536 align=1 (local.get $op)
+              (i32.or (i32.and (local.get $word) (i32.const 0xffffff)) (i32.shl (local.get $word) (i32.const 24))))
             (local.set $op (i32.add (local.get $op) (i32.const 4)))
             (local.set $from (i32.sub (local.get $op) (i32.const 6)))))
         ;; Offsets 5, 6, 7 (and 3 from here): 4-byte moves, exact at a distance of 4 or more.
@@ -208,30 +208,26 @@
 
   ;; The block compressor (libsnappy 1.1.7's CompressFragment; plain.ts has it plainly):
   ;; compress block[0..$length) into staged[$op..); returns the new op. The block's last
-  ;; literal (from the last copy's end, or the whole of a block under 15 bytes) is left to the
+  ;; literal (from the last copy's end, or the whole of a block under 17 bytes) is left to the
   ;; caller: where it starts goes to state[4]. No calls: the V8 of Node 20 and 22 did not
   ;; inline them, and a call per literal cost 2-4 % of a block's compress there
   ;; (docs/findings/2026-12-ts-wasm-kernel.md).
   (func (export "compressBlock") (param $length i32) (param $op i32) (result i32)
-    (local $tableSize i32) (local $shift i32) (local $ipLimit i32) (local $nextEmit i32) (local $ip i32)
+    (local $shift i32) (local $ipLimit i32) (local $nextEmit i32) (local $ip i32)
     (local $nextBytes i32) (local $nextHash i32) (local $skip i32) (local $nextIp i32) (local $candidate i32)
     (local $bytes i32) (local $hash i32) (local $step i32) (local $s i32) (local $c i32) (local $diff i64)
     (local $current i32) (local $offset i32) (local $matched i32) (local $n i32)
     (local $copy1 i32) (local $copy2Bytes i32) (local $end i32) (local $from i32)
     (local $long i32) (local $wide i32)
-    ;; kInputMarginBytes: a block under 15 bytes is one literal.
-    (if (i32.lt_s (local.get $length) (i32.const 15))
-      (then
-        (i32.store offset=4 (i32.const 0) (i32.const 0))
-        (return (local.get $op))))
-    ;; Table size: the smallest power of two >= the block, within 256..16384; the hash is
-    ;; the product's top log2(size) bits.
-    (local.set $tableSize (i32.shl (i32.const 1)
-      (i32.sub (i32.const 32) (i32.clz (i32.sub (local.get $length) (i32.const 1))))))
-    (if (i32.gt_u (local.get $tableSize) (i32.const 16384)) (then (local.set $tableSize (i32.const 16384))))
-    (if (i32.lt_u (local.get $tableSize) (i32.const 256)) (then (local.set $tableSize (i32.const 256))))
-    (local.set $shift (i32.add (i32.clz (local.get $tableSize)) (i32.const 1)))
-    (memory.fill (i32.const 327680) (i32.const 0) (i32.shl (local.get $tableSize) (i32.const 1)))
+    ;; Table size: the smallest power of two >= the block, within 256..16384 entries (the OR
+    ;; gives at least 256), as the shift that leaves the product's top log2(size) bits as the
+    ;; hash: 2^(32 - shift) entries of 2 bytes.
+    (local.set $shift (i32.clz (i32.or (i32.sub (local.get $length) (i32.const 1)) (i32.const 255))))
+    (if (i32.lt_u (local.get $shift) (i32.const 18)) (then (local.set $shift (i32.const 18))))
+    (memory.fill (i32.const 327680) (i32.const 0) (i32.shl (i32.const 2) (i32.sub (i32.const 32) (local.get $shift))))
+    ;; kInputMarginBytes: no probe past 15 bytes before the end, so in a block under 17 bytes
+    ;; (ipLimit < 2, negative under 15) the first probe ends the search: one literal. (Not
+    ;; returned early as libsnappy does under 15: the same literal, for a table cleared.)
     (local.set $ipLimit (i32.sub (local.get $length) (i32.const 15)))
     (local.set $ip (i32.const 1))
     (block $done
