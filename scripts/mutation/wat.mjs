@@ -6,7 +6,13 @@
 // The operators, after StrykerJS's for TypeScript (EqualityOperator, ArithmeticOperator,
 // ConditionalExpression) and the kernel's own memory accesses:
 // - ComparisonOperator: a boundary moved (lt ↔ le, gt ↔ ge), the comparison negated
-//   (lt → ge, le → gt, gt → le, ge → lt, eq ↔ ne), signed ↔ unsigned.
+//   (lt → ge, le → gt, gt → le, ge → lt, eq ↔ ne), and signed ↔ unsigned where an operand
+//   may be negative: a subtraction, a local that some assignment sets to one, or a constant
+//   with its top bit set. Everything else the kernel compares is a position, length, offset
+//   or count in its memory (12 pages, never grown), below 2^31, where a signed and an
+//   unsigned comparison agree: swapping those made 31 mutants that no input could tell apart
+//   from the kernel (every such swap survived a full run; the one swap killed was on a
+//   difference, `offset - 1`, which wraps for offset 0).
 // - ArithmeticOperator: add ↔ sub, shl ↔ shr_u, shr_s → shr_u, and ↔ or, xor → or.
 // - ConstantValue: an i32.const or i64.const one more and one less, where it is a bound, a
 //   step, a choice or an address (an operand of a comparison, add, sub, select, local.set,
@@ -91,8 +97,11 @@ const STORES = {
   i64: ["i64.store8", "i64.store16", "i64.store32", "i64.store"],
 };
 
-/** The opcodes `op` becomes under each operator that changes opcodes. */
-function opcodeMutations(op) {
+/**
+ * The opcodes `op` becomes under each operator that changes opcodes; a comparison's signedness
+ * only where `mayBeNegative` (an operand may be negative).
+ */
+function opcodeMutations(op, mayBeNegative) {
   const out = [];
   const [type, name] = op.split(".");
   if (type !== "i32" && type !== "i64") return out;
@@ -100,7 +109,7 @@ function opcodeMutations(op) {
   if (cmp) {
     const [, rel, sign] = cmp;
     for (const to of COMPARISONS[rel]) out.push(["ComparisonOperator", `${type}.${to}_${sign}`]);
-    out.push(["ComparisonOperator", `${type}.${rel}_${sign === "s" ? "u" : "s"}`]);
+    if (mayBeNegative) out.push(["ComparisonOperator", `${type}.${rel}_${sign === "s" ? "u" : "s"}`]);
   } else if (name === "eq" || name === "ne") {
     out.push(["ComparisonOperator", `${type}.${name === "eq" ? "ne" : "eq"}`]);
   } else if (ARITHMETIC[name]) {
@@ -122,6 +131,38 @@ const BOUNDS = /^((i32|i64)\.(eq|ne|[lg][te]_[su]|add|sub)|select|local\.set|mem
 
 const isList = (node) => node.list !== undefined;
 const head = (node) => (isList(node) && node.list[0]?.atom) || undefined;
+/** A constant's value, from wat's decimal or hex, signed or not, with `_` separators. */
+const constant = (atom) => {
+  const digits = atom.replace(/_/g, "");
+  return digits.startsWith("-") ? -BigInt(digits.slice(1)) : BigInt(digits);
+};
+const isDifference = (node) => /^i(32|64)\.sub$/.test(head(node));
+
+/** The locals of `func` that some local.set or local.tee sets to a difference. */
+function differencesIn(func) {
+  const locals = new Set();
+  const scan = (node) => {
+    if (!isList(node)) return;
+    const op = head(node);
+    if ((op === "local.set" || op === "local.tee") && isDifference(node.list[2])) {
+      locals.add(node.list[1].atom);
+    }
+    for (const child of node.list) scan(child);
+  };
+  scan(func);
+  return locals;
+}
+
+/** Whether an operand of the comparison `node` may be negative (see ComparisonOperator). */
+function mayBeNegative(node, differences) {
+  return node.list.slice(1).some((operand) => {
+    const op = head(operand);
+    if (isDifference(operand)) return true;
+    if (op === "local.get") return differences.has(operand.list[1].atom);
+    const bits = { "i32.const": 32, "i64.const": 64 }[op];
+    return bits !== undefined && BigInt.asIntN(bits, constant(operand.list[1].atom)) < 0n;
+  });
+}
 
 /**
  * The condition operand of a folded br_if, if or select: the last operand of br_if and select,
@@ -150,17 +191,18 @@ export function mutantsOf(text) {
   const mutants = [];
   const splice = (node, from, to, by) =>
     text.slice(node.start, from) + by + text.slice(to, node.end);
-  const walk = (node, func) => {
+  const walk = (node, func, differences) => {
     if (!isList(node)) return;
     const op = head(node);
     if (op === "func") {
       const exported = node.list.find((child) => head(child) === "export")?.list[1]?.atom;
       const named = node.list[1]?.atom?.startsWith("$") ? node.list[1].atom : undefined;
       func = exported?.slice(1, -1) ?? named ?? "func";
+      differences = differencesIn(node);
     }
     const opcode = node.list[0];
     if (op !== undefined) {
-      for (const [mutatorName, to] of opcodeMutations(op)) {
+      for (const [mutatorName, to] of opcodeMutations(op, mayBeNegative(node, differences))) {
         mutants.push({
           mutatorName,
           start: node.start,
@@ -175,7 +217,7 @@ export function mutantsOf(text) {
       const value =
         head(child) === "i32.const" || head(child) === "i64.const" ? child.list[1] : null;
       if (value && BOUNDS.test(op)) {
-        const n = BigInt(value.atom.replace(/_/g, ""));
+        const n = constant(value.atom);
         const hex = /^-?0x/i.test(value.atom);
         for (const m of [n + 1n, n - 1n]) {
           const literal = hex
@@ -201,9 +243,9 @@ export function mutantsOf(text) {
         func,
       });
     }
-    for (const child of node.list) walk(child, func);
+    for (const child of node.list) walk(child, func, differences);
   };
-  for (const node of parse(text)) walk(node, undefined);
+  for (const node of parse(text)) walk(node, undefined, new Set());
   return mutants.sort((a, b) => a.start - b.start || a.end - b.end);
 }
 

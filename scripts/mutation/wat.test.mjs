@@ -7,11 +7,13 @@ import { describe, expect, it } from "vitest";
 import { applyMutant, canonical, mutantsOf, parse } from "./wat.mjs";
 
 const module = `(module ;; a comment (with parentheses)
-  (func (export "f") (param $a i32) (result i32)
+  (func (export "f") (param $a i32) (result i32) (local $d i32)
     (; a block (; nested ;) comment ;)
     (block $exit
       (br_if $exit (i32.lt_u (local.get $a) (i32.const 16))))
     (if (i32.eq (local.get $a) (i32.const 0x10)) (then (i32.store8 (i32.const 0) (local.get $a))))
+    (local.set $d (i32.sub (local.get $a) (i32.const 1)))
+    (drop (i32.gt_s (local.get $d) (local.get $a)))
     (i32.add (i32.load16_u offset=4 (local.get $a)) (i32.const 1))))`;
 
 const changes = (text) =>
@@ -28,8 +30,11 @@ describe("wat.mjs", () => {
       "export",
       "param",
       "result",
+      "local",
       "block",
       "if",
+      "local.set",
+      "drop",
       "i32.add",
     ]);
     expect(() => parse("(module")).toThrow(/unbalanced/);
@@ -41,7 +46,12 @@ describe("wat.mjs", () => {
     const lt = "(i32.lt_u (local.get $a) (i32.const 16))";
     expectChange("ComparisonOperator", lt, "(i32.le_u (local.get $a) (i32.const 16))");
     expectChange("ComparisonOperator", lt, "(i32.ge_u (local.get $a) (i32.const 16))");
-    expectChange("ComparisonOperator", lt, "(i32.lt_s (local.get $a) (i32.const 16))");
+    // Signedness only where an operand may be negative: here a local set to a difference.
+    expect(all).not.toContainEqual(
+      expect.arrayContaining(["(i32.lt_s (local.get $a) (i32.const 16))"]),
+    );
+    const gt = "(i32.gt_s (local.get $d) (local.get $a))";
+    expectChange("ComparisonOperator", gt, "(i32.gt_u (local.get $d) (local.get $a))");
     expectChange("ConstantValue", lt, "(i32.lt_u (local.get $a) (i32.const 17))");
     expectChange("ConstantValue", lt, "(i32.lt_u (local.get $a) (i32.const 15))");
     expectChange("BranchCondition", lt, `(i32.eqz ${lt})`);
@@ -60,7 +70,7 @@ describe("wat.mjs", () => {
     }
     // A store's address and value, a mask or a shift count: not bounds (wat.mjs says why).
     expect(all.filter(([name, from]) => name === "ConstantValue" && from === store)).toEqual([]);
-    expect(all).toHaveLength(17);
+    expect(all).toHaveLength(22);
   });
 
   it("applies one mutant as one splice; the cache key ignores comments and layout", () => {
