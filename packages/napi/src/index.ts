@@ -71,7 +71,8 @@ export async function createCodec(given: NapiCodecOptions = {}): Promise<SnappyC
 
 /**
  * The codec with the other output-copy choices, for the bench to show what the defaults
- * buy: `napi-external` never copies, `napi-copy` always does.
+ * buy: `napi-external` never copies where external buffers can move (no Node line: there it
+ * copies like the default), `napi-copy` always does.
  */
 export async function createVariants(): Promise<SnappyCodec[]> {
   const external = await createCodec({ copyCompressOutput: false, copyUncompressOutput: false });
