@@ -25,6 +25,9 @@ export function chromiumPath(log: (line: string) => void = console.log): string 
       stdio: ["ignore", "ignore", "inherit"],
       env: { ...process.env, DEBIAN_FRONTEND: "noninteractive" },
     });
+  // An install interrupted earlier (a CI run stopped mid-way) leaves dpkg half-configured,
+  // and apt-get then refuses every install until this has run.
+  execFileSync("dpkg", ["--configure", "-a"], { stdio: ["ignore", "ignore", "inherit"] });
   apt("update", "-qq");
   apt("install", "-y", "-qq", "chromium");
   return "/usr/bin/chromium";
