@@ -109,7 +109,8 @@ function opcodeMutations(op, mayBeNegative) {
   if (cmp) {
     const [, rel, sign] = cmp;
     for (const to of COMPARISONS[rel]) out.push(["ComparisonOperator", `${type}.${to}_${sign}`]);
-    if (mayBeNegative) out.push(["ComparisonOperator", `${type}.${rel}_${sign === "s" ? "u" : "s"}`]);
+    if (mayBeNegative)
+      out.push(["ComparisonOperator", `${type}.${rel}_${sign === "s" ? "u" : "s"}`]);
   } else if (name === "eq" || name === "ne") {
     out.push(["ComparisonOperator", `${type}.${name === "eq" ? "ne" : "eq"}`]);
   } else if (ARITHMETIC[name]) {
