@@ -3,7 +3,8 @@
 // the rows the parent wrote (rows.txt, rows.bin), then answers the same JSON-lines requests
 // on stdin (ready, warm, sample, allocation) with the timing rules of src/measure/run.ts: a
 // warm-up that sizes the batch (about batchMs, at most batchMaxBytes written), then turns of
-// batches until sliceMs of batch time has passed.
+// batches until sliceMs of batch time has passed, until the row has minSamples batches and
+// timeMs of batch time (mitata's min_samples and min_cpu_time in the JavaScript forks).
 // `timer gate` instead compresses or decompresses one item for the bench's gate.
 #include <snappy.h>
 #include <time.h>
@@ -35,6 +36,8 @@ struct Row {
   std::vector<std::string> items;
   std::vector<char> out;  // the into-ops' one output array, sized for the largest item
   uint64_t k = 1;
+  std::vector<double> samples;  // ns per op, one per batch
+  double timedNs = 0;           // the batches' time on the batch clock
 };
 
 bool parseOp(const std::string& id, Op* op) {
@@ -99,8 +102,12 @@ double batch(Row& r, uint64_t k) {
 }
 
 struct Timing {
-  double warmupMs = 20, sliceMs = 8, batchMs = 2, batchMaxBytes = 4 << 20;
+  double warmupMs = 20, sliceMs = 8, batchMs = 2, batchMaxBytes = 4 << 20, timeMs = 64;
+  size_t minSamples = 8;
 };
+
+// Batches per row at most, as src/measure/run.ts's MAX_BATCHES.
+const size_t kMaxBatches = 1 << 16;
 
 uint64_t warm(Row& r, const Timing& t) {
   const double byBytes = t.batchMaxBytes / std::max(1.0, r.outputBytes);
@@ -117,18 +124,23 @@ uint64_t warm(Row& r, const Timing& t) {
   return r.k;
 }
 
+// One turn: {"done":false}, or once the row has its batches {"done":true,"samples":[...]}.
 std::string sample(Row& r, const Timing& t) {
-  std::ostringstream values;
   double spent = 0;
-  bool first = true;
   do {
     const double t0 = wallNs();
     const double ns = batch(r, r.k);
     spent += (wallNs() - t0) / 1e6;
-    values << (first ? "" : ",") << ns;
-    first = false;
+    r.samples.push_back(ns);
+    r.timedNs += ns * static_cast<double>(r.k);
+    if ((r.samples.size() >= t.minSamples && r.timedNs >= t.timeMs * 1e6) ||
+        r.samples.size() >= kMaxBatches) {
+      std::ostringstream values;
+      for (size_t i = 0; i < r.samples.size(); i++) values << (i ? "," : "") << r.samples[i];
+      return "{\"done\":true,\"samples\":[" + values.str() + "]}";
+    }
   } while (spent < t.sliceMs);
-  return "[" + values.str() + "]";
+  return "{\"done\":false}";
 }
 
 // Median bytes allocated by one op over 5 runs.
@@ -266,16 +278,18 @@ int main(int argc, char** argv) {
   std::ios::sync_with_stdio(false);
   const std::string mode = argc > 1 ? argv[1] : "";
   if (mode == "gate") return gate();
-  if (mode == "serve" && argc == 8) {
+  if (mode == "serve" && argc == 10) {
     Timing t;
     if (std::string(argv[3]) == "cpu") batchClock = CLOCK_PROCESS_CPUTIME_ID;
     t.warmupMs = std::atof(argv[4]);
     t.sliceMs = std::atof(argv[5]);
     t.batchMs = std::atof(argv[6]);
     t.batchMaxBytes = std::atof(argv[7]);
+    t.minSamples = std::strtoul(argv[8], nullptr, 10);
+    t.timeMs = std::atof(argv[9]);
     return serve(argv[2], t);
   }
-  std::cerr << "usage: timer serve <inputs dir> <wall|cpu> <warmupMs> <sliceMs> <batchMs> <batchMaxBytes>\n"
+  std::cerr << "usage: timer serve <inputs dir> <wall|cpu> <warmupMs> <sliceMs> <batchMs> <batchMaxBytes> <minSamples> <timeMs>\n"
                "       timer gate < request\n";
   return 2;
 }

@@ -1,4 +1,4 @@
-import type { TimingOptions } from "../model/timing.js";
+import type { TimingOptions, Turn } from "../model/timing.js";
 
 /** Timing settings for tests: a few short batches, enough to exercise every step. */
 export const TINY_TIMING: TimingOptions = {
@@ -15,3 +15,13 @@ export const TINY_TIMING: TimingOptions = {
   allocationRuns: 3,
   clock: "wall",
 };
+
+/** A warmed-up case's turns, taken until it has its batches: how many, and the batches. */
+export async function takeTurns(
+  turn: () => Promise<Turn>,
+): Promise<{ turns: number; samples: number[] }> {
+  for (let turns = 1; ; turns++) {
+    const got = await turn();
+    if (got.done) return { turns, samples: got.samples };
+  }
+}

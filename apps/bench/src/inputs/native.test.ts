@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { discoverAdapters, loadAdapters } from "@snappykit/workspace";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { TINY_TIMING } from "../__fixtures__/timing.js";
+import { TINY_TIMING, takeTurns } from "../__fixtures__/timing.js";
 import { ChildWorker, nativeCommand, writeInputs } from "../measure/fork.js";
 import type { RowInputs, TargetSpec } from "../model/case.js";
 import type { TimingOptions } from "../model/timing.js";
@@ -102,27 +102,26 @@ describe("cpp (libsnappy without bindings)", () => {
     });
     afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-    it("answers warm, sample and allocation like a Node fork, row by row", async () => {
+    /** The program's fork, timing with `timing`. */
+    const startFork = (timing: TimingOptions) => {
       const spec: TargetSpec = {
         codec: NATIVE_ID,
         impl: "adapter",
         entry: native.program,
         native: true,
       };
-      const worker = await ChildWorker.start(
-        spec,
-        dir,
-        TINY,
-        30_000,
-        nativeCommand(spec, dir, TINY),
-      );
+      return ChildWorker.start(spec, dir, timing, 30_000, nativeCommand(spec, dir, timing));
+    };
+
+    it("answers warm, sample and allocation like a Node fork, row by row", async () => {
+      const worker = await startFork(TINY);
       try {
         await expect(worker.warm(0)).rejects.toThrow(/cpp cannot run row 0/);
         for (const row of [1, 2, 3, 4]) {
           const k = await worker.warm(row);
           expect(k).toBeGreaterThanOrEqual(1);
-          const samples = await worker.sample(row);
-          expect(samples.length).toBeGreaterThan(0);
+          const { samples } = await takeTurns(() => worker.sample(row));
+          expect(samples.length).toBeGreaterThanOrEqual(TINY.minSamples);
           for (const ns of samples) expect(ns).toBeGreaterThan(0);
         }
         // The owned-result calls allocate their output; the into-calls' decoder does not.
@@ -130,6 +129,17 @@ describe("cpp (libsnappy without bindings)", () => {
         expect(owned.heap).toBe(0);
         expect(owned.external).toBeGreaterThanOrEqual(rows[2]!.items.length);
         expect((await worker.allocation(4)).external).toBe(0);
+      } finally {
+        await worker.close();
+      }
+    });
+
+    it("stops a row as mitata does: one batch a turn with a zero slice, minSamples in all", async () => {
+      const worker = await startFork({ ...TINY, sliceMs: 0, timeMs: 0, minSamples: 4 });
+      try {
+        await worker.warm(1);
+        const { turns, samples } = await takeTurns(() => worker.sample(1));
+        expect([turns, samples.length]).toEqual([4, 4]);
       } finally {
         await worker.close();
       }

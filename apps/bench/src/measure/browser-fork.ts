@@ -3,7 +3,7 @@
 // fork, answering the parent's calls through `globalThis.benchFork` (browser.ts).
 import type { AdapterModule } from "@snappykit/core";
 import type { RowInputs, TargetSpec } from "../model/case.js";
-import type { TimingOptions } from "../model/timing.js";
+import type { TimingOptions, Turn } from "../model/timing.js";
 import { LocalWorker, targetOf } from "./local.js";
 
 // run.ts yields one event-loop turn between batches with setImmediate, which browsers lack.
@@ -25,7 +25,7 @@ if (typeof globalThis.setImmediate === "undefined") {
 export interface BenchFork {
   start(spec: TargetSpec, rows: readonly RowInputs[], timing: TimingOptions): Promise<true>;
   warm(row: number): Promise<number>;
-  sample(row: number): Promise<number[]>;
+  sample(row: number): Promise<Turn>;
   allocation(row: number): Promise<{ heap: number; external: number }>;
 }
 

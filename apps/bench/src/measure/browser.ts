@@ -10,7 +10,7 @@ import { fileURLToPath } from "node:url";
 import { type Bundle, bundleForBrowser, openPage } from "@snappykit/workspace/chromium";
 import type { Browser, Page } from "playwright-core";
 import type { RowInputs, TargetSpec } from "../model/case.js";
-import type { Allocation, TimingOptions } from "../model/timing.js";
+import type { Allocation, TimingOptions, Turn } from "../model/timing.js";
 import type { BenchFork } from "./browser-fork.js";
 import { ForkError } from "./fork.js";
 import type { CaseWorker } from "./local.js";
@@ -19,13 +19,13 @@ const PAGE_FORK = join(dirname(fileURLToPath(import.meta.url)), "browser-fork.js
 
 // Modules run.ts imports, replaced in the page bundle. It reads V8 heap statistics for
 // allocation figures only when gc() exists, which it does not in a page (the figures are
-// n/a there). From mitata it needs do_not_optimize, in mitata's dependency-free lib.mjs;
-// its main module also imports bun:jsc and node:os.
+// n/a there). From mitata it needs measure and do_not_optimize, in mitata's dependency-free
+// lib.mjs; its main module also imports bun:jsc and node:os.
 const SHIMS = {
   "node:v8": `export function getHeapStatistics() {
   throw new Error("no V8 heap statistics in a browser page");
 }`,
-  mitata: `export { do_not_optimize } from ${JSON.stringify(
+  mitata: `export { do_not_optimize, measure } from ${JSON.stringify(
     join(dirname(createRequire(import.meta.url).resolve("mitata")), "lib.mjs"),
   )};`,
 };
@@ -146,7 +146,7 @@ export class BrowserWorker implements CaseWorker {
     return this.call("warm", row);
   }
 
-  sample(row: number): Promise<number[]> {
+  sample(row: number): Promise<Turn> {
     return this.call("sample", row);
   }
 

@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import type { RowInputs, TargetSpec } from "../model/case.js";
-import type { Allocation, TimingOptions } from "../model/timing.js";
+import type { Allocation, TimingOptions, Turn } from "../model/timing.js";
 import { type CaseWorker, LocalWorker } from "./local.js";
 import { settleHeap } from "./run.js";
 import { type ForkCommand, NODE_RUNTIME } from "./runtime.js";
@@ -114,11 +114,9 @@ export function nativeCommand(
   inputsDir: string,
   timing: TimingOptions,
 ): ForkCommand {
-  const { clock, warmupMs, sliceMs, batchMs, batchMaxBytes } = timing;
-  return {
-    file: spec.entry,
-    args: ["serve", inputsDir, clock, ...[warmupMs, sliceMs, batchMs, batchMaxBytes].map(String)],
-  };
+  const { clock, warmupMs, sliceMs, batchMs, batchMaxBytes, minSamples, timeMs } = timing;
+  const numbers = [warmupMs, sliceMs, batchMs, batchMaxBytes, minSamples, timeMs];
+  return { file: spec.entry, args: ["serve", inputsDir, clock, ...numbers.map(String)] };
 }
 
 /** The environment a fork adds to the bench's own. */
@@ -205,8 +203,8 @@ export class ChildWorker implements CaseWorker {
     return this.call({ cmd: "warm", row }) as Promise<number>;
   }
 
-  sample(row: number): Promise<number[]> {
-    return this.call({ cmd: "sample", row }) as Promise<number[]>;
+  sample(row: number): Promise<Turn> {
+    return this.call({ cmd: "sample", row }) as Promise<Turn>;
   }
 
   allocation(row: number): Promise<Allocation> {

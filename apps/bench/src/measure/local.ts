@@ -5,7 +5,7 @@ import { openTarget } from "@snappykit/workspace/targets";
 import { adapterTarget, rawTarget } from "../inputs/cases.js";
 import { getOp } from "../inputs/ops.js";
 import type { RowInputs, Target, TargetSpec } from "../model/case.js";
-import type { Allocation, TimingOptions } from "../model/timing.js";
+import type { Allocation, TimingOptions, Turn } from "../model/timing.js";
 import { CaseTimer, type TimedCase } from "./run.js";
 
 /** Build the target a spec describes (in the child, or in-process for `--forks 0`). */
@@ -36,8 +36,8 @@ export interface CaseWorker {
   readonly spec: TargetSpec;
   /** Warm the row's case up; resolves to its batch size. */
   warm(row: number): Promise<number>;
-  /** One sampling round: ns per op, one value per batch. */
-  sample(row: number): Promise<number[]>;
+  /** One turn of the row's case; the case's batches (ns per op) once it has them all. */
+  sample(row: number): Promise<Turn>;
   allocation(row: number): Promise<Allocation>;
   close(): Promise<void>;
 }
@@ -93,7 +93,7 @@ export class LocalWorker implements CaseWorker {
     return this.timer(row).warm();
   }
 
-  sample(row: number): Promise<number[]> {
+  sample(row: number): Promise<Turn> {
     return this.timer(row).sample();
   }
 

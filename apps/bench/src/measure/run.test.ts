@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { discoverAdapters, loadAdapters } from "@snappykit/workspace";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { TINY_TIMING } from "../__fixtures__/timing.js";
+import { TINY_TIMING, takeTurns } from "../__fixtures__/timing.js";
 import { adapterTarget } from "../inputs/cases.js";
 import { getOp } from "../inputs/ops.js";
 import { prepareInputs } from "../inputs/prepare.js";
@@ -63,13 +63,28 @@ describe("CaseTimer", () => {
     const row = rowOf("synthetic-block", "uncompress");
     const k = await worker.warm(row);
     expect(k * rows[row]!.outputBytes).toBeLessThanOrEqual(TINY.batchMaxBytes);
-    const samples = await worker.sample(row);
-    expect(samples.length).toBeGreaterThanOrEqual(1);
+    const { turns, samples } = await takeTurns(() => worker.sample(row));
+    // mitata stops at the case's budget: enough batches, and timeMs of their time.
+    expect(samples.length).toBeGreaterThanOrEqual(TINY.minSamples);
     expect(samples.every((s) => s > 0)).toBe(true);
+    expect(samples.reduce((a, ns) => a + ns, 0) * k).toBeGreaterThanOrEqual(TINY.timeMs * 1e6);
+    expect(turns).toBeGreaterThan(1);
     const alloc = await worker.allocation(row);
     // The decoded 96 KiB live in a Buffer backing store: the external figure must see it.
     expect(alloc.external).toBeGreaterThanOrEqual(96 * 1024);
     expect(alloc.external).toBeLessThan(2 * 96 * 1024);
+  });
+
+  it("runs each turn's batches in one measure, one batch a turn with a zero slice", async () => {
+    const counted: TimingOptions = { ...TINY, sliceMs: 0, timeMs: 0, minSamples: 4 };
+    const worker = await LocalWorker.start(spec(), rows, counted);
+    const row = rowOf("synthetic-small", "compress");
+    await expect(worker.sample(row)).rejects.toThrow(/warm the case up first/);
+    await worker.warm(row);
+    for (let turn = 1; turn < 4; turn++) expect(await worker.sample(row)).toEqual({ done: false });
+    const last = await worker.sample(row);
+    expect(last.done && last.samples.length).toBe(4);
+    await expect(worker.sample(row)).rejects.toThrow(/warm the case up first/);
   });
 
   it("can time sync ops on process CPU time", async () => {
@@ -85,7 +100,7 @@ describe("CaseTimer", () => {
       { ...TINY, clock: "cpu" },
     );
     await timer.warm();
-    expect((await timer.sample()).every((s) => s > 0)).toBe(true);
+    expect((await takeTurns(() => timer.sample())).samples.every((s) => s > 0)).toBe(true);
   });
 
   it("runs an into-op into one array of the case's own, sized for the largest item", async () => {
@@ -111,7 +126,7 @@ describe("CaseTimer", () => {
       TINY,
     );
     await timer.warm();
-    expect((await timer.sample()).every((s) => s > 0)).toBe(true);
+    expect((await takeTurns(() => timer.sample())).samples.every((s) => s > 0)).toBe(true);
     expect([...seen].map((o) => o.length)).toEqual([41]);
   });
 
@@ -138,7 +153,7 @@ describe("CaseTimer", () => {
       TINY,
     );
     await timer.warm();
-    const samples = await timer.sample();
+    const { samples } = await takeTurns(() => timer.sample());
     expect(Math.min(...samples)).toBeGreaterThanOrEqual(2e6);
   });
 });
@@ -164,7 +179,8 @@ describe("ChildWorker", () => {
     try {
       const row = rowOf("synthetic-small", "uncompress-async");
       expect(await w.warm(row)).toBeGreaterThanOrEqual(1);
-      expect((await w.sample(row)).length).toBeGreaterThanOrEqual(1);
+      const { samples } = await takeTurns(() => w.sample(row));
+      expect(samples.length).toBeGreaterThanOrEqual(TINY.minSamples);
     } finally {
       await w.close();
     }
@@ -199,7 +215,6 @@ describe("runForks", () => {
         { spec: broken, row },
       ],
       rows.map((r) => ({ label: `{codec}/${r.payload}/${r.op}` })),
-      counted,
       2,
       async (s) => {
         if (s.codec === "broken") throw new Error("cannot load broken");
@@ -255,7 +270,6 @@ describe("runForks", () => {
         { spec: spec({ codec: "napi-again" }), row: large },
       ],
       rows.map((r) => ({ label: `{codec}/${r.payload}/${r.op}` })),
-      counted,
       2,
       async (s, fork) => {
         started.push(`${s.codec}#${fork}`);
@@ -308,7 +322,6 @@ describe("runForks", () => {
     const { measurements } = await runForks(
       [{ spec: spec(), row }],
       rows.map((r) => ({ label: `{codec}/${r.payload}/${r.op}` })),
-      counted,
       2,
       (s) => LocalWorker.start(s, rows, counted),
       undefined,

@@ -1,12 +1,14 @@
-// Timing inside one process. Each sample is one batch of ops, timed around the loop, with
-// one event-loop turn (setImmediate) between batches, outside the timed region. snappy@7 frees its output buffers from
-// finalizers that only run on the event loop: a loop that never yields grows RSS without
-// bound and charges the page faults to that library. Every backend gets the same
-// treatment. Which process a case runs in, and when, is schedule.ts's business.
+// Timing inside one process, with mitata's `measure`: one per case, spanning the case's
+// turns (CaseTimer). Each sample is one call of the case's batch function, timed by mitata,
+// with one event-loop turn (setImmediate) before each batch, outside the timed region.
+// snappy@7 frees its output buffers from finalizers that only run on the event loop: a loop
+// that never yields grows RSS without bound and charges the page faults to that library.
+// Every backend gets the same treatment. Which process a case runs in, and when, is
+// schedule.ts's business.
 import { getHeapStatistics } from "node:v8";
-import { do_not_optimize } from "mitata";
+import { do_not_optimize, measure } from "mitata";
 import type { OpSpec, Target } from "../model/case.js";
-import type { Allocation, Clock, TimingOptions } from "../model/timing.js";
+import type { Allocation, Clock, TimingOptions, Turn } from "../model/timing.js";
 import { medianOf } from "../summarise/stats.js";
 
 /** One case as a process times it: a target, an op, and the op's inputs. */
@@ -27,20 +29,24 @@ const cpuNow = () => {
   return (u.user + u.system) * 1e3;
 };
 
-type Batch = (k: number) => number | Promise<number>;
+type Batch = (k: number) => void | Promise<void>;
+
+/** The clock a case's batches are timed with: async ops always on the wall clock. */
+function clockOf(c: TimedCase, clock: Clock): () => number {
+  return clock === "cpu" && !c.op.async ? cpuNow : wallNow;
+}
 
 /**
  * Build the batch function for one case from source, so its call site has its own
  * feedback and stays monomorphic (a shared loop would see every backend and go
- * megamorphic, charging dispatch cost unevenly). Returns ns per op for `k` ops.
+ * megamorphic, charging dispatch cost unevenly). It runs `k` ops; mitata times the call.
  *
- * With `slowdown` the batch spins for that fraction of its own time before the clock stops:
+ * With `slowdown` the batch spins for that fraction of its own time before it returns:
  * CPU spent like slower code's, with a handful of clock reads per batch. Spinning after each
  * call instead read the clock around every call, which added 50-130 % to a 0.3 us call rather
  * than the fraction asked for.
  */
-function makeBatch(c: TimedCase, clock: Clock): Batch {
-  const now = clock === "cpu" && !c.op.async ? cpuNow : wallNow;
+function makeBatch(c: TimedCase, now: () => number): Batch {
   const call = c.op.call(c.target, c.inputs);
   if (!call) throw new Error(`${c.target.codec} cannot run ${c.op.id}`);
   const inputs = c.inputs;
@@ -52,20 +58,18 @@ function makeBatch(c: TimedCase, clock: Clock): Batch {
   const body = `
     const n = items.length;
     let sink = 0;
-    const t0 = now();
+    ${c.slowdown ? "const t0 = now();" : ""}
     for (let k = 0; k < K; k++) {
       for (let i = 0; i < n; i++) sink += ${c.op.async ? `(await r[${method}](items[i])).length` : invoke};
     }
     ${c.slowdown ? `const spun = now(); const until = spun + (spun - t0) * ${c.slowdown}; while (now() < until);` : ""}
-    const t1 = now();
-    keep(sink);
-    return (t1 - t0) / K;`;
+    keep(sink);`;
   const Ctor = c.op.async
     ? (Object.getPrototypeOf(async () => {}).constructor as FunctionConstructor)
     : Function;
   const fn = new Ctor("r", "items", "now", "keep", "K", "out", body) as (
     ...args: unknown[]
-  ) => number | Promise<number>;
+  ) => void | Promise<void>;
   return (k) => fn(call.receiver, inputs, now, do_not_optimize, k, output);
 }
 
@@ -163,24 +167,54 @@ async function allocation(batch: Batch, runs: number): Promise<Allocation> {
   };
 }
 
+/** Batches per case and fork at most: a clock too coarse to see a batch never fills the budget. */
+const MAX_BATCHES = 1 << 16;
+
+/** The request mitata's loop is serving: the warm-up until mitata's gc, then one turn. */
+interface Request {
+  readonly end: () => void;
+  readonly fail: (error: unknown) => void;
+}
+
 /**
  * One case in this process: warm it up (which sizes its batch), then sample it in turns,
  * then measure what one op allocates. The caller interleaves the turns of different cases.
+ *
+ * The sampling is one mitata `measure` per case, started by the warm-up and spanning all of
+ * the case's turns: mitata times each call of the case's batch function with the case's
+ * clock, and decides when the case has its batches (`min_samples`, `min_cpu_time`). Turns
+ * live in the parameter mitata awaits before each batch, outside its timed region: an
+ * event-loop turn (setImmediate) there lets finalizers and frees run, and when the turn has
+ * used its `sliceMs` the parameter ends the turn's request and waits for the next one. (A
+ * `measure` per turn cost more than the turn: each allocates a 2**20-slot sample array.)
  */
 export class CaseTimer {
+  private readonly now: () => number;
   private readonly batch: Batch;
   private k = 1;
+  private current: Request | undefined;
+  /** Set once mitata's warm-up is over (its gc before sampling). */
+  private sampling = false;
+  /** Wakes mitata's loop for the next turn. */
+  private resume: (() => void) | undefined;
+  private spent = 0;
+  private batchStart: number | undefined;
+  private samples: number[] | undefined;
 
   constructor(
     readonly c: TimedCase,
     private readonly options: TimingOptions,
   ) {
-    this.batch = makeBatch(c, options.clock);
+    this.now = clockOf(c, options.clock);
+    this.batch = makeBatch(c, this.now);
   }
 
-  /** Untimed warm-up; grows the batch towards `batchMs` within the output cap. */
+  /**
+   * Untimed warm-up; grows the batch towards `batchMs` within the output cap, then starts
+   * mitata's `measure` (its one untimed call, its gc) and resolves to the batch size.
+   */
   async warm(): Promise<number> {
-    const { options } = this;
+    const { options, now, batch } = this;
     const maxByBytes = Math.max(
       1,
       Math.floor(options.batchMaxBytes / Math.max(1, this.c.outputBytes)),
@@ -190,33 +224,98 @@ export class CaseTimer {
     const warmEnd = performance.now() + options.warmupMs;
     do {
       await yieldTurn();
-      best = Math.min(best, await this.batch(k));
+      const t0 = now();
+      await batch(k);
+      best = Math.min(best, (now() - t0) / k);
       k = Math.max(
         1,
         Math.min(maxByBytes, Math.round((options.batchMs * 1e6) / Math.max(best, 1))),
       );
     } while (performance.now() < warmEnd);
     this.k = Math.min(k, 100_000);
-    gc(); // start sampling without the warm-up's garbage
+    const perOp = this.k;
+    await new Promise<void>((end, fail) => {
+      this.current = { end, fail };
+      // mitata's computed parameter: a generator yields the benchmark and one function per
+      // argument (its types know only the argument-free form).
+      const yields = { 0: () => this.next(), bench: batch } as unknown as () => unknown;
+      measure(
+        function* () {
+          yield yields;
+        },
+        {
+          now,
+          // mitata's gc before its first timed batch: sampling starts without the warm-up's
+          // garbage, and the warm-up's request is over.
+          gc: () => {
+            gc();
+            this.sampling = true;
+            this.endRequest();
+          },
+          min_samples: options.minSamples,
+          min_cpu_time: options.timeMs * 1e6,
+          max_samples: MAX_BATCHES,
+          // One untimed call, and never mitata's own batches of 4,096 calls: the batch is
+          // ours, within the output cap.
+          warmup_samples: 0,
+          batch_threshold: -1,
+          // Every batch counts, as the summaries expect (mitata drops 2 at each end).
+          samples_threshold: Number.POSITIVE_INFINITY,
+        },
+      ).then(
+        (stats) => {
+          this.samples = stats.samples.map((ns) => ns / perOp);
+          this.endRequest();
+        },
+        (error: unknown) => {
+          const request = this.current;
+          this.current = undefined;
+          request?.fail(error);
+        },
+      );
+    });
     return this.k;
   }
 
+  /** What mitata awaits before each batch: an event-loop turn, and between turns the next. */
+  private async next(): Promise<number> {
+    if (this.sampling) {
+      if (this.batchStart !== undefined) this.spent += performance.now() - this.batchStart;
+      if (this.current === undefined || this.spent >= this.options.sliceMs) {
+        await new Promise<void>((resume) => {
+          this.resume = resume;
+          this.endRequest();
+        });
+      }
+    }
+    await yieldTurn();
+    this.batchStart = performance.now();
+    return this.k;
+  }
+
+  private endRequest(): void {
+    const request = this.current;
+    this.current = undefined;
+    request?.end();
+  }
+
   /**
-   * One turn: batches until `sliceMs` of batch time has passed (at least one); ns per op,
-   * one value per batch. Each batch follows an event-loop turn, outside the timed region:
-   * finalizers and frees run there.
+   * One turn: batches until `sliceMs` of batch time has passed (at least one), or until
+   * mitata has the case's batches; then every batch's ns per op.
    */
-  async sample(): Promise<number[]> {
-    const { batch, k } = this;
-    const samples: number[] = [];
-    let spent = 0;
-    do {
-      await yieldTurn();
-      const t0 = performance.now();
-      samples.push(await batch(k));
-      spent += performance.now() - t0;
-    } while (spent < this.options.sliceMs);
-    return samples;
+  sample(): Promise<Turn> {
+    const resume = this.resume;
+    if (!resume) return Promise.reject(new Error("no turn to take: warm the case up first"));
+    this.resume = undefined;
+    this.spent = 0;
+    this.batchStart = undefined;
+    return new Promise<Turn>((resolve, fail) => {
+      this.current = {
+        end: () => resolve(this.samples ? { done: true, samples: this.samples } : { done: false }),
+        fail,
+      };
+      resume();
+    });
   }
 
   /** Bytes one op allocates (NaN without --expose-gc). */

@@ -32,9 +32,6 @@ export interface RowInfo {
 /** Starts the worker for a target in fork `fork` (a child process, or this process). */
 export type StartWorker = (spec: TargetSpec, fork: number) => Promise<CaseWorker>;
 
-/** Turns per case and fork at most (the budget normally ends sampling far sooner). */
-const MAX_TURNS = 400;
-
 const specKey = (s: TargetSpec) => `${s.codec}${s.impl === "raw" ? ":raw" : ""}`;
 
 function rotate<T>(xs: readonly T[], by: number): T[] {
@@ -64,7 +61,6 @@ export interface AdaptiveForks {
 export async function runForks(
   plan: readonly PlannedCase[],
   rows: readonly RowInfo[],
-  timing: TimingOptions,
   forks: number,
   start: StartWorker,
   onProgress?: (p: Progress) => void,
@@ -127,9 +123,9 @@ export async function runForks(
         .filter((s) => plan.some((c) => c.row === row && specKey(c.spec) === specKey(s)))
         .map((spec) => measurements.get(key({ spec, row }))!);
       if (cases.length === 0) continue;
+      // The cases warmed up and still sampling, then each case's batches once it has them.
+      const sampling = new Map<CaseMeasurement, CaseWorker>();
       const perFork = new Map<CaseMeasurement, number[]>();
-      const batches = new Map<CaseMeasurement, number>();
-      const batchOf = (m: CaseMeasurement) => batches.get(m) ?? 1;
       for (const m of cases) {
         index++;
         onProgress?.({
@@ -147,41 +143,26 @@ export async function runForks(
         const t0 = performance.now();
         try {
           const batch = await w.warm(row);
-          batches.set(m, batch);
           if (m.batch === 0) m.batch = batch;
-          perFork.set(m, []);
+          sampling.set(m, w);
         } catch (error) {
           await fail(m.spec, (error as Error).message);
         }
         m.wallMs += performance.now() - t0;
       }
-      // Round-robin turns until every case has its batches and its time (or a cap on
-      // turns, for a case whose single batch outlasts the budget many times over).
-      const spent = new Map<CaseMeasurement, number>();
-      for (let turn = 0; turn < MAX_TURNS; turn++) {
-        const pending = cases.filter((m) => {
-          const samples = perFork.get(m);
-          return (
-            samples !== undefined &&
-            (samples.length < timing.minSamples || (spent.get(m) ?? 0) < timing.timeMs)
-          );
-        });
-        if (pending.length === 0) break;
-        for (const m of rotate(pending, turn)) {
-          const w = alive.get(specKey(m.spec));
-          const samples = perFork.get(m);
-          if (!w || !samples) continue;
+      // Round-robin turns until every case has its batches: each fork decides that for its
+      // own cases (mitata's min_samples and min_cpu_time, measure/run.ts).
+      for (let turn = 0; sampling.size > 0; turn++) {
+        for (const [m, w] of rotate([...sampling], turn)) {
           const t0 = performance.now();
           try {
             const got = await w.sample(row);
-            // One by one: a turn of very short batches can outgrow a spread's argument limit.
-            for (const ns of got) samples.push(ns);
-            spent.set(
-              m,
-              (spent.get(m) ?? 0) + got.reduce((a, ns) => a + ns, 0) * 1e-6 * batchOf(m),
-            );
+            if (got.done) {
+              sampling.delete(m);
+              perFork.set(m, got.samples);
+            }
           } catch (error) {
-            perFork.delete(m);
+            sampling.delete(m);
             await fail(m.spec, (error as Error).message);
           }
           m.wallMs += performance.now() - t0;
@@ -286,7 +267,6 @@ export async function timeCases(
     measured = await runForks(
       plan,
       rows.map((r) => ({ label: r.label })),
-      timing,
       forks,
       start,
       progressPrinter(io.stderr),

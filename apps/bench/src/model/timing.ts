@@ -21,7 +21,7 @@ export interface TimingOptions {
   readonly budgetMs: number;
   /** Untimed warm-up per case and fork (JIT tier-up, wasm compilation); sizes the batch. */
   readonly warmupMs: number;
-  /** Timed budget per case and fork (wall time of its batches, yields excluded). */
+  /** Timed budget per case and fork (its batches' time on the batch clock, yields excluded). */
   readonly timeMs: number;
   /** At least this many batches per case and fork. */
   readonly minSamples: number;
@@ -85,6 +85,12 @@ export const QUICK_TIMING: TimingOptions = {
   allocationRuns: 3,
   clock: "wall",
 };
+
+/**
+ * What one turn of a case gives back: nothing until the fork has all of the case's batches,
+ * then every batch's ns per op (in no particular order).
+ */
+export type Turn = { readonly done: false } | { readonly done: true; readonly samples: number[] };
 
 /** Bytes allocated by one op: JS heap (mitata's probe) and external backing stores. */
 export interface Allocation {
