@@ -168,7 +168,7 @@ async function allocation(batch: Batch, runs: number): Promise<Allocation> {
 }
 
 /** Batches per case and fork at most: a clock too coarse to see a batch never fills the budget. */
-const MAX_BATCHES = 1 << 16;
+const MAX_BATCHES = 1 << 12;
 
 /** The request mitata's loop is serving: the warm-up until mitata's gc, then one turn. */
 interface Request {
