@@ -14,7 +14,7 @@ import type { PreparedPayload, RowInputs, TargetSpec } from "../model/case.js";
 import type { TimingOptions } from "../model/timing.js";
 import { ChildWorker, ForkError, readInputs, writeInputs } from "./fork.js";
 import { LocalWorker } from "./local.js";
-import { CaseTimer, hasGc, settleHeap } from "./run.js";
+import { CaseTimer, hasGc, MAX_BATCHES, settleHeap } from "./run.js";
 import { runForks } from "./schedule.js";
 
 const TINY = TINY_TIMING;
@@ -85,6 +85,16 @@ describe("CaseTimer", () => {
     const last = await worker.sample(row);
     expect(last.done && last.samples.length).toBe(4);
     await expect(worker.sample(row)).rejects.toThrow(/warm the case up first/);
+  });
+
+  it("stops a case at MAX_BATCHES batches when its time budget is never reached", async () => {
+    // As with a clock too coarse to see a batch: the budget never fills, the cap ends it.
+    const endless: TimingOptions = { ...TINY, timeMs: Number.POSITIVE_INFINITY, batchMs: 0 };
+    const worker = await LocalWorker.start(spec(), rows, endless);
+    const row = rowOf("synthetic-small", "compress");
+    expect(await worker.warm(row)).toBe(1);
+    const { samples } = await takeTurns(() => worker.sample(row));
+    expect(samples).toHaveLength(MAX_BATCHES);
   });
 
   it("can time sync ops on process CPU time", async () => {

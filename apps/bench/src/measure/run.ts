@@ -168,7 +168,7 @@ async function allocation(batch: Batch, runs: number): Promise<Allocation> {
 }
 
 /** Batches per case and fork at most: a clock too coarse to see a batch never fills the budget. */
-const MAX_BATCHES = 1 << 12;
+export const MAX_BATCHES = 1 << 12;
 
 /** The request mitata's loop is serving: the warm-up until mitata's gc, then one turn. */
 interface Request {
@@ -233,7 +233,7 @@ export class CaseTimer {
       );
     } while (performance.now() < warmEnd);
     this.k = Math.min(k, 100_000);
-    const perOp = this.k;
+    const opsPerBatch = this.k;
     await new Promise<void>((end, fail) => {
       this.current = { end, fail };
       // mitata's computed parameter: a generator yields the benchmark and one function per
@@ -264,7 +264,7 @@ export class CaseTimer {
         },
       ).then(
         (stats) => {
-          this.samples = stats.samples.map((ns) => ns / perOp);
+          this.samples = stats.samples.map((ns) => ns / opsPerBatch);
           this.endRequest();
         },
         (error: unknown) => {
