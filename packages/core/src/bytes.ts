@@ -24,6 +24,11 @@ const byteLengthOf = intrinsic("byteLength") as (this: Uint8Array) => number;
 export function bytesOf(input: unknown, what = "input"): Uint8Array {
   if (tagOf.call(input) !== "Uint8Array") notBytes(input, what);
   const bytes = input as Uint8Array;
+  // An element read never runs the caller's code (a typed array's elements are its own), and
+  // it tells V8's optimiser which kinds of array come here: where only plain ones do, the
+  // prototype check below folds to a constant instead of a runtime call (~11 ns, twice per
+  // `uncompressInto`: a 144-byte message's guards took 51 ns before this read, ~25 after).
+  bytes[0];
   // A detached buffer reads as empty; only an empty view needs telling apart from one.
   if (byteLengthOf.call(bytes) === 0) assertAttached(bufferOf.call(bytes), what);
   return Object.getPrototypeOf(bytes) === Uint8Array.prototype
