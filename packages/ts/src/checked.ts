@@ -73,7 +73,7 @@ function flush(dest: Uint8Array, outBase: number, from: number, to: number): voi
  * naming the element at fault and the numbers involved.
  *
  * Where there is room the kernel over-copies (up to 64 bytes from a short element's start,
- * up to 7 past a longer one) inside the window and below
+ * up to 15 past a longer one) inside the window and below
  * `outEnd` only: the next element overwrites those bytes, only `OUT[0..op)` is ever copied
  * out, and a stream that ends early is rejected, so no over-copied byte is ever returned,
  * and nothing at or past `outEnd` is ever written.

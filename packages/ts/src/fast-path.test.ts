@@ -167,10 +167,23 @@ describe("fastPath: how far it goes", () => {
     }
   });
 
-  it("takes a 61-255 byte literal with exactly its length and 7 bytes of window room", () => {
+  it("writes nothing past its window room for a 33-60 byte literal (16-byte steps after 32)", () => {
+    for (const n of [33, 48, 49, 60]) {
+      const laid = lay([lit(data(20)), lit(data(n)), lit(data(3))]);
+      const at = laid.starts[1]!;
+      OUT.fill(0xee, at.op + 72);
+      const r = run(IN.length - 17, at.op);
+      expect(r).toMatchObject({ pos: laid.starts[2]!.pos, op: laid.starts[2]!.op });
+      expect(r.output).toEqual(laid.output.slice(0, at.op + n));
+      expect(OUT.subarray(at.op + 72, at.op + 72 + 256).every((b) => b === 0xee)).toBe(true);
+    }
+  });
+
+  it("takes a 61-255 byte literal with exactly its length and 15 bytes of window room", () => {
     const { starts } = lay([lit(data(100)), lit(data(3))]);
-    // outLimit = fastOutEnd + 72 must hold 100 + 7 bytes from op 0.
-    expect(run(IN.length - 17, 107 - 72)).toMatchObject({ pos: starts[1]!.pos, op: 100 });
+    // outLimit = fastOutEnd + 72 must hold 100 + 15 bytes from op 0 (16-byte steps).
+    expect(run(IN.length - 17, 115 - 72)).toMatchObject({ pos: starts[1]!.pos, op: 100 });
+    expect(run(IN.length - 17, 114 - 72)).toMatchObject({ pos: 0, op: 0 });
   });
 
   it("takes a literal of 256 or more whose bytes end exactly at the input limit", () => {
@@ -179,7 +192,7 @@ describe("fastPath: how far it goes", () => {
     expect(run(303 - 17, OUT_SIZE - 72)).toMatchObject({ pos: starts[1]!.pos, op: 300 });
   });
 
-  it("takes a literal of exactly 256 bytes whose bytes end exactly at the input limit (moved whole: no 7 bytes to spare)", () => {
+  it("takes a literal of exactly 256 bytes whose bytes end exactly at the input limit (moved whole: no 15 bytes to spare)", () => {
     const { starts } = lay([lit(data(256)), lit(data(3))]);
     // One length byte: the data is at 2..258, and end = fastEnd + 17 = 258.
     expect(run(258 - 17, OUT_SIZE - 72)).toMatchObject({ pos: starts[1]!.pos, op: 256 });

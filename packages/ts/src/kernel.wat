@@ -78,8 +78,8 @@
                     (then (i32.load8_u offset=4097 (local.get $pos)))
                     (else (i32.load16_u offset=4097 align=1 (local.get $pos))))))
                 (local.set $done (i32.const 0))
-                ;; Room in the window, with 7 bytes to spare for the 8-byte steps.
-                (br_if $exit (i32.gt_s (i32.add (local.get $length) (i32.const 7))
+                ;; Room in the window, with 15 bytes to spare for the 16-byte steps.
+                (br_if $exit (i32.gt_s (i32.add (local.get $length) (i32.const 15))
                   (i32.sub (local.get $outLimit) (local.get $op))))
                 (if (i32.ge_u (local.get $length) (i32.const 256))
                   (then
@@ -92,10 +92,12 @@
                     (local.set $pos (i32.add (local.get $from) (local.get $length)))
                     (local.set $op (i32.add (local.get $op) (local.get $length)))
                     (br $element)))))
-            ;; All of it in the input window (the 8-byte steps read up to 7 bytes past it,
+            ;; All of it in the input window (the 16-byte steps read up to 15 bytes past it,
             ;; inside this memory, and write them inside the room checked above, where the
             ;; next element rewrites them): a message's last literal, which ends at the end
-            ;; of the input, is taken here too.
+            ;; of the input, is taken here too. 16-byte steps, not 8: half the turns for the
+            ;; 61-255 byte literals of gossip messages (aggregate-and-proof uncompressInto
+            ;; took 156 ns with 8-byte steps, 145 with these; Node 26).
             (br_if $exit (i32.gt_s (local.get $length)
               (i32.sub (local.get $end) (local.get $from))))
             (local.set $pos (i32.add (local.get $from) (local.get $length)))
@@ -103,9 +105,9 @@
             (local.set $op (i32.add (local.get $op) (local.get $done)))
             (local.set $from (i32.add (local.get $from) (local.get $done)))
             (loop $literal
-              (i64.store offset=65536 align=1 (local.get $op) (i64.load offset=4096 align=1 (local.get $from)))
-              (local.set $op (i32.add (local.get $op) (i32.const 8)))
-              (local.set $from (i32.add (local.get $from) (i32.const 8)))
+              (v128.store offset=65536 align=1 (local.get $op) (v128.load offset=4096 align=1 (local.get $from)))
+              (local.set $op (i32.add (local.get $op) (i32.const 16)))
+              (local.set $from (i32.add (local.get $from) (i32.const 16)))
               (br_if $literal (i32.lt_s (local.get $op) (local.get $stop))))
             (local.set $op (local.get $stop))
             (br $element)))
