@@ -91,7 +91,9 @@ export function decodeBody(
   const outView = OUT_VIEW;
   const n = input.length;
   const sparse = n > outEnd - (outEnd >>> 3);
-  const fill = sparse ? SPARSE_IN : IN_SIZE;
+  // A small output's literals never go direct: its input is copied in whole, dense or not.
+  const small = outEnd <= SMALL_OUTPUT;
+  const fill = sparse && !small ? SPARSE_IN : IN_SIZE;
   let inBase = 0;
   let end = Math.min(n, fill);
   srcBytes.set(n === end ? input : input.subarray(0, end));
@@ -110,7 +112,6 @@ export function decodeBody(
   // end, not 72 bytes short: a gossip message's last elements otherwise took the checked
   // code one by one. An element that overruns the declared length then ends past it, inside
   // the window, and is rejected as soon as the fast path returns.
-  const small = outEnd <= SMALL_OUTPUT;
   let fastOutEnd = small ? outEnd - 1 : outLimit - 72;
   for (;;) {
     if (pos <= fastEnd && op <= fastOutEnd) {

@@ -56,11 +56,19 @@ describe("the input window", () => {
     expect(IN.subarray(0, input.length)).toEqual(input);
   });
 
-  it("of a longer stream (one byte more) is 4 KiB: nothing past it is written", () => {
+  it(`of a longer stream (one byte more) is ${SPARSE_IN} B: nothing past it is written`, () => {
     const input = streamOfSize(outEnd, limit + 1);
     IN.fill(MARK);
     expect(decode(input).length).toBe(outEnd);
     expect(IN.subarray(SPARSE_IN, input.length).every((b) => b === MARK)).toBe(true);
+  });
+
+  it(`of a longer stream of a small output (${SMALL_OUTPUT} B) is 32 KiB: its literals never go direct`, () => {
+    const small = SMALL_OUTPUT;
+    const input = streamOfSize(small, small - (small >>> 3) + 1);
+    IN.fill(MARK);
+    expect(decode(input).length).toBe(small);
+    expect(IN.subarray(0, input.length)).toEqual(input);
   });
 });
 
