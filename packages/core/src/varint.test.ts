@@ -44,6 +44,16 @@ describe("readUncompressedLength", () => {
       length: 1 + (2 << 7) + (3 << 14),
       headerSize: 3,
     });
+    // The same preamble alone: exactly the 3 bytes the loop-free read needs.
+    expect(readUncompressedLength(Uint8Array.of(0x81, 0x82, 0x03))).toEqual({
+      length: 1 + (2 << 7) + (3 << 14),
+      headerSize: 3,
+    });
+    // And a 4-byte one with a body: past the loop-free read.
+    expect(readUncompressedLength(Uint8Array.of(0x80, 0x80, 0x80, 0x01, 0x00))).toEqual({
+      length: 2 ** 21,
+      headerSize: 4,
+    });
   });
 
   it("round-trips encodeUncompressedLength at the byte boundaries", () => {

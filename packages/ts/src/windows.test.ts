@@ -1,5 +1,5 @@
 // Where the decoder copies bytes (windows.ts says why): a mostly incompressible stream is read
-// through a 4 KiB input window, its long literals go straight to the destination, and a copy
+// through a small input window (SPARSE_IN), its long literals go straight to the destination, and a copy
 // after such a literal takes output back into the window. A wrong choice still decodes the
 // same bytes, only with more copying, so these tests look at the windows themselves: each
 // fills a window with a marker byte, decodes, and checks which part of it was written.
@@ -7,6 +7,7 @@ import { copy1, copy2, literal, literalHeader } from "@snappykit/conformance";
 import { encodeUncompressedLength } from "@snappykit/core";
 import { describe, expect, it } from "vitest";
 import { uncompress, uncompressedLength, uncompressInto } from "./decompress.js";
+import { firstDifference, oracleUncompress, randomBytes } from "./test-support/inputs.js";
 import { windows } from "./windows.js";
 
 const { IN, OUT, SPARSE_IN, DIRECT, SMALL_OUTPUT } = windows();
@@ -69,6 +70,29 @@ describe("the input window", () => {
     IN.fill(MARK);
     expect(decode(input).length).toBe(small);
     expect(IN.subarray(0, input.length)).toEqual(input);
+  });
+});
+
+describe("the sparse input window's end", () => {
+  it(`decodes elements whose tags lie around byte ${SPARSE_IN} (its end), ±20`, () => {
+    // A first literal of SPARSE_IN - 20 .. SPARSE_IN + 2 bytes puts the next elements' tags at
+    // every position around the window's end and its refill (fewer than 17 bytes left), in a
+    // sparse stream longer than SMALL_OUTPUT, so that the small window is the one in use.
+    const long = randomBytes(SMALL_OUTPUT + 1000, 3);
+    for (let first = SPARSE_IN - 20; first <= SPARSE_IN + 2; first++) {
+      const elements = [
+        literal(randomBytes(first, first)),
+        literal(randomBytes(7, 1)),
+        copy1(4, 5),
+        literal(randomBytes(40, 2)),
+        copy2(9, 30),
+        literal(long),
+        literal(randomBytes(3, 4)),
+      ];
+      const input = stream(first + 7 + 4 + 40 + 9 + long.length + 3, ...elements);
+      expect(input.length > uncompressedLength(input) * (7 / 8)).toBe(true);
+      expect(firstDifference(decode(input), oracleUncompress(input)), `first ${first}`).toBe(-1);
+    }
   });
 });
 
