@@ -134,7 +134,9 @@ describe("GossipTransform", () => {
       expect(Object.getPrototypeOf(out)).toBe(Uint8Array.prototype);
     }
     // As Lodestar's network worker posts each message: its buffer transferred.
-    const moved = results.map((out) => structuredClone(out, { transfer: [out.buffer] }));
+    const moved = results.map((out) =>
+      structuredClone(out, { transfer: [out.buffer as ArrayBuffer] }),
+    );
     for (const out of moved) expect(out).toEqual(ssz);
     const block = getPayload("beacon-block").items[0]!;
     const big = new GossipTransform({ codec, bounds: () => ({ minSize: 0, maxSize: 1 << 24 }) });

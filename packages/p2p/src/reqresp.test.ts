@@ -11,6 +11,7 @@ import {
   encodeResponse,
   type ResponseChunk,
   ResponseError,
+  writeToStream,
 } from "./index.js";
 import { collect, expectSameBytes } from "./test/helpers.js";
 
@@ -375,5 +376,58 @@ describe("memory follows the bytes received", () => {
       ),
     ).rejects.toThrow("timed out");
     expect(during).toBeLessThan(256 * 1024);
+  });
+});
+
+describe("writeToStream", () => {
+  /** A libp2p 3 stream's writing side whose buffer is full after every `every` sends. */
+  function stream(every: number) {
+    const log: string[] = [];
+    return {
+      log,
+      send(data: Uint8Array) {
+        log.push(`send ${data.length}`);
+        return log.filter((l) => l.startsWith("send")).length % every !== 0;
+      },
+      async onDrain() {
+        log.push("drain");
+      },
+      async close() {
+        log.push("close");
+      },
+      abort(error: Error) {
+        log.push(`abort ${error.message}`);
+      },
+    };
+  }
+
+  it("waits for the stream to drain when send() says it is full, then closes it", async () => {
+    const s = stream(2);
+    await writeToStream(s, [Uint8Array.of(1), Uint8Array.of(2, 2), Uint8Array.of(3)]);
+    expect(s.log).toEqual(["send 1", "send 2", "drain", "send 1", "close"]);
+  });
+
+  it("aborts the stream when the chunks' source fails, and rethrows", async () => {
+    const s = stream(10);
+    async function* failing() {
+      yield Uint8Array.of(1);
+      throw new Error("no more blocks");
+    }
+    await expect(writeToStream(s, failing())).rejects.toThrow("no more blocks");
+    expect(s.log).toEqual(["send 1", "abort no more blocks"]);
+  });
+
+  it("aborts the stream on the signal", async () => {
+    const s = stream(10);
+    const controller = new AbortController();
+    async function* slow() {
+      yield Uint8Array.of(1);
+      controller.abort(new Error("timed out"));
+      yield Uint8Array.of(2);
+    }
+    await expect(writeToStream(s, slow(), { signal: controller.signal })).rejects.toThrow(
+      "timed out",
+    );
+    expect(s.log).toEqual(["send 1", "abort timed out"]);
   });
 });
