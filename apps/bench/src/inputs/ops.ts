@@ -78,7 +78,9 @@ const hasUncompressInto = (target: Target) =>
   target.impl === "adapter" && typeof target.backend.uncompressInto === "function";
 const gossipOnly = (payload: BenchPayload) => payload.kind === "gossip";
 // Node's pooled allocation where there is one (Lodestar's pattern), else a plain array.
-const NodeBuffer = (globalThis as { Buffer?: { allocUnsafe(n: number): Uint8Array } }).Buffer;
+const NodeBuffer = (
+  globalThis as { Buffer?: { alloc(n: number): Uint8Array; allocUnsafe(n: number): Uint8Array } }
+).Buffer;
 
 /**
  * What an owned result costs by itself: an array of each item's decoded size, allocated and
@@ -290,19 +292,20 @@ export const OPS: readonly OpSpec[] = [
     "Buffer.allocUnsafe(n) (Node's pool for small n) for every item's decoded size n",
     NodeBuffer && ((n) => NodeBuffer.allocUnsafe(n)),
   ),
-  // A consensus client's inbound gossip, as Lodestar writes it by hand: the declared length
-  // checked against the topic's bound before anything is allocated, memory of the message's
-  // own from Node's pool (gossipsub keeps the bytes), and the codec decoding into it; the
-  // packaged transform's row follows, on the same inputs and payloads.
+  // A consensus client's inbound gossip, as Lodestar 1.44 writes it by hand
+  // (lib/network/gossip/encoding.js of @lodestar/beacon-node): the declared length checked
+  // against the topic's bound before anything is allocated, `Buffer.alloc(len)` (zero-filled,
+  // unpooled: "to mitigate high GC pressure") and the codec decoding into it; the packaged
+  // transform's row follows, on the same inputs and payloads.
   {
     id: "gossip-inbound",
     description:
-      "per message: uncompressedLength (checked against MAX_PAYLOAD_SIZE), Buffer.allocUnsafe, uncompressInto",
+      "per message: uncompressedLength (checked against MAX_PAYLOAD_SIZE), Buffer.alloc, uncompressInto (Lodestar 1.44)",
     async: false,
     call: (target) => {
       const codec = target.backend as SnappyCodec;
       if (!NodeBuffer || !hasUncompressInto(target)) return undefined;
-      const allocate = NodeBuffer.allocUnsafe.bind(NodeBuffer);
+      const allocate = NodeBuffer.alloc.bind(NodeBuffer);
       const bound = { maxLength: MAX_PAYLOAD_SIZE };
       const run = (message: Uint8Array) => {
         const out = allocate(codec.uncompressedLength(message, bound));
