@@ -18,7 +18,7 @@ import {
 } from "@snappykit/workspace/node-lines";
 import { runInPage } from "./browser.js";
 import { fixturePayloads } from "./payloads.js";
-import { type AdapterResult, FRAMING, type Target } from "./portable.js";
+import { type AdapterResult, PACKAGES, type Target } from "./portable.js";
 import { type ChildReport, expectedCannotLoad, type Runtime, report } from "./report.js";
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -80,7 +80,7 @@ async function main(): Promise<number> {
   const expected = expectedCannotLoad(declared(), NODE_LINES, addonFailure);
   const problems: string[] = [];
   for (const name of RUNTIMES) {
-    const list = [...adapters(name), FRAMING];
+    const list = [...adapters(name), ...PACKAGES];
     const result = name === "browser" ? await runBrowser(list) : runChild(name, list);
     problems.push(...report(name, result, expected));
   }

@@ -122,7 +122,7 @@ export class GossipTransform {
     try {
       const input = bytesOf(data, "data");
       const { minSize, maxSize } = this.#limits(topic);
-      const declared = readUncompressedLength(input).length;
+      const { length: declared, headerSize } = readUncompressedLength(input);
       if (declared > maxSize) {
         throw new SnappyError(
           "length-over-limit",
@@ -138,8 +138,10 @@ export class GossipTransform {
         );
       }
       // A body can expand 64/3-fold at most: a longer declared length is refused here, before
-      // the output is allocated (length-over-expansion).
-      checkUncompressedLength(input, { maxLength: maxSize });
+      // the output is allocated (core's guard throws length-over-expansion).
+      if (declared * 3 > (input.length - headerSize) * 64) {
+        checkUncompressedLength(input, { maxLength: maxSize });
+      }
       const ssz = this.#decode(input, declared);
       const metrics = this.#metrics;
       if (metrics?.onInbound !== undefined) {
