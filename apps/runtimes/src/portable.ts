@@ -79,6 +79,23 @@ function runAdapter(
 
 type Framing = typeof import("@snappykit/framing");
 
+/** What a package's checks run on: the ts codec, the fixture items up to 1 MB, a check maker. */
+async function packageSetup(
+  group: string,
+  ts: Partial<AdapterModule>,
+  payloads: readonly PayloadSet[],
+) {
+  if (typeof ts.createCodec !== "function") throw new Error("no createCodec in the ts codec");
+  const codec = await ts.createCodec();
+  const items = payloads.flatMap((p) => p.items.filter((i) => i.length <= 1_000_000));
+  const check = (name: string, fn: (c: SnappyCodec) => void | Promise<void>): Check => ({
+    group,
+    name,
+    run: fn,
+  });
+  return { codec, items, check };
+}
+
 /**
  * `@snappykit/framing` over the `@snappykit/ts` codec: not an adapter, so a few round
  * trips instead of the conformance suite, to prove it loads and works in the runtime.
@@ -89,14 +106,7 @@ function runFraming(
 ): Promise<AdapterResult> {
   return run("framing", async () => {
     const [framing, ts] = await load();
-    if (typeof ts.createCodec !== "function") throw new Error("no createCodec in the ts codec");
-    const codec = await ts.createCodec();
-    const items = payloads.flatMap((p) => p.items.filter((i) => i.length <= 1_000_000));
-    const check = (name: string, fn: (c: SnappyCodec) => void): Check => ({
-      group: "framing",
-      name,
-      run: fn,
-    });
+    const { codec, items, check } = await packageSetup("framing", ts, payloads);
     const checks = [
       check("CRC-32C check value", () => {
         if (framing.crc32c(new TextEncoder().encode("123456789")) !== 0xe3069283) {
@@ -141,16 +151,9 @@ function runP2p(
 ): Promise<AdapterResult> {
   return run("p2p", async () => {
     const [p2p, ts] = await load();
-    if (typeof ts.createCodec !== "function") throw new Error("no createCodec in the ts codec");
-    const codec = await ts.createCodec();
+    const { codec, items, check } = await packageSetup("p2p", ts, payloads);
     const fast = await p2p.createFastMsgIdFn(1n);
-    const items = payloads.flatMap((p) => p.items.filter((i) => i.length <= 1_000_000));
     const bounds = { minSize: 0, maxSize: 10 * 1024 * 1024 };
-    const check = (name: string, fn: (c: SnappyCodec) => void | Promise<void>): Check => ({
-      group: "p2p",
-      name,
-      run: fn,
-    });
     const hex = (bytes: Uint8Array) =>
       Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
     const checks = [

@@ -16,7 +16,7 @@ import {
   ResponseError,
   writeToStream,
 } from "./index.js";
-import { expectSameBytes } from "./test/helpers.js";
+import { expectSameBytes, GOSSIP_FIXTURES } from "./test/helpers.js";
 import {
   awaitSubscribed,
   createNode,
@@ -28,18 +28,8 @@ import {
 const codec = await createCodec();
 const FORK = "4a26c58b";
 const DIGEST = Buffer.from(FORK, "hex");
-const FIXTURES = [
-  "single-attestation",
-  "attestation",
-  "aggregate-and-proof",
-  "sync-committee-message",
-  "contribution-and-proof",
-  "beacon-block",
-  "blob-sidecar",
-  "data-column-sidecar",
-];
 const topicOf = (name: string) => `/eth2/${FORK}/${name}/ssz_snappy`;
-const payloads = new Map(FIXTURES.map((n) => [topicOf(n), getPayload(n).items[0]!]));
+const payloads = new Map(GOSSIP_FIXTURES.map((n) => [topicOf(n), getPayload(n).items[0]!]));
 const CORRUPT = topicOf("corrupt");
 const PROTOCOL = "/eth2/beacon_chain/req/beacon_blocks_by_range/2/ssz_snappy";
 const HOSTILE = "/eth2/beacon_chain/req/hostile/1/ssz_snappy";

@@ -17,6 +17,7 @@ import { createCodec as createTs } from "@snappykit/ts";
 import { describe, expect, it } from "vitest";
 import xxhashFactory from "xxhash-wasm";
 import { createFastMsgIdFn, GossipTransform, gossipMessageId } from "./index.js";
+import { GOSSIP_FIXTURES } from "./test/helpers.js";
 
 const VERSION = "1.44.0";
 const cache = join(tmpdir(), `snappykit-lodestar-beacon-node-${VERSION}`);
@@ -79,16 +80,6 @@ function lodestarMsgId(topic: string, data: Uint8Array): Uint8Array {
   return createHash("sha256").update(Buffer.concat(vec)).digest().subarray(0, 20);
 }
 
-const FIXTURES = [
-  "single-attestation",
-  "attestation",
-  "aggregate-and-proof",
-  "sync-committee-message",
-  "contribution-and-proof",
-  "beacon-block",
-  "blob-sidecar",
-  "data-column-sidecar",
-];
 
 describe(`Lodestar ${VERSION}'s gossip encoding as the oracle`, () => {
   it("reproduces lines the tarball's encoding.js has", () => {
@@ -97,7 +88,7 @@ describe(`Lodestar ${VERSION}'s gossip encoding as the oracle`, () => {
 
   it("same bytes and message ids both ways, on every gossip fixture", async () => {
     const [ours, theirs] = [await createTs(), await createAuto()];
-    for (const name of FIXTURES) {
+    for (const name of GOSSIP_FIXTURES) {
       const ssz = getPayload(name).items[0]!;
       const topic = `/eth2/4a26c58b/${name}/ssz_snappy`;
       const bounds = { minSize: 0, maxSize: ssz.length };
@@ -119,7 +110,7 @@ describe(`Lodestar ${VERSION}'s gossip encoding as the oracle`, () => {
     const seed = 123_456_789n;
     const fast = await createFastMsgIdFn(seed);
     const codec = await createTs();
-    for (const name of FIXTURES) {
+    for (const name of GOSSIP_FIXTURES) {
       const data = codec.compress(getPayload(name).items[0]!);
       const topic = `/eth2/4a26c58b/${name}/ssz_snappy`;
       const topicSeed = xxhash.h64Raw(Buffer.from(topic), seed);
