@@ -80,7 +80,6 @@ function lodestarMsgId(topic: string, data: Uint8Array): Uint8Array {
   return createHash("sha256").update(Buffer.concat(vec)).digest().subarray(0, 20);
 }
 
-
 describe(`Lodestar ${VERSION}'s gossip encoding as the oracle`, () => {
   it("reproduces lines the tarball's encoding.js has", () => {
     for (const line of REPRODUCED) expect(source, line).toContain(line);
