@@ -1,4 +1,5 @@
 import { createCodec } from "@snappykit/auto";
+import { randomBytes } from "@snappykit/conformance/cases";
 import { concatBytes, SnappyError } from "@snappykit/core";
 import { getPayload } from "@snappykit/fixtures";
 import { encodeSszSnappy } from "@snappykit/framing";
@@ -313,21 +314,9 @@ describe("memory follows the bytes received", () => {
   const MiB = 1024 * 1024;
   const gc = (globalThis as { gc?: () => void }).gc!;
 
-  /** 10 MiB that Snappy cannot shrink much: the worst case for a response's memory. */
-  function noise(length: number): Uint8Array {
-    const out = new Uint8Array(length);
-    let x = 0x9e3779b9;
-    for (let i = 0; i < length; i++) {
-      x ^= x << 13;
-      x ^= x >>> 17;
-      x ^= x << 5;
-      out[i] = x & 0xff;
-    }
-    return out;
-  }
-
   it("a 10 MiB response peaks at no more than twice its size", async () => {
-    const payload = noise(10 * MiB);
+    // Random bytes Snappy cannot shrink: the worst case for a response's memory.
+    const payload = randomBytes(10 * MiB, 1);
     const bytes = await responseBytes([{ ssz: payload, context: DIGEST }]);
     gc();
     const before = process.memoryUsage().arrayBuffers;
@@ -352,7 +341,7 @@ describe("memory follows the bytes received", () => {
   });
 
   it("a response declaring 10 MiB and sending one chunk allocates for that chunk only", async () => {
-    const full = await responseBytes([{ ssz: noise(10 * MiB), context: DIGEST }]);
+    const full = await responseBytes([{ ssz: randomBytes(10 * MiB, 1), context: DIGEST }]);
     // <result> <context> <prefix> <stream identifier> and one 64 KiB chunk, then it stalls.
     const start = full.subarray(0, 1 + 4 + 4 + 10 + 4 + 4 + 65_536);
     gc();
