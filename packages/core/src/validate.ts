@@ -29,6 +29,25 @@ export function validateCompressed(input: Uint8Array, options?: UncompressOption
   return validateBody(checkUncompressedLength(input, options));
 }
 
+/**
+ * Walk `input` with {@link validateCompressed} when it holds the bytes `fc ff ff ff ff`: a
+ * literal whose 4-byte length field is ffffffff (2^32 bytes, never valid). Google's
+ * libsnappy (1.1.7 and 1.2.2 alike) adds 1 to that field in 32 bits, decodes a literal of 0
+ * bytes and accepts the stream; only inputs holding those five bytes can carry one, so a
+ * scan for them (rare in real streams) spares every other input the walk. For adapters
+ * over libsnappy, with the length the stream declares.
+ */
+export function refuseWrappingLiterals(input: Uint8Array, declared: number): void {
+  for (let at = input.indexOf(0xfc); at !== -1; at = input.indexOf(0xfc, at + 1)) {
+    if (input[at + 1] === 0xff && input[at + 2] === 0xff && input[at + 3] === 0xff) {
+      if (input[at + 4] === 0xff) {
+        validateCompressed(input, { maxLength: declared });
+        return;
+      }
+    }
+  }
+}
+
 /** {@link validateCompressed} after its length check: the walk over the body. */
 export function validateBody(checked: CheckedInput): number {
   const { length: declared, headerSize, bytes: input } = checked;
