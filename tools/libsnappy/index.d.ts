@@ -29,6 +29,7 @@ export interface LibsnappyBuild {
 export type LibsnappyLocation = LibsnappyBuild | { readonly ok: false; readonly reason: string };
 
 export const CACHE: string;
+export const BUILD_SCRIPT: string;
 export const SOURCE_ENV: "SNAPPYKIT_LIBSNAPPY";
 export function buildDir(libsnappy?: string): string;
 /** The build for a source checkout (default: $SNAPPYKIT_LIBSNAPPY, else the downloaded 1.2.2). */

@@ -10,6 +10,9 @@ const here = dirname(fileURLToPath(import.meta.url));
 /** The git-ignored folder every build lives in, one subfolder per source. */
 export const CACHE = join(here, "cache");
 
+/** The build's CLI (build.mjs), for a consumer that builds a missing checkout first. */
+export const BUILD_SCRIPT = join(here, "build.mjs");
+
 /** The environment variable naming a libsnappy source checkout to use instead of 1.2.2. */
 export const SOURCE_ENV = "SNAPPYKIT_LIBSNAPPY";
 
