@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { isSnappyError, type SnappyError } from "./errors.js";
 import { checkUncompressedLength } from "./limits.js";
 import { refuseWrappingLiterals, shortestLiterals, validateCompressed } from "./validate.js";
@@ -213,6 +213,28 @@ describe("refuseWrappingLiterals", () => {
     expect(() =>
       refuseWrappingLiterals(Uint8Array.of(0x00, 0xfc, 0xff, 0xff, 0xff, 0xff), 0),
     ).toThrow(expect.objectContaining({ code: "CORRUPT_INPUT", reason: "literal-past-input" }));
+  });
+
+  it("finds the five bytes at every offset and alignment, with and without Buffer", async () => {
+    // Deno's Buffer search is JavaScript, so there the module searches without it.
+    vi.resetModules();
+    vi.stubGlobal("Deno", {});
+    const portable = (await import("./validate.js")).refuseWrappingLiterals;
+    vi.unstubAllGlobals();
+    const wraps = [0x00, 0xfc, 0xff, 0xff, 0xff, 0xff];
+    for (const refuse of [refuseWrappingLiterals, portable]) {
+      for (let shift = 0; shift < 4; shift++) {
+        for (let pad = 0; pad < 4; pad++) {
+          const memory = new Uint8Array(shift + 6 + pad).fill(0xff);
+          memory.set(wraps, shift);
+          const view = memory.subarray(shift, shift + 6);
+          expect(() => refuse(view, 0), `shift ${shift}, pad ${pad}`).toThrow(
+            expect.objectContaining({ reason: "literal-past-input" }),
+          );
+        }
+      }
+      expect(() => refuse(Uint8Array.of(0x05, 0xfc, 0xff, 0xff, 0xff), 5)).not.toThrow();
+    }
   });
 
   it("leaves other inputs alone, also valid ones holding those bytes as data", () => {

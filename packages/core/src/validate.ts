@@ -38,14 +38,34 @@ export function validateCompressed(input: Uint8Array, options?: UncompressOption
  * over libsnappy, with the length the stream declares.
  */
 export function refuseWrappingLiterals(input: Uint8Array, declared: number): void {
-  for (let at = input.indexOf(0xfc); at !== -1; at = input.indexOf(0xfc, at + 1)) {
-    if (input[at + 1] === 0xff && input[at + 2] === 0xff && input[at + 3] === 0xff) {
-      if (input[at + 4] === 0xff) {
-        validateCompressed(input, { maxLength: declared });
-        return;
-      }
+  if (holdsWrappingLiteral(input)) validateCompressed(input, { maxLength: declared });
+}
+
+const WRAPPING = [0xfc, 0xff, 0xff, 0xff, 0xff];
+// Node's and Bun's Buffer#indexOf search natively (2.6 µs on a 59 KiB beacon block, Node
+// 26); Deno's is JavaScript (220 µs), and browsers have none.
+const NodeBuffer = "Deno" in globalThis ? undefined : globalThis.Buffer;
+const wrapping = NodeBuffer?.from(WRAPPING);
+
+/**
+ * Whether `input` holds the five bytes. Without a native search: their four ff bytes always
+ * include an aligned pair, so a search for the 16-bit word ffff finds every candidate
+ * (16 µs on that block in Deno, where stepping through its fc bytes costs 30 µs).
+ */
+function holdsWrappingLiteral(input: Uint8Array): boolean {
+  const { buffer, byteOffset, length } = input;
+  if (NodeBuffer && wrapping) {
+    return NodeBuffer.from(buffer, byteOffset, length).indexOf(wrapping) !== -1;
+  }
+  const first = (byteOffset + 1) & ~1;
+  const words = new Uint16Array(buffer, first, (byteOffset + length - first) >> 1);
+  for (let w = words.indexOf(0xffff); w !== -1; w = words.indexOf(0xffff, w + 1)) {
+    const pair = first - byteOffset + 2 * w;
+    for (let at = Math.max(0, pair - 3); at <= pair; at++) {
+      if (WRAPPING.every((byte, i) => input[at + i] === byte)) return true;
     }
   }
+  return false;
 }
 
 /** {@link validateCompressed} after its length check: the walk over the body. */
