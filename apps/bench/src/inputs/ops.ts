@@ -11,6 +11,8 @@ import {
 } from "@snappykit/framing";
 import { GossipTransform } from "@snappykit/p2p";
 import type { Backend, BenchPayload, OpSpec, PreparedPayload, Target } from "../model/case.js";
+import { DEFAULT_REFERENCE } from "../model/options.js";
+import { FRAMED, type FramedImpl, prefixLength } from "./framed.js";
 
 const sumCompressed = (p: PreparedPayload) =>
   p.referenceCompressed.reduce((n, c) => n + c.length, 0);
@@ -194,6 +196,65 @@ function streamedOp(id: string, description: string, size: (i: number) => number
   };
 }
 
+/** The codecs a framed pattern over a codec runs on: the portable one, the router, the native one. */
+export const REQRESP_CODECS: readonly string[] = ["ts", "auto", "napi"];
+/** A libp2p stream's pieces: a Noise transport message carries at most 65,535 − 16 bytes. */
+export const LIBP2P_PIECE = 65_519;
+/** The small response read byte by byte (a blocks-by-root response of one block). */
+const BYTE_PIECES_PAYLOAD = "beacon-block";
+const isResponse = (payload: BenchPayload) =>
+  payload.kind === "reqresp" || payload.kind === "response";
+
+/** Whether `target` runs `impl`: a pattern over a codec in its codecs' forks, a library in napi's. */
+const runsFramed = (impl: FramedImpl, target: Target) =>
+  target.impl === "adapter" &&
+  (impl.overCodec
+    ? REQRESP_CODECS.includes(target.codec) && typeof target.backend.uncompressInto === "function"
+    : target.codec === DEFAULT_REFERENCE);
+
+/**
+ * A framed implementation's op (inputs/framed.ts): `encode` every chunk of a response, or
+ * `read` each from its encoding cut into pieces of `piece` bytes (cut once per case, outside
+ * the timed region), awaited chunk by chunk.
+ */
+function framedImplOp(impl: FramedImpl, kind: "encode" | "read" | "read-1b"): OpSpec {
+  const piece = kind === "read-1b" ? 1 : LIBP2P_PIECE;
+  const what =
+    kind === "encode"
+      ? "encode every chunk of the response"
+      : `read every chunk from ${kind === "read" ? "libp2p-sized (65,519-byte)" : "1-byte"} pieces`;
+  return {
+    id: `reqresp-${kind}:${impl.id}`,
+    description: `${impl.library}: ${what}; CRC ${impl.crc}`,
+    async: true,
+    call: (target, inputs = []) => {
+      if (!runsFramed(impl, target)) return undefined;
+      const codec = target.backend as SnappyCodec;
+      if (kind === "encode") return { receiver: { run: impl.encode(codec) }, method: "run" };
+      const decode = impl.decode(codec);
+      const split = new Map(
+        inputs.map((f) => {
+          const at = prefixLength(f);
+          return [f, { prefix: f.subarray(0, at), pieces: chunked(f.subarray(at), () => piece) }];
+        }),
+      );
+      const run = (item: Uint8Array) => {
+        const { prefix, pieces } = split.get(item)!;
+        return decode(prefix, pieces);
+      };
+      return { receiver: { run }, method: "run" };
+    },
+    ...(kind === "encode" ? SSZ_ENCODING : SSZ_DECODING),
+    defaultFor: (payload) =>
+      kind === "read-1b" ? payload.name === BYTE_PIECES_PAYLOAD : isResponse(payload),
+  };
+}
+
+/** The framed implementations' ops, implementation by implementation. */
+export const FRAMED_OPS: readonly OpSpec[] = FRAMED.flatMap((impl) =>
+  (["encode", "read", "read-1b"] as const).map((kind) => framedImplOp(impl, kind)),
+);
+
 /**
  * Every op the bench knows, in report order. A new op (another framing, a streaming API)
  * is one more `OpSpec` here; the runner and the reports need no change.
@@ -324,6 +385,7 @@ export const OPS: readonly OpSpec[] = [
     SSZ_DECODING,
     false,
   ),
+  ...FRAMED_OPS,
 ];
 
 /** Look an op up by id. */

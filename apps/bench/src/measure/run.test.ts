@@ -65,7 +65,7 @@ describe("CaseTimer", () => {
     const k = await worker.warm(row);
     expect(k * rows[row]!.outputBytes).toBeLessThanOrEqual(TINY.batchMaxBytes);
     const { turns, samples } = await takeTurns(() => worker.sample(row));
-    // mitata stops at the case's budget: enough batches, and timeMs of their time.
+    // A case stops at its budget: enough batches, and timeMs of their time.
     expect(samples.length).toBeGreaterThanOrEqual(TINY.minSamples);
     expect(samples.every((s) => s > 0)).toBe(true);
     expect(samples.reduce((a, ns) => a + ns, 0) * k).toBeGreaterThanOrEqual(TINY.timeMs * 1e6);
@@ -76,7 +76,7 @@ describe("CaseTimer", () => {
     expect(alloc.external).toBeLessThan(2 * 96 * 1024);
   });
 
-  it("runs each turn's batches in one measure, one batch a turn with a zero slice", async () => {
+  it("takes one batch a turn with a zero slice, and no turn before warm-up or after the last", async () => {
     const counted: TimingOptions = { ...TINY, sliceMs: 0, timeMs: 0, minSamples: 4 };
     const worker = await LocalWorker.start(spec(), rows, counted);
     const row = rowOf("synthetic-small", "compress");
