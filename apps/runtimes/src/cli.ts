@@ -10,6 +10,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { discoverAdapters } from "@snappykit/workspace";
 import { launchChromium } from "@snappykit/workspace/chromium";
+import { provideFfiLibrary } from "@snappykit/workspace/ffi-library";
 import {
   addonFailure,
   isNodeLine,
@@ -77,6 +78,9 @@ const declared = () =>
   }));
 
 async function main(): Promise<number> {
+  // @snappykit/ffi opens tools/libsnappy's build in every child (the variables it reads).
+  const noLibrary = provideFfiLibrary();
+  if (noLibrary) console.log(`runtimes: ffi has no libsnappy: ${noLibrary}`);
   const expected = expectedCannotLoad(declared(), NODE_LINES, addonFailure);
   const problems: string[] = [];
   for (const name of RUNTIMES) {
