@@ -260,3 +260,120 @@ describe("responses", () => {
     );
   });
 });
+
+describe("faults attributed to the right party", () => {
+  const bug = new TypeError("a bug");
+  const throwing = () => {
+    throw bug;
+  };
+  const faultOf = (error: unknown) => {
+    const chain: unknown[] = [];
+    for (let e = error; e instanceof Error; e = e.cause) chain.push(e);
+    return { reason: (error as SnappyError).reason, caused: chain.includes(bug) };
+  };
+
+  it("a bounds function that throws is the application's: bad-options", async () => {
+    const bytes = await responseBytes([{ ssz: blocks[0]!, context: DIGEST }]);
+    const error = await collect(decodeResponse([bytes], { codec, bounds: throwing })).catch(
+      (e) => e,
+    );
+    expect(faultOf(error)).toEqual({ reason: "bad-options", caused: true });
+  });
+
+  it("a codec whose uncompress throws is the codec's: backend-failed", async () => {
+    const broken = { ...codec, uncompress: throwing, uncompressInto: throwing };
+    const bytes = await responseBytes([{ ssz: blocks[0]!, context: DIGEST }]);
+    const error = await collect(decodeResponse([bytes], { codec: broken, bounds: byDigest })).catch(
+      (e) => e,
+    );
+    expect(faultOf(error)).toEqual({ reason: "backend-failed", caused: true });
+    const request = encodeSszSnappy(codec, new Uint8Array(24));
+    const fromRequest = await decodeRequest([request], {
+      codec: broken,
+      bounds: { minSize: 24, maxSize: 24 },
+    }).catch((e) => e);
+    expect(faultOf(fromRequest)).toEqual({ reason: "backend-failed", caused: true });
+  });
+
+  it("a codec whose compress throws is the codec's: backend-failed", async () => {
+    const broken = { ...codec, compress: throwing };
+    const error = await collect(encodeResponse([{ ssz: blocks[0]! }], { codec: broken })).catch(
+      (e) => e,
+    );
+    expect(faultOf(error)).toEqual({ reason: "backend-failed", caused: true });
+    const fromRequest = await collect(encodeRequest(new Uint8Array(24), { codec: broken })).catch(
+      (e) => e,
+    );
+    expect(faultOf(fromRequest)).toEqual({ reason: "backend-failed", caused: true });
+  });
+});
+
+describe("memory follows the bytes received", () => {
+  const MiB = 1024 * 1024;
+  const gc = (globalThis as { gc?: () => void }).gc!;
+
+  /** 10 MiB that Snappy cannot shrink much: the worst case for a response's memory. */
+  function noise(length: number): Uint8Array {
+    const out = new Uint8Array(length);
+    let x = 0x9e3779b9;
+    for (let i = 0; i < length; i++) {
+      x ^= x << 13;
+      x ^= x >>> 17;
+      x ^= x << 5;
+      out[i] = x & 0xff;
+    }
+    return out;
+  }
+
+  it("a 10 MiB response peaks at no more than twice its size", async () => {
+    const payload = noise(10 * MiB);
+    const bytes = await responseBytes([{ ssz: payload, context: DIGEST }]);
+    gc();
+    const before = process.memoryUsage().arrayBuffers;
+    let peak = 0;
+    const sample = () => {
+      peak = Math.max(peak, process.memoryUsage().arrayBuffers - before);
+    };
+    // As a libp2p stream yields a response: 64 KiB pieces, the memory sampled at each pull.
+    async function* pieces() {
+      for (let pos = 0; pos < bytes.length; pos += 65_536) {
+        sample();
+        yield bytes.subarray(pos, pos + 65_536);
+      }
+    }
+    const got = await collect(
+      decodeResponse(pieces(), { codec, bounds: () => ({ minSize: 0, maxSize: 10 * MiB }) }),
+    );
+    sample();
+    expect(got.length).toBe(1);
+    expect(Buffer.from(got[0]!.ssz).equals(payload)).toBe(true);
+    expect(peak).toBeLessThanOrEqual(2 * payload.length);
+  });
+
+  it("a response declaring 10 MiB and sending one chunk allocates for that chunk only", async () => {
+    const full = await responseBytes([{ ssz: noise(10 * MiB), context: DIGEST }]);
+    // <result> <context> <prefix> <stream identifier> and one 64 KiB chunk, then it stalls.
+    const start = full.subarray(0, 1 + 4 + 4 + 10 + 4 + 4 + 65_536);
+    gc();
+    const before = process.memoryUsage().arrayBuffers;
+    let during = Number.POSITIVE_INFINITY;
+    const controller = new AbortController();
+    async function* stalls() {
+      yield start;
+      await new Promise((r) => setTimeout(r, 10));
+      during = process.memoryUsage().arrayBuffers - before;
+      controller.abort(new Error("timed out"));
+      await new Promise(() => {});
+    }
+    await expect(
+      collect(
+        decodeResponse(stalls(), {
+          codec,
+          bounds: () => ({ minSize: 0, maxSize: 10 * MiB }),
+          signal: controller.signal,
+        }),
+      ),
+    ).rejects.toThrow("timed out");
+    expect(during).toBeLessThan(256 * 1024);
+  });
+});

@@ -11,6 +11,10 @@ import { windows } from "./windows.js";
 
 const { OUT, SMALL_OUTPUT } = windows();
 
+// The decoder is chosen once, here and for uncompress below: the kernel's path (checked.ts)
+// where the kernel loaded, plain.ts where it did not (kernel.ts says when).
+const decode = kernel ? decodeBody : decodePlain;
+
 /**
  * Node's `Buffer.allocUnsafeSlow`, where there is one: a buffer of its own that is not
  * zero-filled first (the fill is a second pass over every result's bytes). Safe here because the decoder
@@ -42,14 +46,13 @@ function allocate(length: number): Uint8Array {
  * declared length); `LENGTH_LIMIT` when the declared length exceeds `maxLength`;
  * `INVALID_ARGUMENT` when `input` is not a `Uint8Array`.
  */
-export function uncompress(input: Uint8Array, options?: UncompressOptions): Uint8Array {
+export const uncompress: (input: Uint8Array, options?: UncompressOptions) => Uint8Array = kernel
+  ? uncompressWithKernel
+  : uncompressPlain;
+
+function uncompressWithKernel(input: Uint8Array, options?: UncompressOptions): Uint8Array {
   // `bytes` is the input as a plain view: the decoder never calls the caller's methods.
   const { length, headerSize, bytes } = checkUncompressedLength(input, options);
-  if (kernel === null) {
-    const out = allocate(length);
-    decodePlain(bytes, headerSize, out, length);
-    return out;
-  }
   if (length <= SMALL_OUTPUT) {
     // Left in the window and copied out: one call allocates and copies.
     decodeBody(bytes, headerSize, null, length);
@@ -57,6 +60,13 @@ export function uncompress(input: Uint8Array, options?: UncompressOptions): Uint
   }
   const out = allocate(length);
   decodeBody(bytes, headerSize, out, length);
+  return out;
+}
+
+function uncompressPlain(input: Uint8Array, options?: UncompressOptions): Uint8Array {
+  const { length, headerSize, bytes } = checkUncompressedLength(input, options);
+  const out = allocate(length);
+  decodePlain(bytes, headerSize, out, length);
   return out;
 }
 
@@ -84,8 +94,6 @@ export function uncompressInto(
   options?: UncompressOptions,
 ): number {
   const { length, headerSize, bytes } = checkUncompressedLength(input, options);
-  const dest = outputSpace(bytes, output, length);
-  if (kernel === null) decodePlain(bytes, headerSize, dest, length);
-  else decodeBody(bytes, headerSize, dest, length);
+  decode(bytes, headerSize, outputSpace(bytes, output, length), length);
   return length;
 }
