@@ -36,7 +36,7 @@ describe.each(FRAMED)("$id", (impl) => {
     const encoded = encodeSszSnappy(codec, ssz);
     const at = prefixLength(encoded);
     const body = encoded.slice(at);
-    body[14] ^= 0xff; // the first data chunk's CRC (after the 10-byte identifier chunk)
+    body[14] = body[14]! ^ 0xff; // the first data chunk's CRC (after the 10-byte identifier chunk)
     const decoded = impl.decode(codec)(encoded.subarray(0, at), [body]);
     if (impl.crc.startsWith("checked")) await expect(decoded).rejects.toThrow();
     else expect(Uint8Array.from(await decoded)).toEqual(ssz);

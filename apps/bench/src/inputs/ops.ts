@@ -202,10 +202,6 @@ function streamedOp(id: string, description: string, size: (i: number) => number
 export const REQRESP_CODECS: readonly string[] = ["ts", "auto", "napi"];
 /** A libp2p stream's pieces: a Noise transport message carries at most 65,535 − 16 bytes. */
 export const LIBP2P_PIECE = 65_519;
-/** The small response read byte by byte (a blocks-by-root response of one block). */
-const BYTE_PIECES_PAYLOAD = "beacon-block";
-const isResponse = (payload: BenchPayload) =>
-  payload.kind === "reqresp" || payload.kind === "response";
 
 /** Whether `target` runs `impl`: a pattern over a codec in its codecs' forks, a library in napi's. */
 const runsFramed = (impl: FramedImpl, target: Target) =>
@@ -247,10 +243,14 @@ function framedImplOp(impl: FramedImpl, kind: "encode" | "read" | "read-1b"): Op
       return { receiver: { run }, method: "run" };
     },
     ...(kind === "encode" ? SSZ_ENCODING : SSZ_DECODING),
-    defaultFor: (payload) =>
-      kind === "read-1b" ? payload.name === BYTE_PIECES_PAYLOAD : isResponse(payload),
+    // Opt-in (`--op reqresp`): through Node streams a response takes up to seconds, which the
+    // default run's budget has no room for.
+    defaultFor: () => false,
   };
 }
+
+/** `--op reqresp`: every framed implementation's encode and libp2p-sized read. */
+export const REQRESP_SELECTION = "reqresp";
 
 /** The framed implementations' ops, implementation by implementation. */
 export const FRAMED_OPS: readonly OpSpec[] = FRAMED.flatMap((impl) =>

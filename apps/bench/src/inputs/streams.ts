@@ -54,7 +54,7 @@ export function streamParts(
 /** The large req/resp response: one chunk of the spec's most, 10 MiB of blocks. */
 export const LARGE_RESPONSE = "response-10mib";
 
-/** `source` with {@link LARGE_RESPONSE} among its payloads and its default set. */
+/** `source` with {@link LARGE_RESPONSE} among its payloads (named, not in the default set). */
 export function withLargeResponse(source: PayloadSource): PayloadSource {
   const large = makePayload(
     LARGE_RESPONSE,
@@ -62,7 +62,7 @@ export function withLargeResponse(source: PayloadSource): PayloadSource {
     "response",
     [repeatTo(streamParts(source, STREAM_SOURCES.blocks), 10 * 2 ** 20)],
   );
-  return { ...source, all: [...source.all, large], defaults: [...source.defaults, LARGE_RESPONSE] };
+  return { ...source, all: [...source.all, large] };
 }
 
 /** A stream the sweep cuts its sizes from: its name, where it comes from, its parts. */
