@@ -41,7 +41,9 @@ interval over the forks, and each codec is also given relative to a reference co
                           gossip-inbound, gossip-transform, compress-async,
                           uncompress-async, ssz_snappy-encode, ssz_snappy-decode; opt-in:
                           ssz_snappy-read-7b, ssz_snappy-read-64k (a response read off
-                          a stream of 1-7-byte or 64 KiB chunks)
+                          a stream of 1-7-byte or 64 KiB chunks); reqresp: every
+                          framed implementation's reqresp-encode:<impl> and
+                          reqresp-read:<impl> (reqresp-read-1b:<impl> by name)
                           (default: all; the ssz_snappy ops only on req/resp payloads,
                           the alloc and gossip ones only on gossip payloads, unless
                           named here)
