@@ -65,7 +65,10 @@ describe("the caller-owned output checks", () => {
       const stream = literalStream(input);
       early(stream, output);
       if (output.length < maxCompressedLength(input.length)) {
-        throw new SnappyError("output-too-small", "too small");
+        throw new SnappyError("output-too-small", "too small", {
+          length: output.length,
+          limit: maxCompressedLength(input.length),
+        });
       }
       output.set(stream);
       return stream.length;
@@ -114,7 +117,12 @@ describe("the caller-owned output checks", () => {
       ...reference,
       uncompressInto: (input, output) => {
         const { length } = readUncompressedLength(input);
-        if (output.length < length) throw new SnappyError("output-too-small", "too small");
+        if (output.length < length) {
+          throw new SnappyError("output-too-small", "too small", {
+            length: output.length,
+            limit: length,
+          });
+        }
         output.fill(0, 0, length);
         return length;
       },
