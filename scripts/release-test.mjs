@@ -5,6 +5,8 @@
 //      proxying third-party packages from the registry this machine's npm uses.
 //   2. Clones HEAD into the temp folder and installs it (`npm run setup`). There, with the
 //      root scripts the release workflow runs (`npm run version-packages`, `npm run release`):
+//      - a stale report: with the reports stamped as measured at HEAD, a change to a measured
+//        package's source makes `version-packages` refuse (scripts/lib/report-trees.mjs);
 //      - first release: a changeset for every publishable package; all are published, each
 //        `latest` is the version changesets wrote, and a git tag names it;
 //      - second release: a change to one adapter that others depend on, bumped past their
@@ -34,14 +36,23 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { discoverAdapters, repoRoot, workspacePackages } from "@snappykit/workspace";
+import { provideFfiLibrary } from "@snappykit/workspace/ffi-library";
 import { formatDuration } from "@snappykit/workspace/format";
 import { commands, Failure, fail, step } from "./lib/commands.mjs";
 import { cleanProjects } from "./lib/package-managers.mjs";
 import { startRegistry } from "./lib/registry.mjs";
 import { registryQueries } from "./lib/registry-queries.mjs";
-import { canaryRelease, checkPublished, firstRelease, secondRelease } from "./lib/releases.mjs";
+import {
+  canaryRelease,
+  checkPublished,
+  firstRelease,
+  secondRelease,
+  staleReportGate,
+} from "./lib/releases.mjs";
 
 const keep = process.argv.includes("--keep");
+// @snappykit/ffi, installed in Bun's and Deno's projects, opens this checkout's libsnappy.
+provideFfiLibrary();
 const started = performance.now();
 const work = mkdtempSync(join(tmpdir(), "snappykit-release-"));
 const repo = join(work, "repo");
@@ -97,7 +108,10 @@ async function main() {
     registry: registryQueries(registry.url, join(work, "tarballs")),
   };
 
-  // ---- 2. releases in the clone: everything, then one adapter others depend on, a snapshot ----
+  // ---- 2. releases in the clone: refused on stale reports; everything, then one adapter ----
+  await step("a stale report: npm run version-packages refuses the release", () =>
+    staleReportGate(clone),
+  );
   const first = await step("first release: npm run version-packages, npm run release", () =>
     firstRelease(clone),
   );

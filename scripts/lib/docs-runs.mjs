@@ -1,8 +1,14 @@
 // The generated blocks about the runs themselves: which committed run took how long where
-// (bench-runs), and what the `--compare` trials flagged (trials).
+// (bench-runs), what changed in the packages each report measured since (report-status), and
+// what the `--compare` trials flagged (trials).
+import { existsSync } from "node:fs";
+import { join, posix } from "node:path";
 import { formatDuration, markdownTable } from "@snappykit/workspace/format";
 import { day, machine, short, timedIn } from "./docs-format.mjs";
 import { REPORTS } from "./docs-sources.mjs";
+import { REGENERATE, reportStatus } from "./report-trees.mjs";
+
+const md = (file) => file.replace(/json$/, "md");
 
 export const RUN_SECTIONS = {
   /** How long the committed runs took: the payload run, the sweep and the soak. */
@@ -72,5 +78,39 @@ export const RUN_SECTIONS = {
         rows,
       ),
     ].join("\n");
+  },
+
+  /**
+   * Per committed report, what changed since it was measured: a figure of a report with
+   * changes listed is stale until the report is made again (a release refuses it).
+   */
+  "report-status"(context, _args, at) {
+    const rows = reportStatus(context.root).map(({ file, date, commit, changed, unknown }) => {
+      const since = unknown
+        ? `unknown: it ${unknown}`
+        : changed.length === 0
+          ? "nothing it measured"
+          : changed
+              .map((c) => {
+                const n = c.commits.length;
+                return `${c.dir}: ${n} commit${n === 1 ? "" : "s"} (${c.commits.map((l) => `\`${l.split(" ")[0]}\``).join(", ")})`;
+              })
+              .join("; ");
+      return [
+        at.link(
+          existsSync(join(context.root, md(file))) ? md(file) : file,
+          posix.basename(file, ".json"),
+        ),
+        date ? day(date) : "—",
+        commit ? short(commit) : "—",
+        since,
+        changed.length > 0 || unknown ? `\`${REGENERATE[file] ?? "?"}\`` : "",
+      ];
+    });
+    return markdownTable(
+      ["report", "measured", "commit", "changed since", "to measure again"],
+      ["l", "l", "l", "l", "l"],
+      rows,
+    );
   },
 };

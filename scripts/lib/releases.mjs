@@ -4,12 +4,13 @@
 //
 // `clone` is { dir, packages (the publishable ones), run, inRepo (`npm run` in the clone,
 // publishing to the registry), env (inRepo's environment), registry (registry-queries.mjs) }.
-import { readFileSync, writeFileSync } from "node:fs";
+import { appendFileSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import semver from "semver";
 import { fail } from "./commands.mjs";
 import { mapLimit } from "./pack.mjs";
 import * as checks from "./release-checks.mjs";
+import { reportFiles } from "./report-trees.mjs";
 
 /** name → version, as the clone's package.json files say now. */
 const versionsInClone = (packages) =>
@@ -27,6 +28,41 @@ const writeChangeset = (clone, file, bumps, summary) =>
       .map(([name, bump]) => `"${name}": ${bump}`)
       .join("\n")}\n---\n\n${summary}\n`,
   );
+
+/**
+ * The clone's reports stamped as measured at its HEAD (the test cannot measure again), then
+ * the gate: after a change to a measured package's source, `npm run version-packages` refuses
+ * the release, naming the stale report; the change is dropped again.
+ */
+export async function staleReportGate(clone) {
+  const git = (...args) => clone.run("git", args, { cwd: clone.dir, quiet: true });
+  const head = (await git("rev-parse", "HEAD")).trim();
+  for (const file of reportFiles(clone.dir)) {
+    const path = join(clone.dir, file);
+    const report = JSON.parse(readFileSync(path, "utf8"));
+    const measured = report.environment?.measured ?? report.measured;
+    measured.commit = head;
+    measured.dirty = false;
+    for (const dir of Object.keys(measured.trees))
+      measured.trees[dir] = (await git("rev-parse", `HEAD:${dir}`)).trim();
+    writeFileSync(path, JSON.stringify(report));
+  }
+  const commit = (subject) =>
+    git("-c", "user.name=release-test", "-c", "user.email=t@t", "commit", "-qam", subject);
+  await commit("release-test: reports as if measured at HEAD");
+  appendFileSync(join(clone.dir, "packages/core/src/index.ts"), "\n// release-test\n");
+  await commit("core: a source change the reports did not measure");
+  const refused = await clone.inRepo(["version-packages"]).then(
+    () => null,
+    (error) => String(error.message),
+  );
+  await git("reset", "--quiet", "--hard", "HEAD~1");
+  fail(
+    refused?.includes("is stale: changed since it was measured: packages/core")
+      ? []
+      : [`version-packages ${refused ? `failed otherwise: ${refused}` : "took stale reports"}`],
+  );
+}
 
 /**
  * Every package, patch-bumped: each `latest` is the version changesets wrote, and a git tag

@@ -1,17 +1,17 @@
 // Whether the lab's committed reports still describe today's code. Each report records the
-// git tree of every package it measured (`measured.trees`, written by the bench and the
-// fuzzer through @snappykit/workspace/environment's measuredTrees); a report is stale when one
-// of those packages' tree at HEAD differs, unless docs/report-exemptions.json lists that
-// report, package and today's tree with why the change does not affect what it measured.
+// commit it was measured at and the git tree of every package it measured (`measured`,
+// written by the bench and the fuzzer through @snappykit/workspace/environment's
+// measuredTrees). What changed since is shown on the results page (the `report-status`
+// section) and refused by a release (`npm run version-packages` runs this file first);
+// `npm test` does not check it, so a change to a library never needs a report rerun to pass.
+//
+//   node scripts/lib/report-trees.mjs   exit 1, naming each stale report and how to remake it
 import { execFileSync } from "node:child_process";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
-import { join } from "node:path";
+import { join, posix } from "node:path";
 
 /** The folders whose `*.json` files are committed reports. */
 const REPORT_DIRS = ["apps/bench/docs", "apps/fuzz/docs"];
-
-/** The exemptions file: `[{ report, package, tree, why }]`. */
-export const EXEMPTIONS = "docs/report-exemptions.json";
 
 const ADOPT = "npm run docs -- --adopt";
 
@@ -39,75 +39,97 @@ export function reportFiles(root) {
   );
 }
 
-/** `git rev-parse HEAD:<dir>` in `root`; null when HEAD has no such folder. */
-function treeAtHead(root, dir) {
+/** `git …` in `root`; null when it fails (no such commit or path, not a checkout). */
+function git(root, args) {
   try {
-    return execFileSync("git", ["rev-parse", `HEAD:${dir}`], {
+    return execFileSync("git", args, {
       cwd: root,
       encoding: "utf8",
       stdio: ["ignore", "pipe", "ignore"],
+      maxBuffer: 64 * 1024 * 1024,
     }).trim();
   } catch {
     return null;
   }
 }
 
-const isGit = (root) => {
-  try {
-    execFileSync("git", ["rev-parse", "--git-dir"], { cwd: root, stdio: "ignore" });
-    return true;
-  } catch {
-    return false;
-  }
-};
+/**
+ * Files whose change cannot move a figure: docs, tests and the changelog. A package.json
+ * counts only when more than its `version` moved (a release bumps it); auto's
+ * thresholds.json not when it was written from this very report (its provenance's commit).
+ */
+const inert = (file) => /\.md$|\.test\.[cm]?[jt]s$|\/__fixtures__\//.test(file);
+
+function versionOnly(root, commit, file) {
+  const read = (rev) => {
+    const text = git(root, ["show", `${rev}:${file}`]);
+    if (text === null) return null;
+    const { version: _, ...rest } = JSON.parse(text);
+    return JSON.stringify(rest);
+  };
+  const before = read(commit);
+  return before !== null && before === read("HEAD");
+}
+
+function derivedFrom(root, commit, file) {
+  if (posix.basename(file) !== "thresholds.json") return false;
+  const text = git(root, ["show", `HEAD:${file}`]);
+  return text !== null && JSON.parse(text).provenance?.commit === commit;
+}
 
 /**
- * Every committed report that does not describe HEAD's packages, and every exemption that
- * no longer applies (nothing: `[]`).
+ * Per committed report: when and at which commit it was measured, and, per measured package
+ * that changed since, the files that changed and the commits that changed them (newest first).
+ * `unknown` says why it cannot tell (no record, uncommitted changes, a commit not in history).
  * @param {string} root
  */
-export function staleReports(root) {
-  if (!isGit(root))
-    return [`${root} is not a git checkout: cannot tell whether reports are current`];
-  const exemptions = existsSync(join(root, EXEMPTIONS))
-    ? JSON.parse(readFileSync(join(root, EXEMPTIONS), "utf8"))
-    : [];
-  const problems = [];
-  const used = new Set();
-  for (const file of reportFiles(root)) {
+export function reportStatus(root) {
+  return reportFiles(root).map((file) => {
     const report = JSON.parse(readFileSync(join(root, file), "utf8"));
     const measured = report.environment?.measured ?? report.measured;
-    const again = REGENERATE[file] ? `: run \`${REGENERATE[file]}\`` : "";
-    if (!measured) {
-      problems.push(
-        `${file} records no measured package trees (made before they were recorded)${again}`,
-      );
-      continue;
+    const date = report.environment?.date ?? report.date ?? null;
+    const status = { file, date, commit: measured?.commit ?? null, changed: [], unknown: null };
+    if (!measured) status.unknown = "records no measured package trees";
+    else if (measured.dirty) status.unknown = "was measured with uncommitted changes";
+    else if (git(root, ["cat-file", "-e", `${measured.commit}^{commit}`]) === null)
+      status.unknown = `was measured at ${measured.commit.slice(0, 7)}, not in this history`;
+    if (status.unknown) return status;
+    for (const [dir, tree] of Object.entries(measured.trees)) {
+      if (git(root, ["rev-parse", `HEAD:${dir}`]) === tree) continue;
+      const files = (git(root, ["diff", "--name-only", measured.commit, "HEAD", "--", dir]) ?? "")
+        .split("\n")
+        .filter((f) => f && !inert(f))
+        .filter(
+          (f) => posix.basename(f) !== "package.json" || !versionOnly(root, measured.commit, f),
+        )
+        .filter((f) => !derivedFrom(root, measured.commit, f));
+      if (files.length === 0) continue;
+      const log = git(root, ["log", "--format=%h %s", `${measured.commit}..HEAD`, "--", ...files]);
+      status.changed.push({ dir, files, commits: log ? log.split("\n") : [] });
     }
-    if (measured.dirty) {
-      problems.push(`${file} was measured with uncommitted changes to its packages${again}`);
-    }
-    for (const dir of Object.keys(measured.trees)) {
-      const tree = treeAtHead(root, dir);
-      if (tree === measured.trees[dir]) continue;
-      const exemption = exemptions.findIndex(
-        (e) => e.report === file && e.package === dir && e.tree === tree,
-      );
-      if (exemption >= 0 && exemptions[exemption].why) {
-        used.add(exemption);
-        continue;
-      }
-      problems.push(
-        `${file} measured ${dir} at tree ${measured.trees[dir].slice(0, 7)}, which is ${tree ? tree.slice(0, 7) : "gone"} now${again}, or list { report, package, tree, why } in ${EXEMPTIONS} when the change does not affect it`,
-      );
-    }
-  }
-  exemptions.forEach((e, i) => {
-    if (!used.has(i)) {
-      problems.push(
-        `${EXEMPTIONS}: the exemption of ${e.report} for ${e.package} at ${String(e.tree).slice(0, 7)} matches no stale report (or gives no why): remove it`,
-      );
-    }
+    return status;
   });
-  return problems;
+}
+
+/** Every committed report that does not describe HEAD's packages, with how to remake it. */
+export function staleReports(root) {
+  if (git(root, ["rev-parse", "--git-dir"]) === null)
+    return [`${root} is not a git checkout: cannot tell whether reports are current`];
+  return reportStatus(root).flatMap(({ file, unknown, changed }) => {
+    const again = REGENERATE[file] ? `: run \`${REGENERATE[file]}\`` : "";
+    if (unknown) return [`${file} ${unknown}${again}`];
+    if (changed.length === 0) return [];
+    const what = changed.map((c) => `${c.dir} (${c.files.join(", ")})`).join("; ");
+    return [`${file} is stale: changed since it was measured: ${what}${again}`];
+  });
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const stale = staleReports(process.cwd());
+  for (const line of stale) console.error(line);
+  if (stale.length > 0) {
+    console.error("a release publishes only what the committed reports measured");
+    process.exit(1);
+  }
+  console.log("every committed report measured today's packages");
 }

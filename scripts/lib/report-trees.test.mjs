@@ -1,10 +1,10 @@
-// The check that the committed reports describe today's packages, on a scratch repository.
+// What changed since each report was measured, on a scratch repository.
 import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { EXEMPTIONS, staleReports } from "./report-trees.mjs";
+import { reportStatus, staleReports } from "./report-trees.mjs";
 
 const root = mkdtempSync(join(tmpdir(), "report-trees-"));
 const git = (...args) => execFileSync("git", args, { cwd: root, encoding: "utf8" }).trim();
@@ -17,7 +17,8 @@ const commit = (subject) => {
   git("-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", subject);
 };
 /** A report of the bench (trees under environment) or the fuzzer (trees at the top). */
-const report = (path, trees, bench = true) => {
+const report = (path, dirs, bench = true) => {
+  const trees = Object.fromEntries(dirs.map((d) => [d, git("rev-parse", `HEAD:${d}`)]));
   const measured = { commit: git("rev-parse", "HEAD"), dirty: false, trees };
   put(path, JSON.stringify(bench ? { environment: { measured } } : { measured }));
 };
@@ -25,86 +26,67 @@ const report = (path, trees, bench = true) => {
 beforeAll(() => {
   git("init", "-q", "-b", "main");
   put("packages/ts/src/index.ts", "export const a = 1;\n");
+  put("packages/ts/package.json", JSON.stringify({ name: "ts", version: "0.0.0" }));
   put("packages/core/index.ts", "export {};\n");
   commit("packages");
 });
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 describe("staleReports", () => {
-  it("passes a report whose packages are as measured, and fails one made before trees were recorded", () => {
-    const trees = { "packages/ts": git("rev-parse", "HEAD:packages/ts") };
-    report("apps/bench/docs/sweep.json", trees);
-    report("apps/fuzz/docs/safety.json", trees, false);
+  it("passes reports whose packages are as measured, and fails one made before trees were recorded", () => {
+    report("apps/bench/docs/sweep.json", ["packages/ts"]);
+    report("apps/fuzz/docs/safety.json", ["packages/ts"], false);
     put("apps/fuzz/docs/async.json", JSON.stringify({ date: "2026-11-30" }));
     commit("reports");
     expect(staleReports(root)).toEqual([
-      "apps/fuzz/docs/async.json records no measured package trees (made before they were recorded): run `pnpm fuzz --async --out apps/fuzz/docs`",
+      "apps/fuzz/docs/async.json records no measured package trees: run `pnpm fuzz --async --out apps/fuzz/docs`",
     ]);
     rmSync(join(root, "apps/fuzz/docs/async.json"));
     commit("no async report");
     expect(staleReports(root)).toEqual([]);
   });
 
-  it("fails a report once a package it measured changes, not for one it did not measure", () => {
+  it("passes docs, tests and a version bump; fails on source, for the reports that measured it", () => {
     put("packages/core/index.ts", "export const b = 2;\n");
-    commit("core");
+    put("packages/ts/README.md", "# ts\n");
+    put("packages/ts/src/index.test.ts", "// a test\n");
+    put("packages/ts/package.json", JSON.stringify({ name: "ts", version: "0.1.0" }));
+    commit("core, and ts's docs, tests and version");
     expect(staleReports(root)).toEqual([]);
     put("packages/ts/src/index.ts", "export const a = 2;\n");
     commit("ts: a faster a");
     const problems = staleReports(root);
-    expect(problems).toHaveLength(2);
-    expect(problems[0]).toMatch(
-      /^apps\/bench\/docs\/sweep\.json measured packages\/ts at tree \w{7}, which is \w{7} now: run `pnpm bench --sweep && npm run docs -- --adopt`, or list/,
-    );
-    expect(problems[1]).toMatch(/^apps\/fuzz\/docs\/safety\.json measured packages\/ts/);
+    expect(problems).toEqual([
+      expect.stringMatching(
+        /^apps\/bench\/docs\/sweep\.json is stale: changed since it was measured: packages\/ts \(packages\/ts\/src\/index\.ts\): run `pnpm bench/,
+      ),
+      expect.stringMatching(/^apps\/fuzz\/docs\/safety\.json is stale: .*packages\/ts/),
+    ]);
+    const [sweep] = reportStatus(root);
+    expect(sweep.changed).toEqual([
+      {
+        dir: "packages/ts",
+        files: ["packages/ts/src/index.ts"],
+        commits: [expect.stringMatching(/^\w+ ts: a faster a$/)],
+      },
+    ]);
   });
 
-  it("accepts the change for the report an exemption names with today's tree and a why", () => {
-    const tree = git("rev-parse", "HEAD:packages/ts");
-    const why = "a comment reworded";
-    put(
-      EXEMPTIONS,
-      JSON.stringify([{ report: "apps/fuzz/docs/safety.json", package: "packages/ts", tree, why }]),
-    );
-    commit("exempt");
-    expect(staleReports(root)).toEqual([
-      expect.stringMatching(/^apps\/bench\/docs\/sweep\.json measured packages\/ts/),
-    ]);
-    // Without a why, or once the package changes again, the exemption holds nothing.
-    put(
-      EXEMPTIONS,
-      JSON.stringify([{ report: "apps/fuzz/docs/safety.json", package: "packages/ts", tree }]),
-    );
-    commit("no why");
-    expect(staleReports(root)).toContainEqual(
-      expect.stringMatching(/^apps\/fuzz\/docs\/safety\.json measured packages\/ts/),
-    );
-    put(
-      EXEMPTIONS,
-      JSON.stringify([{ report: "apps/fuzz/docs/safety.json", package: "packages/ts", tree, why }]),
-    );
-    put("packages/ts/src/index.ts", "export const a = 3;\n");
-    commit("ts again");
+  it("fails a report measured with uncommitted changes, or at a commit not in the history", () => {
+    const dirty = { commit: git("rev-parse", "HEAD"), dirty: true, trees: {} };
+    put("apps/bench/docs/soak.json", JSON.stringify({ environment: { measured: dirty } }));
+    const gone = { commit: "0123456789abcdef0123456789abcdef01234567", dirty: false, trees: {} };
+    put("apps/bench/docs/corpus.json", JSON.stringify({ environment: { measured: gone } }));
+    commit("soak, corpus");
     const problems = staleReports(root);
-    expect(problems).toContainEqual(
-      expect.stringMatching(/^apps\/fuzz\/docs\/safety\.json measured packages\/ts/),
+    expect(problems).toContain(
+      "apps/bench/docs/soak.json was measured with uncommitted changes: run `pnpm bench --soak && npm run docs -- --adopt`",
     );
     expect(problems).toContainEqual(
       expect.stringMatching(
-        /^docs\/report-exemptions\.json: the exemption of apps\/fuzz\/docs\/safety\.json for packages\/ts at \w{7} matches no stale report/,
+        /^apps\/bench\/docs\/corpus\.json was measured at 0123456, not in this history/,
       ),
     );
-  });
-
-  it("fails a report measured with uncommitted changes, and a package folder that is gone", () => {
-    const measured = { commit: "x", dirty: true, trees: { "packages/gone": "0123456789" } };
-    put("apps/bench/docs/soak.json", JSON.stringify({ environment: { measured } }));
-    commit("soak");
-    const problems = staleReports(root).filter((p) => p.startsWith("apps/bench/docs/soak.json"));
-    expect(problems).toEqual([
-      "apps/bench/docs/soak.json was measured with uncommitted changes to its packages: run `pnpm bench --soak && npm run docs -- --adopt`",
-      expect.stringContaining("measured packages/gone at tree 0123456, which is gone now"),
-    ]);
   });
 
   it("says so outside a git checkout", () => {

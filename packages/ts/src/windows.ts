@@ -4,8 +4,7 @@
 // data pointer drop out of the loop), but not an imported binding, nor one its module
 // exports (both are read through a cell). With the windows exported from the fast path's
 // module, uncompressInto ran 1.35-1.41x slower on beacon-block and 1.55-1.60x on
-// json-log-256k (`node scripts/time.mjs --before=<the build before> --per=before-into
-// --cpu`, p50 of the per-batch ratios). Each decoding module therefore takes the windows
+// json-log-256k (an A/B of the two builds in one process, p50 of the per-batch ratios). Each decoding module therefore takes the windows
 // once, into constants of its own.
 
 import { kernel } from "./kernel.js";

@@ -4,7 +4,6 @@
 // allocation), through page.evaluate. Adapters that cannot bundle or load in a browser
 // (native addons) fail their forks with the reason, as in any other runtime.
 import { readFileSync } from "node:fs";
-import { createRequire } from "node:module";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { type Bundle, bundleForBrowser, openPage } from "@snappykit/workspace/chromium";
@@ -19,15 +18,11 @@ const PAGE_FORK = join(dirname(fileURLToPath(import.meta.url)), "browser-fork.js
 
 // Modules run.ts imports, replaced in the page bundle. It reads V8 heap statistics for
 // allocation figures only when gc() exists, which it does not in a page (the figures are
-// n/a there). From mitata it needs measure and do_not_optimize, in mitata's dependency-free
-// lib.mjs; its main module also imports bun:jsc and node:os.
+// n/a there).
 const SHIMS = {
   "node:v8": `export function getHeapStatistics() {
   throw new Error("no V8 heap statistics in a browser page");
 }`,
-  mitata: `export { do_not_optimize, measure } from ${JSON.stringify(
-    join(dirname(createRequire(import.meta.url).resolve("mitata")), "lib.mjs"),
-  )};`,
 };
 
 /** The module a browser bundler would pick for the adapter whose Node entry is `entry`. */

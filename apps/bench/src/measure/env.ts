@@ -1,22 +1,9 @@
 // The machine and software a run measured: without it a number cannot be compared. The
 // machine is described as the fuzzer describes it (@snappykit/workspace/environment).
-import { readFileSync } from "node:fs";
-import { createRequire } from "node:module";
 import os from "node:os";
 import { gitCommit, machine, measuredTrees } from "@snappykit/workspace/environment";
 import type { Environment, MachineLoad } from "../model/report.js";
 import { forkEnv } from "./fork.js";
-
-function mitataVersion(): string {
-  try {
-    const require = createRequire(import.meta.url);
-    const main = require.resolve("mitata");
-    const pkg = JSON.parse(readFileSync(new URL("../package.json", `file://${main}`), "utf8"));
-    return `mitata@${pkg.version}`;
-  } catch {
-    return "mitata@unknown";
-  }
-}
 
 /** The load average now (1, 5, 15 min), rounded; null where there is none (Windows: zeros). */
 export function loadNow(): [number, number, number] | null {
@@ -38,7 +25,6 @@ export function collectEnvironment(
   return {
     date: new Date().toISOString(),
     ...machine(),
-    mitata: mitataVersion(),
     commit: gitCommit(repoRoot),
     measured: measuredTrees("@snappykit/bench", Object.keys(libraries), repoRoot),
     libraries,

@@ -14,6 +14,7 @@ import type { PreparedPayload, RowInputs, TargetSpec } from "../model/case.js";
 import type { TimingOptions } from "../model/timing.js";
 import { ChildWorker, ForkError, readInputs, writeInputs } from "./fork.js";
 import { LocalWorker } from "./local.js";
+import { INPUT_OFFSET, OUTPUT_OFFSET, PAGE } from "./placement.js";
 import { CaseTimer, hasGc, MAX_BATCHES, settleHeap } from "./run.js";
 import { runForks } from "./schedule.js";
 
@@ -64,7 +65,7 @@ describe("CaseTimer", () => {
     const k = await worker.warm(row);
     expect(k * rows[row]!.outputBytes).toBeLessThanOrEqual(TINY.batchMaxBytes);
     const { turns, samples } = await takeTurns(() => worker.sample(row));
-    // mitata stops at the case's budget: enough batches, and timeMs of their time.
+    // A case stops at its budget: enough batches, and timeMs of their time.
     expect(samples.length).toBeGreaterThanOrEqual(TINY.minSamples);
     expect(samples.every((s) => s > 0)).toBe(true);
     expect(samples.reduce((a, ns) => a + ns, 0) * k).toBeGreaterThanOrEqual(TINY.timeMs * 1e6);
@@ -75,7 +76,7 @@ describe("CaseTimer", () => {
     expect(alloc.external).toBeLessThan(2 * 96 * 1024);
   });
 
-  it("runs each turn's batches in one measure, one batch a turn with a zero slice", async () => {
+  it("takes one batch a turn with a zero slice, and no turn before warm-up or after the last", async () => {
     const counted: TimingOptions = { ...TINY, sliceMs: 0, timeMs: 0, minSamples: 4 };
     const worker = await LocalWorker.start(spec(), rows, counted);
     const row = rowOf("synthetic-small", "compress");
@@ -113,8 +114,9 @@ describe("CaseTimer", () => {
     expect((await takeTurns(() => timer.sample())).samples.every((s) => s > 0)).toBe(true);
   });
 
-  it("runs an into-op into one array of the case's own, sized for the largest item", async () => {
+  it("runs an into-op into one array of the case's own, sized for the largest item, placed", async () => {
     const seen = new Set<Uint8Array>();
+    const read = new Set<number>();
     const into = {
       library: "into@1",
       compress: (x: Uint8Array) => x,
@@ -122,6 +124,7 @@ describe("CaseTimer", () => {
       maxCompressedLength: (n: number) => n + 1,
       compressInto(input: Uint8Array, output: Uint8Array) {
         seen.add(output);
+        read.add(input.byteOffset % PAGE);
         output.set(input);
         return input.length;
       },
@@ -137,7 +140,9 @@ describe("CaseTimer", () => {
     );
     await timer.warm();
     expect((await takeTurns(() => timer.sample())).samples.every((s) => s > 0)).toBe(true);
-    expect([...seen].map((o) => o.length)).toEqual([41]);
+    // Placed where nothing aliases modulo 4096 (placement.ts).
+    expect([...seen].map((o) => [o.length, o.byteOffset % PAGE])).toEqual([[41, OUTPUT_OFFSET]]);
+    expect([...read]).toEqual([INPUT_OFFSET]);
   });
 
   it("--slow-down spins inside each batch's timed region for that fraction of its time", async () => {

@@ -1,15 +1,16 @@
-// Timing inside one process, with mitata's `measure`: one per case, spanning the case's
-// turns (CaseTimer). Each sample is one call of the case's batch function, timed by mitata,
-// with one event-loop turn (setImmediate) before each batch, outside the timed region.
+// Timing inside one process (CaseTimer): each sample is one call of the case's batch function,
+// timed with the case's clock, with one event-loop turn (setImmediate) before each batch,
+// outside the timed region. Not mitata: its batches ignore an output cap and its sample
+// array slowed the code beside it (docs/findings/2026-12-mitata-measure-per-turn.md).
 // snappy@7 frees its output buffers from finalizers that only run on the event loop: a loop
 // that never yields grows RSS without bound and charges the page faults to that library.
 // Every backend gets the same treatment. Which process a case runs in, and when, is
 // schedule.ts's business.
 import { getHeapStatistics } from "node:v8";
-import { do_not_optimize, measure } from "mitata";
 import type { OpSpec, Target } from "../model/case.js";
 import type { Allocation, Clock, TimingOptions, Turn } from "../model/timing.js";
 import { medianOf } from "../summarise/stats.js";
+import { place } from "./placement.js";
 
 /** One case as a process times it: a target, an op, and the op's inputs. */
 export interface TimedCase {
@@ -31,6 +32,12 @@ const cpuNow = () => {
 
 type Batch = (k: number) => void | Promise<void>;
 
+/** Where batches leave their results, so no call's result is dead code to the compiler. */
+let sunk = 0;
+const keep = (x: number) => {
+  sunk ^= x;
+};
+
 /** The clock a case's batches are timed with: async ops always on the wall clock. */
 function clockOf(c: TimedCase, clock: Clock): () => number {
   return clock === "cpu" && !c.op.async ? cpuNow : wallNow;
@@ -39,7 +46,7 @@ function clockOf(c: TimedCase, clock: Clock): () => number {
 /**
  * Build the batch function for one case from source, so its call site has its own
  * feedback and stays monomorphic (a shared loop would see every backend and go
- * megamorphic, charging dispatch cost unevenly). It runs `k` ops; mitata times the call.
+ * megamorphic, charging dispatch cost unevenly). It runs `k` ops; the caller times the call.
  *
  * With `slowdown` the batch spins for that fraction of its own time before it returns:
  * CPU spent like slower code's, with a handful of clock reads per batch. Spinning after each
@@ -49,10 +56,12 @@ function clockOf(c: TimedCase, clock: Clock): () => number {
 function makeBatch(c: TimedCase, now: () => number): Batch {
   const call = c.op.call(c.target, c.inputs);
   if (!call) throw new Error(`${c.target.codec} cannot run ${c.op.id}`);
-  const inputs = c.inputs;
   const method = JSON.stringify(call.method);
-  // An into-call writes every item into the one array, and returns the length written.
-  const output = call.into === undefined ? undefined : new Uint8Array(call.into);
+  // An into-call writes every item into the one array, and returns the length written; both
+  // at offsets that never alias modulo 4096 (placement.ts).
+  const placed = call.into === undefined ? undefined : place(c.inputs, call.into);
+  const inputs = placed?.inputs ?? c.inputs;
+  const output = placed?.output;
   const invoke =
     output === undefined ? `r[${method}](items[i]).length` : `r[${method}](items[i], out)`;
   const body = `
@@ -70,7 +79,7 @@ function makeBatch(c: TimedCase, now: () => number): Batch {
   const fn = new Ctor("r", "items", "now", "keep", "K", "out", body) as (
     ...args: unknown[]
   ) => void | Promise<void>;
-  return (k) => fn(call.receiver, inputs, now, do_not_optimize, k, output);
+  return (k) => fn(call.receiver, inputs, now, keep, k, output);
 }
 
 type GcOptions = { type?: "major" | "minor" };
@@ -143,7 +152,7 @@ export function settleHeap(stats: () => { external_memory: number } = getHeapSta
   let held: Uint8Array | undefined;
   while (bytes < SETTLE_MAX_BYTES) {
     for (let i = 0; i < 16; i++) held = new Uint8Array(SETTLE_CHUNK);
-    do_not_optimize(held);
+    keep(held?.length ?? 0);
     bytes += 16 * SETTLE_CHUNK;
     const now = stats().external_memory;
     if (now < last) return { bytes, freed: true };
@@ -170,36 +179,21 @@ async function allocation(batch: Batch, runs: number): Promise<Allocation> {
 /** Batches per case and fork at most: a clock too coarse to see a batch never fills the budget. */
 export const MAX_BATCHES = 1 << 12;
 
-/** The request mitata's loop is serving: the warm-up until mitata's gc, then one turn. */
-interface Request {
-  readonly end: () => void;
-  readonly fail: (error: unknown) => void;
-}
-
 /**
  * One case in this process: warm it up (which sizes its batch), then sample it in turns,
  * then measure what one op allocates. The caller interleaves the turns of different cases.
- *
- * The sampling is one mitata `measure` per case, started by the warm-up and spanning all of
- * the case's turns: mitata times each call of the case's batch function with the case's
- * clock, and decides when the case has its batches (`min_samples`, `min_cpu_time`). Turns
- * live in the parameter mitata awaits before each batch, outside its timed region: an
- * event-loop turn (setImmediate) there lets finalizers and frees run, and when the turn has
- * used its `sliceMs` the parameter ends the turn's request and waits for the next one. (A
- * `measure` per turn cost more than the turn: each allocates a 2**20-slot sample array.)
+ * A case has its batches once it holds `minSamples` of them and `timeMs` of their time (or
+ * MAX_BATCHES); the cpp row's timer (apps/bench/native) applies the same rule.
  */
 export class CaseTimer {
   private readonly now: () => number;
   private readonly batch: Batch;
   private k = 1;
-  private current: Request | undefined;
-  /** Set once mitata's warm-up is over (its gc before sampling). */
-  private sampling = false;
-  /** Wakes mitata's loop for the next turn. */
-  private resume: (() => void) | undefined;
-  private spent = 0;
-  private batchStart: number | undefined;
-  private samples: number[] | undefined;
+  /** Sampling is open between the warm-up and the turn that completes the case. */
+  private open = false;
+  private readonly samples: number[] = [];
+  /** Batch time so far, in the clock's ns. */
+  private total = 0;
 
   constructor(
     readonly c: TimedCase,
@@ -209,10 +203,7 @@ export class CaseTimer {
     this.batch = makeBatch(c, this.now);
   }
 
-  /**
-   * Untimed warm-up; grows the batch towards `batchMs` within the output cap, then starts
-   * mitata's `measure` (its one untimed call, its gc) and resolves to the batch size.
-   */
+  /** Untimed warm-up; grows the batch towards `batchMs` within the output cap; its size. */
   async warm(): Promise<number> {
     const { options, now, batch } = this;
     const maxByBytes = Math.max(
@@ -233,89 +224,39 @@ export class CaseTimer {
       );
     } while (performance.now() < warmEnd);
     this.k = Math.min(k, 100_000);
-    const opsPerBatch = this.k;
-    await new Promise<void>((end, fail) => {
-      this.current = { end, fail };
-      // mitata's computed parameter: a generator yields the benchmark and one function per
-      // argument (its types know only the argument-free form).
-      const yields = { 0: () => this.next(), bench: batch } as unknown as () => unknown;
-      measure(
-        function* () {
-          yield yields;
-        },
-        {
-          now,
-          // mitata's gc before its first timed batch: sampling starts without the warm-up's
-          // garbage, and the warm-up's request is over.
-          gc: () => {
-            gc();
-            this.sampling = true;
-            this.endRequest();
-          },
-          min_samples: options.minSamples,
-          min_cpu_time: options.timeMs * 1e6,
-          max_samples: MAX_BATCHES,
-          // One untimed call, and never mitata's own batches of 4,096 calls: the batch is
-          // ours, within the output cap.
-          warmup_samples: 0,
-          batch_threshold: -1,
-          // Every batch counts, as the summaries expect (mitata drops 2 at each end).
-          samples_threshold: Number.POSITIVE_INFINITY,
-        },
-      ).then(
-        (stats) => {
-          this.samples = stats.samples.map((ns) => ns / opsPerBatch);
-          this.endRequest();
-        },
-        (error: unknown) => {
-          const request = this.current;
-          this.current = undefined;
-          request?.fail(error);
-        },
-      );
-    });
+    // Sampling starts without the warm-up's garbage.
+    gc();
+    this.open = true;
     return this.k;
   }
 
-  /** What mitata awaits before each batch: an event-loop turn, and between turns the next. */
-  private async next(): Promise<number> {
-    if (this.sampling) {
-      if (this.batchStart !== undefined) this.spent += performance.now() - this.batchStart;
-      if (this.current === undefined || this.spent >= this.options.sliceMs) {
-        await new Promise<void>((resume) => {
-          this.resume = resume;
-          this.endRequest();
-        });
-      }
-    }
-    await yieldTurn();
-    this.batchStart = performance.now();
-    return this.k;
-  }
-
-  private endRequest(): void {
-    const request = this.current;
-    this.current = undefined;
-    request?.end();
+  private done(): boolean {
+    const { minSamples, timeMs } = this.options;
+    const n = this.samples.length;
+    return n >= MAX_BATCHES || (n >= minSamples && this.total >= timeMs * 1e6);
   }
 
   /**
-   * One turn: batches until `sliceMs` of batch time has passed (at least one), or until
-   * mitata has the case's batches; then every batch's ns per op.
+   * One turn: batches until `sliceMs` of batch time has passed (at least one), or until the
+   * case has its batches; then, once it has, every batch's ns per op.
    */
-  sample(): Promise<Turn> {
-    const resume = this.resume;
-    if (!resume) return Promise.reject(new Error("no turn to take: warm the case up first"));
-    this.resume = undefined;
-    this.spent = 0;
-    this.batchStart = undefined;
-    return new Promise<Turn>((resolve, fail) => {
-      this.current = {
-        end: () => resolve(this.samples ? { done: true, samples: this.samples } : { done: false }),
-        fail,
-      };
-      resume();
-    });
+  async sample(): Promise<Turn> {
+    if (!this.open) throw new Error("no turn to take: warm the case up first");
+    const { now, batch, k, samples } = this;
+    let spent = 0;
+    do {
+      await yieldTurn();
+      const started = performance.now();
+      const t0 = now();
+      await batch(k);
+      const t = now() - t0;
+      spent += performance.now() - started;
+      samples.push(t / k);
+      this.total += t;
+    } while (!this.done() && spent < this.options.sliceMs);
+    if (!this.done()) return { done: false };
+    this.open = false;
+    return { done: true, samples };
   }
 
   /** Bytes one op allocates (NaN without --expose-gc). */

@@ -151,7 +151,7 @@ export async function runForks(
         m.wallMs += performance.now() - t0;
       }
       // Round-robin turns until every case has its batches: each fork decides that for its
-      // own cases (mitata's min_samples and min_cpu_time, measure/run.ts).
+      // own cases (minSamples and timeMs, measure/run.ts).
       for (let turn = 0; sampling.size > 0; turn++) {
         for (const [m, w] of rotate([...sampling], turn)) {
           const t0 = performance.now();

@@ -97,7 +97,8 @@ export interface RuntimeRun {
 
 /** Where and with what a run was made (the machine as the fuzzer describes it too). */
 export interface Environment extends RunEnvironment {
-  readonly mitata: string;
+  /** Reports before the bench dropped mitata name its version. */
+  readonly mitata?: string;
   /** Each codec id → the backend library actually loaded (name@version). */
   readonly libraries: Record<string, string>;
   readonly exposeGc: boolean;
@@ -167,7 +168,7 @@ export interface CaseResult extends CaseIdentity {
   readonly min: number;
   readonly max: number;
   /**
-   * Bytes allocated per op: `heap` is mitata's probe (V8 `used_heap_size +
+   * Bytes allocated per op: `heap` is V8's heap statistics (V8 `used_heap_size +
    * malloced_memory`), `external` the ArrayBuffer/Buffer backing stores that probe does
    * not see (where output bytes live). Median of single ops after a forced GC.
    */

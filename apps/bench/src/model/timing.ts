@@ -92,7 +92,7 @@ export const QUICK_TIMING: TimingOptions = {
  */
 export type Turn = { readonly done: false } | { readonly done: true; readonly samples: number[] };
 
-/** Bytes allocated by one op: JS heap (mitata's probe) and external backing stores. */
+/** Bytes allocated by one op: JS heap (V8's heap statistics) and external backing stores. */
 export interface Allocation {
   readonly heap: number;
   readonly external: number;

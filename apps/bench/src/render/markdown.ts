@@ -65,9 +65,9 @@ export function renderMarkdown(report: BenchReport): string {
   );
   section(
     "Allocation per op",
-    "Bytes allocated by one op, as `JS heap / external`: JS heap is mitata's probe " +
-      "(V8 used heap + malloced), external is Buffer/ArrayBuffer backing stores, where " +
-      "output bytes live and which mitata's probe does not see. Median of single ops, " +
+    "Bytes allocated by one op, as `JS heap / external`: JS heap is V8's used heap " +
+      "and malloced memory, external is Buffer/ArrayBuffer backing stores, where " +
+      "output bytes live and which the JS heap figure does not see. Median of single ops, " +
       "each after two minor GCs (the counterpart of JMH's `-prof gc` B/op). **Bold** = least.",
     "",
     markdownTable(allocationTable(report)),
@@ -130,7 +130,7 @@ export function renderMarkdown(report: BenchReport): string {
   section(
     "Environment",
     [
-      `- ${formatRuntime(e)}, ${e.mitata}, --expose-gc: ${e.exposeGc ? "yes" : "no"}`,
+      `- ${formatRuntime(e)}, ${e.mitata ? `${e.mitata}, ` : ""}--expose-gc: ${e.exposeGc ? "yes" : "no"}`,
       ...(e.glibcTunables ? [`- Forks' malloc: \`GLIBC_TUNABLES=${e.glibcTunables}\``] : []),
       `- Idle CPUs while timing: ${e.cpuIdle === "poll" ? "polling (`/dev/cpu_dma_latency` held at 0 µs)" : (e.cpuIdle ?? "default")}`,
       `- Forks pinned to CPUs (\`--pin\`): ${e.affinity ?? "none"}`,
