@@ -94,7 +94,10 @@ describe("the caller-owned output checks", () => {
       compressInto: (input, output) => {
         const header = literalStream(input).subarray(0, -input.length || undefined);
         if (output.length < maxCompressedLength(input.length)) {
-          throw new SnappyError("output-too-small", "too small");
+          throw new SnappyError("output-too-small", "too small", {
+            length: output.length,
+            limit: maxCompressedLength(input.length),
+          });
         }
         output.set(header);
         for (let i = 0; i < input.length; i++) output[header.length + i] = input[i]!;

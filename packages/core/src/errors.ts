@@ -77,7 +77,12 @@ export const REASONS = {
   "output-too-small": { code: "OUTPUT_TOO_SMALL", fault: "caller", fields: ["length", "limit"] },
   // The backend.
   unsupported: { code: "UNSUPPORTED", fault: "backend", fields: [] },
-  "backend-failed": { code: "BACKEND_ERROR", fault: "backend", fields: [], optional: ["actual"] },
+  "backend-failed": {
+    code: "BACKEND_ERROR",
+    fault: "backend",
+    fields: [],
+    optional: ["at", "actual"],
+  },
   "backend-rejected": {
     code: "CORRUPT_INPUT",
     fault: "peer",
