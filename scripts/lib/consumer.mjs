@@ -1,6 +1,5 @@
-// A user's project with snappykit installed, shared by tarball-test.mjs (packed tarballs) and
-// release-test.mjs (a registry): the program it runs (consumer-program.mjs) and the TypeScript
-// file it type-checks.
+// A user's project with snappykit installed from a registry (release-test.mjs): the program it
+// runs (consumer-program.mjs) and the TypeScript file it type-checks.
 import { copyFileSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";

@@ -1,4 +1,4 @@
-// Packing shared by check-packages.mjs and tarball-test.mjs. Which packages there are comes
+// Packing for check-packages.mjs. Which packages there are comes
 // from @snappykit/workspace (`workspacePackages`), the repository's one list.
 import { execFileSync } from "node:child_process";
 import { existsSync, statSync } from "node:fs";

@@ -17,7 +17,8 @@ const GROUP = "what callers pass";
 function looseLimit(input: Uint8Array, options?: { maxLength?: number }): void {
   const declared = reference.uncompressedLength(input, { maxLength: 2 ** 32 });
   const limit = options?.maxLength ?? 256 * 2 ** 20;
-  if (declared > limit) throw new SnappyError("length-over-limit", "over maxLength");
+  if (declared > limit)
+    throw new SnappyError("length-over-limit", "over maxLength", { declared, limit });
 }
 
 describe("the checks of what callers pass", () => {
@@ -93,7 +94,7 @@ describe("the checks of what callers pass", () => {
         const need = maxCompressedLength(input.length);
         // A detached output reads as empty: taken for one too short.
         if (output.length === 0 && need > 0) {
-          throw new SnappyError("output-too-small", `needs ${need}`);
+          throw new SnappyError("output-too-small", `needs ${need}`, { length: 0, limit: need });
         }
         return reference.compressInto!(input, output);
       },

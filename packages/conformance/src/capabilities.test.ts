@@ -65,7 +65,10 @@ describe("the caller-owned output checks", () => {
       const stream = literalStream(input);
       early(stream, output);
       if (output.length < maxCompressedLength(input.length)) {
-        throw new SnappyError("output-too-small", "too small");
+        throw new SnappyError("output-too-small", "too small", {
+          length: output.length,
+          limit: maxCompressedLength(input.length),
+        });
       }
       output.set(stream);
       return stream.length;
@@ -91,7 +94,10 @@ describe("the caller-owned output checks", () => {
       compressInto: (input, output) => {
         const header = literalStream(input).subarray(0, -input.length || undefined);
         if (output.length < maxCompressedLength(input.length)) {
-          throw new SnappyError("output-too-small", "too small");
+          throw new SnappyError("output-too-small", "too small", {
+            length: output.length,
+            limit: maxCompressedLength(input.length),
+          });
         }
         output.set(header);
         for (let i = 0; i < input.length; i++) output[header.length + i] = input[i]!;
@@ -136,7 +142,12 @@ describe("the caller-owned output checks", () => {
       ...reference,
       uncompressInto: (input, output) => {
         const { length } = readUncompressedLength(input);
-        if (output.length < length) throw new SnappyError("output-too-small", "too small");
+        if (output.length < length) {
+          throw new SnappyError("output-too-small", "too small", {
+            length: output.length,
+            limit: length,
+          });
+        }
         output.fill(0, 0, length);
         return length;
       },

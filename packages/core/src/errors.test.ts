@@ -1,16 +1,17 @@
+import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import {
   isSnappyError,
   REASON_CODES,
+  REASONS,
   SnappyError,
-  type SnappyErrorReason,
   toSnappyError,
   withContext,
 } from "./errors.js";
 
 describe("isSnappyError", () => {
   it("is true for a SnappyError, with its code or any code", () => {
-    const error = new SnappyError("length-over-limit", "too long");
+    const error = new SnappyError("length-over-limit", "too long", { declared: 2, limit: 1 });
     expect(isSnappyError(error)).toBe(true);
     expect(isSnappyError(error, "LENGTH_LIMIT")).toBe(true);
     expect(isSnappyError(error, "CORRUPT_INPUT")).toBe(false);
@@ -27,7 +28,12 @@ describe("isSnappyError", () => {
 
 describe("toSnappyError", () => {
   it("passes a SnappyError through unchanged", () => {
-    const error = new SnappyError("checksum-mismatch", "crc");
+    const error = new SnappyError("checksum-mismatch", "crc", {
+      at: 0,
+      expected: 1,
+      actual: 2,
+      length: 3,
+    });
     expect(toSnappyError(error, "lib")).toBe(error);
   });
 
@@ -72,7 +78,7 @@ describe("SnappyError", () => {
     expect("declared" in error).toBe(false);
     expect(error.cause).toBeUndefined();
     const cause = new Error("inner");
-    expect(new SnappyError("truncated", "x", { cause }).cause).toBe(cause);
+    expect(new SnappyError("truncated", "x", { at: 0, cause }).cause).toBe(cause);
   });
 
   it("has one code per reason, each a code of SnappyErrorCode", () => {
@@ -87,7 +93,7 @@ describe("SnappyError", () => {
     ]);
     for (const [reason, code] of Object.entries(REASON_CODES)) {
       expect(codes.has(code), reason).toBe(true);
-      expect(new SnappyError(reason as SnappyErrorReason, "m").code).toBe(code);
+      expect(new SnappyError(reason as "not-bytes", "m").code).toBe(code);
     }
     expect(REASON_CODES["length-over-limit"]).toBe("LENGTH_LIMIT");
     expect(REASON_CODES["checksum-mismatch"]).toBe("CHECKSUM_MISMATCH");
@@ -115,5 +121,51 @@ describe("withContext", () => {
     expect(outer.message).toBe("compressed chunk at byte 10: copy with offset 0 (at byte 3)");
     const cause = new Error("backend");
     expect(withContext(inner, "lib", { cause }).cause).toBe(cause);
+  });
+});
+
+describe("REASONS", () => {
+  it("is the README's table: reason, code, fault and fields, in order", () => {
+    const readme = readFileSync(new URL("../README.md", import.meta.url), "utf8");
+    const rows = readme
+      .split("\n")
+      .filter((line) => /^\| `[a-z-]+` /.test(line))
+      .map((line) =>
+        line
+          .split("|")
+          .slice(1, 5)
+          .map((cell) => cell.trim()),
+      );
+    const expected = Object.entries(REASONS).map(([reason, spec]) => [
+      `\`${reason}\``,
+      `\`${spec.code}\``,
+      spec.fault,
+      [
+        ...spec.fields.map((field) => `\`${field}\``),
+        ...("optional" in spec ? spec.optional : []).map((field) => `\`${field}?\``),
+      ].join(", "),
+    ]);
+    expect(rows).toEqual(expected);
+  });
+
+  it("narrows an error to its reason's fields, and carries no others", () => {
+    const error = new SnappyError("offset-zero", "copy with offset 0", {
+      at: 3,
+      produced: 2,
+      // Not a field of offset-zero: dropped (the type refuses it too).
+      ...({ offset: 9 } as object),
+    });
+    expect([error.fault, error.at, error.produced, error.offset]).toEqual([
+      "peer",
+      3,
+      2,
+      undefined,
+    ]);
+    const caught: unknown = error;
+    if (caught instanceof SnappyError && caught.reason === "offset-zero") {
+      // Compiles only because the reason narrows the type: `at` is a number, not optional.
+      const at: number = caught.at;
+      expect(at).toBe(3);
+    }
   });
 });

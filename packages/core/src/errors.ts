@@ -21,140 +21,268 @@ export type SnappyErrorCode =
   | "BACKEND_ERROR";
 
 /**
- * Every reason a {@link SnappyError} names, with the {@link SnappyErrorCode} it belongs to.
- * A reason never changes its code; new reasons may be added (match with a `default`). The
- * README's table gives each reason's format or spec clause and its fields.
+ * Whose fault a failure is, so that a caller can act on it: only a `peer`'s bytes should cost
+ * that peer (a gossip or req/resp scorer); a `backend` fault is a bug or a missing feature of
+ * the Snappy library behind the codec (or of the adapter around it); a `caller` fault is a bug
+ * in the calling code (a wrong argument, an option, an output array too small).
  */
-export const REASON_CODES = {
-  // The caller's arguments.
-  "not-bytes": "INVALID_ARGUMENT",
-  detached: "INVALID_ARGUMENT",
-  "bad-options": "INVALID_ARGUMENT",
-  "overlapping-output": "INVALID_ARGUMENT",
-  "bad-argument": "INVALID_ARGUMENT",
-  "output-too-small": "OUTPUT_TOO_SMALL",
-  // The backend.
-  unsupported: "UNSUPPORTED",
-  "backend-failed": "BACKEND_ERROR",
-  "backend-rejected": "CORRUPT_INPUT",
-  // Lengths against the caller's limits.
-  "length-over-limit": "LENGTH_LIMIT",
-  "length-under-minimum": "CORRUPT_INPUT",
-  // The raw (block) format.
-  truncated: "CORRUPT_INPUT",
-  "bad-preamble": "CORRUPT_INPUT",
-  "length-over-expansion": "CORRUPT_INPUT",
-  "literal-past-input": "CORRUPT_INPUT",
-  "offset-zero": "CORRUPT_INPUT",
-  "offset-past-output": "CORRUPT_INPUT",
-  "output-overrun": "CORRUPT_INPUT",
-  // The framing format.
-  "checksum-mismatch": "CHECKSUM_MISMATCH",
-  "bad-stream-identifier": "CORRUPT_INPUT",
-  "reserved-unskippable-chunk": "CORRUPT_INPUT",
-  "chunk-too-short": "CORRUPT_INPUT",
-  "oversize-chunk": "CORRUPT_INPUT",
-  // ssz_snappy (the consensus spec's req/resp encoding).
-  "prefix-overlong": "CORRUPT_INPUT",
-  "non-minimal-prefix": "CORRUPT_INPUT",
-  "read-budget-exceeded": "CORRUPT_INPUT",
-  "trailing-bytes": "CORRUPT_INPUT",
-  // req/resp response chunks (@snappykit/p2p).
-  "bad-result-code": "CORRUPT_INPUT",
-  "unknown-context-bytes": "CORRUPT_INPUT",
-  "too-many-chunks": "LENGTH_LIMIT",
-} as const satisfies Record<string, SnappyErrorCode>;
+export type SnappyErrorFault = "peer" | "backend" | "caller";
 
-/** Exactly what was wrong: see {@link REASON_CODES} and the README's table. */
-export type SnappyErrorReason = keyof typeof REASON_CODES;
-
-/**
- * The numbers behind a failure, as fields of the error (each present only where the reason
- * has it; the README's table says which).
- */
-export interface SnappyErrorDetails {
-  readonly cause?: unknown;
+/** The numbers an error can carry, as fields of the error; each reason carries some of them. */
+export interface SnappyErrorNumbers {
   /** Byte position in the input of the element, chunk or prefix at fault. */
-  readonly at?: number;
+  readonly at: number;
   /** The length the stream (preamble, chunk or prefix) declares. */
-  readonly declared?: number;
+  readonly declared: number;
   /** The limit it was checked against (`maxLength`, `minSize`, a read budget, a chunk cap). */
-  readonly limit?: number;
+  readonly limit: number;
   /** A copy's offset. */
-  readonly offset?: number;
+  readonly offset: number;
   /** Output bytes produced before the fault. */
-  readonly produced?: number;
+  readonly produced: number;
   /** The length of the element or chunk at fault, or of the caller's array. */
-  readonly length?: number;
+  readonly length: number;
   /** What was expected and what was found (a checksum, a byte count). */
-  readonly expected?: number;
-  readonly actual?: number;
+  readonly expected: number;
+  readonly actual: number;
   /** A framed chunk's type byte. */
-  readonly chunkType?: number;
+  readonly chunkType: number;
 }
 
-const DETAIL_KEYS = [
-  "at",
-  "declared",
-  "limit",
-  "offset",
-  "produced",
-  "length",
-  "expected",
-  "actual",
-  "chunkType",
-] as const satisfies readonly (keyof SnappyErrorDetails)[];
+type Field = keyof SnappyErrorNumbers;
 
-/** The only error type snappykit codecs throw for bad input or a backend failure. */
-export class SnappyError extends Error implements Omit<SnappyErrorDetails, "cause"> {
+interface ReasonSpec {
+  readonly code: SnappyErrorCode;
+  readonly fault: SnappyErrorFault;
+  /** The fields every error of the reason carries. */
+  readonly fields: readonly Field[];
+  /** The fields it carries where they are known. */
+  readonly optional?: readonly Field[];
+}
+
+/**
+ * Every reason a {@link SnappyError} names: its {@link SnappyErrorCode}, whose fault it is,
+ * and the fields it carries (the type of an error narrows to them by its `reason`). A reason
+ * never changes its code or fault; new reasons may be added (match with a `default`). The
+ * README's table, checked against this one by errors.test.ts, adds each reason's format or
+ * spec clause.
+ */
+export const REASONS = {
+  // The caller's arguments.
+  "not-bytes": { code: "INVALID_ARGUMENT", fault: "caller", fields: [] },
+  detached: { code: "INVALID_ARGUMENT", fault: "caller", fields: [] },
+  "bad-options": { code: "INVALID_ARGUMENT", fault: "caller", fields: [] },
+  "overlapping-output": { code: "INVALID_ARGUMENT", fault: "caller", fields: [] },
+  "bad-argument": { code: "INVALID_ARGUMENT", fault: "caller", fields: [] },
+  "output-too-small": { code: "OUTPUT_TOO_SMALL", fault: "caller", fields: ["length", "limit"] },
+  // The backend.
+  unsupported: { code: "UNSUPPORTED", fault: "backend", fields: [] },
+  "backend-failed": {
+    code: "BACKEND_ERROR",
+    fault: "backend",
+    fields: [],
+    optional: ["at", "actual"],
+  },
+  "backend-rejected": {
+    code: "CORRUPT_INPUT",
+    fault: "peer",
+    fields: [],
+    optional: ["at", "declared", "produced"],
+  },
+  // Lengths against the caller's limits.
+  "length-over-limit": {
+    code: "LENGTH_LIMIT",
+    fault: "peer",
+    fields: ["declared", "limit"],
+    optional: ["produced"],
+  },
+  "length-under-minimum": { code: "CORRUPT_INPUT", fault: "peer", fields: ["declared", "limit"] },
+  // The raw (block) format.
+  truncated: {
+    code: "CORRUPT_INPUT",
+    fault: "peer",
+    fields: [],
+    optional: ["at", "declared", "produced", "length"],
+  },
+  "bad-preamble": { code: "CORRUPT_INPUT", fault: "peer", fields: ["at"] },
+  "length-over-expansion": { code: "CORRUPT_INPUT", fault: "peer", fields: ["declared", "limit"] },
+  "literal-past-input": {
+    code: "CORRUPT_INPUT",
+    fault: "peer",
+    fields: ["at", "length", "produced"],
+  },
+  "offset-zero": { code: "CORRUPT_INPUT", fault: "peer", fields: ["at", "produced"] },
+  "offset-past-output": {
+    code: "CORRUPT_INPUT",
+    fault: "peer",
+    fields: ["at", "offset", "produced"],
+  },
+  "output-overrun": {
+    code: "CORRUPT_INPUT",
+    fault: "peer",
+    fields: ["at", "declared", "produced"],
+    optional: ["length"],
+  },
+  // The framing format.
+  "checksum-mismatch": {
+    code: "CHECKSUM_MISMATCH",
+    fault: "peer",
+    fields: ["at", "expected", "actual", "length"],
+  },
+  "bad-stream-identifier": {
+    code: "CORRUPT_INPUT",
+    fault: "peer",
+    fields: ["at", "chunkType", "length"],
+  },
+  "reserved-unskippable-chunk": {
+    code: "CORRUPT_INPUT",
+    fault: "peer",
+    fields: ["at", "chunkType"],
+  },
+  "chunk-too-short": {
+    code: "CORRUPT_INPUT",
+    fault: "peer",
+    fields: ["at", "chunkType", "length"],
+  },
+  "oversize-chunk": {
+    code: "CORRUPT_INPUT",
+    fault: "peer",
+    fields: ["at", "limit"],
+    optional: ["length", "declared"],
+  },
+  // ssz_snappy (the consensus spec's req/resp encoding).
+  "prefix-overlong": { code: "CORRUPT_INPUT", fault: "peer", fields: ["limit"] },
+  "non-minimal-prefix": { code: "CORRUPT_INPUT", fault: "peer", fields: ["length"] },
+  "read-budget-exceeded": {
+    code: "CORRUPT_INPUT",
+    fault: "peer",
+    fields: ["at", "declared", "limit"],
+    optional: ["length", "produced"],
+  },
+  "trailing-bytes": { code: "CORRUPT_INPUT", fault: "peer", fields: [], optional: ["length"] },
+  // req/resp response chunks (@snappykit/p2p).
+  "bad-result-code": { code: "CORRUPT_INPUT", fault: "peer", fields: ["at", "actual"] },
+  "unknown-context-bytes": { code: "CORRUPT_INPUT", fault: "peer", fields: ["at"] },
+  "too-many-chunks": { code: "LENGTH_LIMIT", fault: "peer", fields: ["at", "limit"] },
+} as const satisfies Record<string, ReasonSpec>;
+
+/** Exactly what was wrong: see {@link REASONS} and the README's table. */
+export type SnappyErrorReason = keyof typeof REASONS;
+
+type Spec<R extends SnappyErrorReason> = (typeof REASONS)[R];
+type Needed<R extends SnappyErrorReason> = Spec<R>["fields"][number];
+type Optional<R extends SnappyErrorReason> =
+  Spec<R> extends { optional: readonly (infer F extends Field)[] } ? F : never;
+
+/** The code of each reason, as data: {@link REASONS} without its faults and fields. */
+export const REASON_CODES = Object.fromEntries(
+  Object.entries(REASONS).map(([reason, spec]) => [reason, spec.code]),
+) as { readonly [R in SnappyErrorReason]: Spec<R>["code"] };
+
+/**
+ * The numbers an error of reason `R` carries: those it always has, and those it has where
+ * they are known (the README's table lists them too). For a union of reasons, one of theirs.
+ */
+export type SnappyErrorFields<R extends SnappyErrorReason = SnappyErrorReason> =
+  R extends SnappyErrorReason
+    ? { readonly [K in Needed<R>]: number } & { readonly [K in Optional<R>]?: number }
+    : never;
+
+/** What {@link SnappyError}'s constructor takes besides the message: the fields, and a cause. */
+export type SnappyErrorDetails<R extends SnappyErrorReason = SnappyErrorReason> =
+  SnappyErrorFields<R> & { readonly cause?: unknown };
+
+/** The details argument: required where the reason has fields it always carries. */
+type DetailsArgument<R extends SnappyErrorReason> = [Needed<R>] extends [never]
+  ? [details?: SnappyErrorDetails<R>]
+  : [details: SnappyErrorDetails<R>];
+
+const FIELDS = Object.fromEntries(
+  Object.entries(REASONS).map(([reason, spec]: [string, ReasonSpec]) => [
+    reason,
+    [...spec.fields, ...(spec.optional ?? [])],
+  ]),
+) as unknown as Record<SnappyErrorReason, readonly Field[]>;
+
+class SnappyErrorClass extends Error {
   override readonly name = "SnappyError";
   /** Coarse, stable class of the failure; see {@link SnappyErrorCode}. */
   readonly code: SnappyErrorCode;
-  /** Exactly what was wrong; see {@link SnappyErrorReason}. */
+  /** Exactly what was wrong; see {@link REASONS}. */
   readonly reason: SnappyErrorReason;
-  declare readonly at?: number;
-  declare readonly declared?: number;
-  declare readonly limit?: number;
-  declare readonly offset?: number;
-  declare readonly produced?: number;
-  declare readonly length?: number;
-  declare readonly expected?: number;
-  declare readonly actual?: number;
-  declare readonly chunkType?: number;
+  /** Whose fault it is; see {@link SnappyErrorFault}. */
+  readonly fault: SnappyErrorFault;
 
-  constructor(reason: SnappyErrorReason, message: string, details?: SnappyErrorDetails) {
+  constructor(
+    reason: SnappyErrorReason,
+    message: string,
+    details?: Partial<SnappyErrorNumbers> & { readonly cause?: unknown },
+  ) {
     super(message, details && "cause" in details ? { cause: details.cause } : undefined);
-    const code = REASON_CODES[reason] as SnappyErrorCode | undefined;
-    if (code === undefined) throw new TypeError(`unknown SnappyError reason: ${String(reason)}`);
-    this.code = code;
+    const spec = REASONS[reason] as ReasonSpec | undefined;
+    if (spec === undefined) throw new TypeError(`unknown SnappyError reason: ${String(reason)}`);
+    this.code = spec.code;
     this.reason = reason;
-    if (details !== undefined) {
-      for (const key of DETAIL_KEYS) {
-        if (details[key] !== undefined) {
-          Object.defineProperty(this, key, { value: details[key], enumerable: true });
-        }
+    this.fault = spec.fault;
+    if (details === undefined) return;
+    // Only the reason's own fields: a number given for another (withContext adds a position
+    // to reasons that have none) is not carried.
+    for (const key of FIELDS[reason]) {
+      if (details[key] !== undefined) {
+        Object.defineProperty(this, key, { value: details[key], enumerable: true });
       }
     }
   }
 }
 
 /**
+ * An error of reason `R`: its code, fault and the fields the reason carries, the others
+ * `undefined`. `SnappyError` alone is the union over every reason, so a `switch` on
+ * `error.reason` narrows the fields it can read.
+ */
+export type SnappyError<R extends SnappyErrorReason = SnappyErrorReason> =
+  R extends SnappyErrorReason
+    ? SnappyErrorClass & {
+        readonly reason: R;
+        readonly code: Spec<R>["code"];
+        readonly fault: Spec<R>["fault"];
+      } & SnappyErrorFields<R> & {
+          readonly [K in Exclude<Field, Needed<R> | Optional<R>>]?: undefined;
+        }
+    : never;
+
+// Named as the type is, in stack traces and inspection.
+Object.defineProperty(SnappyErrorClass, "name", { value: "SnappyError" });
+
+/** The only error type snappykit codecs throw for bad input or a backend failure. */
+export const SnappyError = SnappyErrorClass as unknown as {
+  new <R extends SnappyErrorReason>(
+    reason: R,
+    message: string,
+    ...details: DetailsArgument<R>
+  ): SnappyError<R>;
+  readonly prototype: SnappyError;
+};
+
+/**
  * `error` again, its message prefixed with `context` (where it happened: a chunk, a backend),
  * its reason and numbers kept and `details` added (a position in the outer stream replaces
  * the inner one); the original is the `cause`.
  */
-export function withContext(
-  error: SnappyError,
+export function withContext<R extends SnappyErrorReason>(
+  error: SnappyError<R>,
   context: string,
-  details?: SnappyErrorDetails,
-): SnappyError {
+  details?: Partial<SnappyErrorNumbers> & { readonly cause?: unknown },
+): SnappyError<R> {
   const kept: Record<string, unknown> = {};
-  for (const key of DETAIL_KEYS) if (error[key] !== undefined) kept[key] = error[key];
-  return new SnappyError(error.reason, `${context}: ${error.message}`, {
+  for (const key of FIELDS[error.reason]) {
+    if (error[key] !== undefined) kept[key] = error[key];
+  }
+  return new SnappyErrorClass(error.reason, `${context}: ${error.message}`, {
     ...kept,
     ...details,
     cause: details?.cause ?? error,
-  });
+  }) as SnappyError<R>;
 }
 
 /** True when `error` is a {@link SnappyError}, optionally with the given code. */
@@ -184,5 +312,7 @@ export function toSnappyError(
 ): SnappyError {
   if (error instanceof SnappyError) return error;
   const detail = error instanceof Error ? error.message : String(error);
-  return new SnappyError(UNCLASSIFIED[code]!, `${context}: ${detail}`, { cause: error });
+  return new SnappyError(UNCLASSIFIED[code]!, `${context}: ${detail}`, {
+    cause: error,
+  }) as SnappyError;
 }

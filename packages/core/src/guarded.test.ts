@@ -69,7 +69,8 @@ describe("guardedCodec", () => {
       reason: "truncated",
       declared: 8,
       produced: 4,
-      message: "test-lib@1.0.0 rejected the stream: stream produces 4 bytes, but declares 8",
+      message:
+        "test-lib@1.0.0 rejected the stream: stream produces 4 bytes, but its preamble declares 8",
     });
     expect((error!.cause as Error).message).toBe("snappy: corrupt input");
     expect(b.calls).toBe(1);

@@ -9,13 +9,25 @@ export type {
 export {
   isSnappyError,
   REASON_CODES,
+  REASONS,
   SnappyError,
   type SnappyErrorCode,
   type SnappyErrorDetails,
+  type SnappyErrorFault,
+  type SnappyErrorFields,
+  type SnappyErrorNumbers,
   type SnappyErrorReason,
   toSnappyError,
   withContext,
 } from "./errors.js";
+export {
+  endsShort,
+  literalPastInput,
+  offsetPastOutput,
+  offsetZero,
+  overrunsDeclared,
+  tagCut,
+} from "./faults.js";
 export { type BackendSpec, guardedCodec } from "./guarded.js";
 // Every export of limits.ts is public: the bounds and the guards adapters run.
 export * from "./limits.js";

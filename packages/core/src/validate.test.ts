@@ -58,59 +58,77 @@ describe("validateCompressed", () => {
     // top bits in the tag (offset 256 + the missing byte), a copy-2 and a copy-4 missing
     // their last offset byte: read as offsets they would be in range, and the total right.
     const produced = [61 << 2, 43, 1, ...new Uint8Array(300)];
-    rejects([0xb0, 0x02, ...produced, 0x21], /^truncated copy tag \(at byte 305\)$/);
-    rejects([0xb0, 0x02, ...produced, 0x0e, 4], /^truncated copy tag \(at byte 305\)$/);
-    rejects([0xb0, 0x02, ...produced, 0x0f, 4, 0, 0], /^truncated copy tag \(at byte 305\)$/);
+    rejects(
+      [0xb0, 0x02, ...produced, 0x21],
+      /^copy-1 tag needs 1 more bytes, only 0 remain \(tag at byte 305\)$/,
+    );
+    rejects(
+      [0xb0, 0x02, ...produced, 0x0e, 4],
+      /^copy-2 tag needs 2 more bytes, only 1 remain \(tag at byte 305\)$/,
+    );
+    rejects(
+      [0xb0, 0x02, ...produced, 0x0f, 4, 0, 0],
+      /^copy-4 tag needs 4 more bytes, only 3 remain \(tag at byte 305\)$/,
+    );
   });
 
   it("rejects a copy-4 offset of 2^24 or more that reaches before the output", () => {
     rejects(
       [8, 0x0c, 97, 98, 99, 100, 0x0f, 1, 0, 0, 1],
-      /copy offset 16777217 reaches before the 4 bytes produced \(at byte 6\)/,
+      /copy offset 16777217 reaches before the 4 bytes produced \(tag at byte 6\)/,
     );
   });
 
   it("names each reason and where it is", () => {
     const abcd = [0x0c, 97, 98, 99, 100];
     // Literal lengths present but the data is not.
-    rejects([10, 60 << 2, 9], /^literal of 10 bytes runs past the end of the input \(at byte 1\)$/);
+    rejects(
+      [10, 60 << 2, 9],
+      /^literal of 10 bytes runs past the end of the input \(0 remain; tag at byte 1\)$/,
+    );
     rejects([10, 60 << 2, 9, 97, 98], /^literal of 10 bytes runs past/);
     rejects([10, 61 << 2, 0x2b, 0x01, 97], /^literal of 300 bytes runs past/);
     rejects([5, 62 << 2, 4, 0, 0, 97], /^literal of 5 bytes runs past/);
     // Each copy form with an offset past the output, and one after a valid copy of its form.
     rejects(
       [12, ...abcd, 0x0e, 0x2c, 0x01],
-      /^copy offset 300 reaches before the 4 bytes produced \(at byte 6\)$/,
+      /^copy offset 300 reaches before the 4 bytes produced \(tag at byte 6\)$/,
     );
     rejects(
       [12, ...abcd, 0x0f, 0x2c, 0x01, 0, 0],
-      /^copy offset 300 reaches before the 4 bytes produced \(at byte 6\)$/,
+      /^copy offset 300 reaches before the 4 bytes produced \(tag at byte 6\)$/,
     );
     rejects(
       [12, ...abcd, 0x21, 0x2c],
-      /^copy offset 300 reaches before the 4 bytes produced \(at byte 6\)$/,
+      /^copy offset 300 reaches before the 4 bytes produced \(tag at byte 6\)$/,
     );
-    rejects([12, ...abcd, 0x01, 4, 0x01, 0], /^copy with offset 0 \(at byte 8\)$/);
-    rejects([12, ...abcd, 0x0e, 4, 0, 0x0e, 0, 0], /^copy with offset 0 \(at byte 9\)$/);
+    rejects([12, ...abcd, 0x01, 4, 0x01, 0], /^copy with offset 0 \(tag at byte 8\)$/);
+    rejects([12, ...abcd, 0x0e, 4, 0, 0x0e, 0, 0], /^copy with offset 0 \(tag at byte 9\)$/);
     rejects(
       [12, ...abcd, 0x0f, 4, 0, 0, 0, 0x0f, 0, 0, 0, 0],
-      /^copy with offset 0 \(at byte 11\)$/,
+      /^copy with offset 0 \(tag at byte 11\)$/,
     );
-    rejects([12, ...abcd, 0x0e, 4], /^truncated copy tag \(at byte 6\)$/);
-    rejects([12, ...abcd, 0x0f, 4, 0, 0], /^truncated copy tag \(at byte 6\)$/);
+    rejects(
+      [12, ...abcd, 0x0e, 4],
+      /^copy-2 tag needs 2 more bytes, only 1 remain \(tag at byte 6\)$/,
+    );
+    rejects(
+      [12, ...abcd, 0x0f, 4, 0, 0],
+      /^copy-4 tag needs 4 more bytes, only 3 remain \(tag at byte 6\)$/,
+    );
     // A copy-1 of 5 bytes: the total is counted with its length.
-    rejects([10, ...abcd, 0x05, 4], /^stream produces 9 bytes, but declares 10$/);
+    rejects([10, ...abcd, 0x05, 4], /^stream produces 9 bytes, but its preamble declares 10$/);
   });
 
   it("rejects each way a stream can be wrong", () => {
     rejects([4, 0x0c, 97, 98], /literal of 4 bytes runs past/);
-    rejects([4, 0xf0], /truncated literal length/);
-    rejects([4, 0x0c, 97, 98, 99, 100, 0x01], /truncated copy tag/);
+    rejects([4, 0xf0], /literal tag needs 1 more bytes/);
+    rejects([4, 0x0c, 97, 98, 99, 100, 0x01], /copy-1 tag needs 1 more bytes/);
     rejects([8, 0x0c, 97, 98, 99, 100, 0x01, 0], /offset 0/);
     rejects([8, 0x0c, 97, 98, 99, 100, 0x01, 5], /offset 5 reaches before the 4 bytes/);
     rejects([4, 0x01, 1], /offset 1 reaches before the 0 bytes/);
-    rejects([3, 0x0c, 97, 98, 99, 100], /more than the 3 bytes/);
-    rejects([5, 0x0c, 97, 98, 99, 100], /produces 4 bytes, but declares 5/);
+    rejects([3, 0x0c, 97, 98, 99, 100], /overruns the declared 3/);
+    rejects([5, 0x0c, 97, 98, 99, 100], /produces 4 bytes, but its preamble declares 5/);
   });
 });
 

@@ -1,16 +1,14 @@
 import type { UncompressOptions } from "./codec.js";
-import { SnappyError, type SnappyErrorDetails, type SnappyErrorReason } from "./errors.js";
+import {
+  endsShort,
+  literalPastInput,
+  offsetPastOutput,
+  offsetZero,
+  overrunsDeclared,
+  tagCut,
+} from "./faults.js";
 import { type CheckedInput, checkUncompressedLength } from "./limits.js";
 import { concatBytes } from "./output.js";
-
-function corrupt(
-  reason: SnappyErrorReason,
-  message: string,
-  at: number,
-  details?: SnappyErrorDetails,
-): SnappyError {
-  return new SnappyError(reason, `${message} (at byte ${at})`, { at, ...details });
-}
 
 /**
  * Walk every element of a raw Snappy stream without producing output, and throw
@@ -134,67 +132,50 @@ function explainInvalid(input: Uint8Array, headerSize: number, declared: number)
       length = tag >>> 2;
       if (length >= 60) {
         const extra = length - 59;
-        if (pos + extra > end) throw corrupt("truncated", "truncated literal length", start);
+        if (pos + extra > end) throw tagCut("literal", extra, end - pos, start);
         length = 0;
         for (let i = extra - 1; i >= 0; i--) length = length * 256 + input[pos + i]!;
         pos += extra;
       }
       length += 1;
-      if (length > end - pos) {
-        throw corrupt(
-          "literal-past-input",
-          `literal of ${length} bytes runs past the end of the input`,
-          start,
-          { length, produced },
-        );
-      }
+      if (length > end - pos) throw literalPastInput(length, end - pos, produced, start);
       pos += length;
     } else {
       let offset: number;
       if ((tag & 3) === 1) {
-        if (pos + 1 > end) throw corrupt("truncated", "truncated copy tag", start);
+        if (pos + 1 > end) throw tagCut("copy-1", 1, end - pos, start);
         length = 4 + ((tag >>> 2) & 7);
         offset = ((tag >>> 5) << 8) | input[pos]!;
         pos += 1;
       } else if ((tag & 3) === 2) {
-        if (pos + 2 > end) throw corrupt("truncated", "truncated copy tag", start);
+        if (pos + 2 > end) throw tagCut("copy-2", 2, end - pos, start);
         length = (tag >>> 2) + 1;
         offset = input[pos]! | (input[pos + 1]! << 8);
         pos += 2;
       } else {
-        if (pos + 4 > end) throw corrupt("truncated", "truncated copy tag", start);
+        if (pos + 4 > end) throw tagCut("copy-4", 4, end - pos, start);
         length = (tag >>> 2) + 1;
         offset =
           (input[pos]! | (input[pos + 1]! << 8) | (input[pos + 2]! << 16)) +
           input[pos + 3]! * 0x100_0000;
         pos += 4;
       }
-      if (offset === 0) throw corrupt("offset-zero", "copy with offset 0", start, { produced });
-      if (offset > produced) {
-        throw corrupt(
-          "offset-past-output",
-          `copy offset ${offset} reaches before the ${produced} bytes produced`,
-          start,
-          { offset, produced },
-        );
-      }
+      if (offset === 0) throw offsetZero(produced, start);
+      if (offset > produced) throw offsetPastOutput(offset, produced, start);
     }
-    produced += length;
-    if (produced > declared) {
-      throw corrupt(
-        "output-overrun",
-        `stream produces more than the ${declared} bytes it declares`,
+    if (length > declared - produced) {
+      throw overrunsDeclared(
+        (tag & 3) === 0 ? "literal" : "copy",
+        length,
+        produced,
+        declared,
         start,
-        { declared, produced: produced - length, length },
       );
     }
+    produced += length;
   }
   // Both walks check the same things, so the stream ended early: only it can be wrong here.
-  throw new SnappyError(
-    "truncated",
-    `stream produces ${produced} bytes, but declares ${declared}`,
-    { declared, produced, at: end },
-  );
+  throw endsShort(produced, declared, end);
 }
 
 /**

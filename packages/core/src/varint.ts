@@ -85,7 +85,7 @@ function readLongOrShort(bytes: Uint8Array): UncompressedLength {
     if ((byte & 0x80) === 0) return { length, headerSize: i + 1 };
   }
   // Unreachable: the fifth byte is at most 0x0f, so it ends the varint.
-  throw new SnappyError("bad-preamble", "overlong length preamble");
+  throw new SnappyError("bad-preamble", "overlong length preamble", { at: 4 });
 }
 
 /** Encode `value` (0 ≤ value ≤ 2^32-1) as the Snappy length preamble. */

@@ -480,6 +480,6 @@ function trailing(count: number | undefined): SnappyError {
   return new SnappyError(
     "trailing-bytes",
     `${count ?? "some"} trailing byte(s) after the ssz_snappy payload`,
-    count === undefined ? undefined : { length: count },
+    count === undefined ? {} : { length: count },
   );
 }

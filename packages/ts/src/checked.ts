@@ -7,14 +7,14 @@
 // https://github.com/google/snappy/blob/main/format_description.txt
 
 import {
-  corrupt,
   endsShort,
-  lengthCut,
-  overrun,
-  pastDeclared,
-  pastInput,
-  pastStart,
-} from "./errors.js";
+  literalPastInput,
+  offsetPastOutput,
+  offsetZero,
+  overrunsDeclared,
+  SnappyError,
+  tagCut,
+} from "@snappykit/core";
 import { kernel } from "./kernel.js";
 import { moveExact, prefixes, SEPARATE, SMALL_COPY } from "./output.js";
 import {
@@ -51,6 +51,19 @@ const COPY1_MIN = COPY1_MIN_LENGTH;
  */
 const FAST_PATH = kernel ? kernel.fastPath : null;
 const FAST_STATE = kernel ? kernel.state : new Int32Array(1);
+
+/**
+ * The fast path ran past the declared length of a small output (see decodeBody). Built out
+ * of decodeBody, like core's faults, so that the hot function holds no message formatting,
+ * only the call that throws what this returns.
+ */
+function overrun(declared: number, produced: number, inputAt: number) {
+  return new SnappyError(
+    "output-overrun",
+    `stream overruns its declared ${declared} bytes (${produced} by byte ${inputAt} of the input)`,
+    { declared, produced, at: inputAt },
+  );
+}
 
 /** Short output is copied out through a reused `OUT.subarray(0, n)` (see prefixes). */
 const outPrefix = prefixes(OUT);
@@ -149,7 +162,7 @@ export function decodeBody(
       let length = tag >>> 2;
       if (length >= LENGTH_IN_TAG) {
         const extra = length - LENGTH_IN_TAG + 1;
-        if (extra > end - pos) throw lengthCut(extra, end - pos, tagAt);
+        if (extra > end - pos) throw tagCut("literal", extra, end - pos, tagAt);
         length = srcBytes[pos]!;
         if (extra > 1) length |= srcBytes[pos + 1]! << 8;
         if (extra > 2) length |= srcBytes[pos + 2]! << 16;
@@ -158,16 +171,16 @@ export function decodeBody(
         if (extra > 3) length |= srcBytes[pos + 3]! << 24;
         pos += extra;
         if (length < 0) {
-          throw pastInput((length >>> 0) + 1, n - inBase - pos, at, tagAt);
+          throw literalPastInput((length >>> 0) + 1, n - inBase - pos, at, tagAt);
         }
       }
       length += 1;
       const from = inBase + pos;
       if (length > n - from) {
-        throw pastInput(length, n - from, at, tagAt);
+        throw literalPastInput(length, n - from, at, tagAt);
       }
       if (length > outEnd - at) {
-        throw pastDeclared("literal", length, at, outEnd, tagAt);
+        throw overrunsDeclared("literal", length, at, outEnd, tagAt);
       }
       if (dest !== null && length >= DIRECT && (sparse || length > outLimit - op)) {
         // Straight to the destination; the window restarts empty after it. Without one (a
@@ -197,32 +210,32 @@ export function decodeBody(
     let offset: number;
     if (type === COPY1) {
       // §2.2.1 Copy with 1-byte offset: length 4..11 in bits 2..4, offset's top 3 bits in 5..7.
-      if (pos >= end) throw corrupt("truncated", "copy-1 tag is missing its offset byte", tagAt);
+      if (pos >= end) throw tagCut("copy-1", 1, end - pos, tagAt);
       length = COPY1_MIN + ((tag >>> 2) & 7);
       offset = ((tag >>> 5) << 8) | srcBytes[pos]!;
       pos += 1;
     } else if (type === COPY2) {
       // §2.2.2 Copy with 2-byte offset: length 1..64 in the upper six bits, offset LE16.
-      if (end - pos < 2) throw corrupt("truncated", "copy-2 tag is missing offset bytes", tagAt);
+      if (end - pos < 2) throw tagCut("copy-2", 2, end - pos, tagAt);
       length = (tag >>> 2) + 1;
       offset = srcBytes[pos]! | (srcBytes[pos + 1]! << 8);
       pos += 2;
     } else {
       // §2.2.3 Copy with 4-byte offset: as above with an LE32 offset; signed 32-bit, as
       // above, so an offset of 2^31 or more comes out negative.
-      if (end - pos < 4) throw corrupt("truncated", "copy-4 tag is missing offset bytes", tagAt);
+      if (end - pos < 4) throw tagCut("copy-4", 4, end - pos, tagAt);
       length = (tag >>> 2) + 1;
       offset = src.getInt32(pos, true);
       pos += 4;
     }
     // §2.2: "the offset ... is an offset backwards from the current position"; 0 is invalid
     // and it may not reach before the start of the output.
-    if (offset === 0) throw corrupt("offset-zero", "copy with offset 0", tagAt, { produced: at });
+    if (offset === 0) throw offsetZero(at, tagAt);
     if (offset > at || offset < 0) {
-      throw pastStart(offset >>> 0, at, tagAt);
+      throw offsetPastOutput(offset >>> 0, at, tagAt);
     }
     if (length > outEnd - at) {
-      throw pastDeclared("copy", length, at, outEnd, tagAt);
+      throw overrunsDeclared("copy", length, at, outEnd, tagAt);
     }
     if (offset > op) {
       // From before the window, which restarted after a direct literal (or moved on, or the

@@ -242,7 +242,7 @@ describe("uncompress: through the windows", () => {
     rejects(
       bytes(varint(80_001), literal(data), copy2(64, 40_000).slice(0, 2)),
       "CORRUPT_INPUT",
-      /copy-2 tag is missing offset bytes \(tag at byte 40006\)/,
+      /copy-2 tag needs 2 more bytes, only 1 remain \(tag at byte 40006\)/,
     );
     // After the output window moved on: an offset past everything produced so far.
     const long: [number[], number][] = [[literal(data), data.length]];
@@ -336,7 +336,7 @@ describe("uncompress: hostile input", () => {
     rejects(
       bytes(0x01, 0xfc, 0, 0, 0xff, 0xff),
       "CORRUPT_INPUT",
-      /^literal of 4294901761 bytes runs past the end of the input \(0 remain\) \(tag at byte 1\)$/,
+      /^literal of 4294901761 bytes runs past the end of the input \(0 remain; tag at byte 1\)$/,
     );
     // The densest valid stream passes the bound: 'a' then 3-byte copies of 64.
     const dense = bytes(varint(1 + 64 * 100), 0, 0x61, ...Array(100).fill([(63 << 2) | 2, 1, 0]));
@@ -372,7 +372,7 @@ describe("uncompress: hostile input", () => {
     rejects(
       stream,
       "CORRUPT_INPUT",
-      /^literal of 4294901761 bytes runs past the end of the input \(1 remain\) \(tag at byte 100007\)$/,
+      /^literal of 4294901761 bytes runs past the end of the input \(1 remain; tag at byte 100007\)$/,
     );
   });
 
@@ -380,24 +380,20 @@ describe("uncompress: hostile input", () => {
     rejects(
       bytes(4, 61 << 2, 0x63),
       "CORRUPT_INPUT",
-      /literal length needs 2 bytes, only 1 remain \(tag at byte 1\)/,
+      /literal tag needs 2 more bytes, only 1 remain \(tag at byte 1\)/,
     );
     rejects(
       bytes(10, 9 << 2, 0x61, 0x62, 0x63),
       "CORRUPT_INPUT",
-      /literal of 10 bytes runs past the end of the input \(3 remain\)/,
+      /literal of 10 bytes runs past the end of the input \(3 remain; tag at byte 1\)/,
     );
     rejects(
       bytes(8, 0x0c, ABCD, 0x01),
       "CORRUPT_INPUT",
-      /copy-1 tag is missing its offset byte \(tag at byte 6\)/,
+      /copy-1 tag needs 1 more bytes, only 0 remain \(tag at byte 6\)/,
     );
-    rejects(bytes(8, 0x0c, ABCD, 0x0e, 4), "CORRUPT_INPUT", /copy-2 tag is missing offset bytes/);
-    rejects(
-      bytes(8, 0x0c, ABCD, 0x0f, 4, 0, 0),
-      "CORRUPT_INPUT",
-      /copy-4 tag is missing offset bytes/,
-    );
+    rejects(bytes(8, 0x0c, ABCD, 0x0e, 4), "CORRUPT_INPUT", /copy-2 tag needs 2 more bytes/);
+    rejects(bytes(8, 0x0c, ABCD, 0x0f, 4, 0, 0), "CORRUPT_INPUT", /copy-4 tag needs 4 more bytes/);
   });
 
   it("rejects bad offsets", () => {

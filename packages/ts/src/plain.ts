@@ -6,7 +6,14 @@
 // Format clauses cited below are from google/snappy format_description.txt:
 // https://github.com/google/snappy/blob/main/format_description.txt
 
-import { corrupt, endsShort, lengthCut, pastDeclared, pastInput, pastStart } from "./errors.js";
+import {
+  endsShort,
+  literalPastInput,
+  offsetPastOutput,
+  offsetZero,
+  overrunsDeclared,
+  tagCut,
+} from "@snappykit/core";
 import {
   BLOCK_SIZE,
   COPY_MAX_LENGTH,
@@ -39,14 +46,14 @@ export function decodePlain(input: Uint8Array, pos: number, dest: Uint8Array, ou
         length = tag >>> 2;
         if (length >= LITERAL_LENGTH_IN_TAG) {
           const extra = length - LITERAL_LENGTH_IN_TAG + 1;
-          if (extra > n - pos) throw lengthCut(extra, n - pos, tagAt);
+          if (extra > n - pos) throw tagCut("literal", extra, n - pos, tagAt);
           length = 0;
           for (let i = extra - 1; i >= 0; i--) length = length * 256 + input[pos + i]!;
           pos += extra;
         }
         length += 1;
-        if (length > n - pos) throw pastInput(length, n - pos, op, tagAt);
-        if (length > outEnd - op) throw pastDeclared("literal", length, op, outEnd, tagAt);
+        if (length > n - pos) throw literalPastInput(length, n - pos, op, tagAt);
+        if (length > outEnd - op) throw overrunsDeclared("literal", length, op, outEnd, tagAt);
         dest.set(input.subarray(pos, pos + length), op);
         pos += length;
         op += length;
@@ -54,30 +61,30 @@ export function decodePlain(input: Uint8Array, pos: number, dest: Uint8Array, ou
       }
       case TAG_COPY1:
         // §2.2.1 Copy with 1-byte offset: length 4..11 in bits 2..4, offset's top 3 bits in 5..7.
-        if (pos >= n) throw corrupt("truncated", "copy-1 tag is missing its offset byte", tagAt);
+        if (pos >= n) throw tagCut("copy-1", 1, n - pos, tagAt);
         length = COPY1_MIN_LENGTH + ((tag >>> 2) & 7);
         offset = ((tag >>> 5) << 8) | input[pos]!;
         pos += 1;
         break;
       case TAG_COPY2:
         // §2.2.2 Copy with 2-byte offset: length 1..64 in the upper six bits, offset LE16.
-        if (n - pos < 2) throw corrupt("truncated", "copy-2 tag is missing offset bytes", tagAt);
+        if (n - pos < 2) throw tagCut("copy-2", 2, n - pos, tagAt);
         length = (tag >>> 2) + 1;
         offset = input[pos]! | (input[pos + 1]! << 8);
         pos += 2;
         break;
       default:
         // §2.2.3 Copy with 4-byte offset: as above with an LE32 offset.
-        if (n - pos < 4) throw corrupt("truncated", "copy-4 tag is missing offset bytes", tagAt);
+        if (n - pos < 4) throw tagCut("copy-4", 4, n - pos, tagAt);
         length = (tag >>> 2) + 1;
         offset = load32(input, pos) >>> 0;
         pos += 4;
     }
     // §2.2: the offset is backwards from the current position; 0 is invalid, and it may not
     // reach before the start of the output.
-    if (offset === 0) throw corrupt("offset-zero", "copy with offset 0", tagAt, { produced: op });
-    if (offset > op) throw pastStart(offset, op, tagAt);
-    if (length > outEnd - op) throw pastDeclared("copy", length, op, outEnd, tagAt);
+    if (offset === 0) throw offsetZero(op, tagAt);
+    if (offset > op) throw offsetPastOutput(offset, op, tagAt);
+    if (length > outEnd - op) throw overrunsDeclared("copy", length, op, outEnd, tagAt);
     // Byte by byte: a copy may overlap its own output (offset < length, §2.2), and then each
     // byte read was written by this loop.
     for (const stop = op + length; op < stop; op++) dest[op] = dest[op - offset]!;
