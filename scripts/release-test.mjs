@@ -36,6 +36,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { discoverAdapters, repoRoot, workspacePackages } from "@snappykit/workspace";
+import { provideFfiLibrary } from "@snappykit/workspace/ffi-library";
 import { formatDuration } from "@snappykit/workspace/format";
 import { commands, Failure, fail, step } from "./lib/commands.mjs";
 import { cleanProjects } from "./lib/package-managers.mjs";
@@ -50,6 +51,8 @@ import {
 } from "./lib/releases.mjs";
 
 const keep = process.argv.includes("--keep");
+// @snappykit/ffi, installed in Bun's and Deno's projects, opens this checkout's libsnappy.
+provideFfiLibrary();
 const started = performance.now();
 const work = mkdtempSync(join(tmpdir(), "snappykit-release-"));
 const repo = join(work, "repo");

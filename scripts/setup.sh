@@ -22,3 +22,6 @@ export npm_config_nodedir
 # tools/node-lines (pnpm builds it for this Node only), with each line's own headers:
 # scripts/node-addons.mjs. It runs after every install, since pnpm may rebuild snappy@6.
 $pnpm_cmd install --frozen-lockfile "$@"
+# Google's libsnappy 1.2.2 built for this CPU (the bench's cpp row, FFI): tools/libsnappy.
+# Kept when already built; without network, compiler or cmake it says why and setup goes on.
+node tools/libsnappy/build.mjs

@@ -7,6 +7,7 @@
 // timeMs of batch time (mitata's min_samples and min_cpu_time in the JavaScript forks).
 // `timer gate` instead compresses or decompresses one item for the bench's gate.
 #include <snappy.h>
+#include <stdlib.h>
 #include <time.h>
 
 #include <algorithm>
@@ -30,11 +31,28 @@ size_t allocated = 0;
 
 enum class Op { Compress, Uncompress, CompressInto, UncompressInto };
 
+const size_t kPage = 4096;
+// The same offsets as the JavaScript forks' (src/measure/placement.ts).
+const size_t kInputOffset = 64;
+const size_t kOutputOffset = 2112;
+
+// `size` bytes at `offset` into fresh pages; never freed (a fork lives for one run).
+char* placed(size_t size, size_t offset) {
+  void* p = nullptr;
+  if (posix_memalign(&p, kPage, offset + std::max<size_t>(size, 1))) std::abort();
+  return static_cast<char*>(p) + offset;
+}
+
+struct Item {
+  const char* data;
+  size_t size;
+};
+
 struct Row {
   Op op;
   double outputBytes;
-  std::vector<std::string> items;
-  std::vector<char> out;  // the into-ops' one output array, sized for the largest item
+  std::vector<Item> items;
+  char* out = nullptr;  // the into-ops' one output array, sized for the largest item
   uint64_t k = 1;
   std::vector<double> samples;  // ns per op, one per batch
   double timedNs = 0;           // the batches' time on the batch clock
@@ -60,27 +78,27 @@ double wallNs() { return clockNs(CLOCK_MONOTONIC); }
 // One op: every item of the row once; the sum of output lengths, so nothing is elided.
 size_t runOp(Row& r) {
   size_t sink = 0;
-  for (const std::string& item : r.items) {
+  for (const Item& item : r.items) {
     switch (r.op) {
       case Op::Compress: {
         std::string out;  // an owned result, from the library's own allocating call
-        sink += snappy::Compress(item.data(), item.size(), &out);
+        sink += snappy::Compress(item.data, item.size, &out);
         break;
       }
       case Op::Uncompress: {
         std::string out;
-        if (!snappy::Uncompress(item.data(), item.size(), &out)) std::abort();
+        if (!snappy::Uncompress(item.data, item.size, &out)) std::abort();
         sink += out.size();
         break;
       }
       case Op::CompressInto: {
         size_t n = 0;
-        snappy::RawCompress(item.data(), item.size(), r.out.data(), &n);
+        snappy::RawCompress(item.data, item.size, r.out, &n);
         sink += n;
         break;
       }
       case Op::UncompressInto: {
-        if (!snappy::RawUncompress(item.data(), item.size(), r.out.data())) std::abort();
+        if (!snappy::RawUncompress(item.data, item.size, r.out)) std::abort();
         sink += static_cast<unsigned char>(r.out[0]);
         break;
       }
@@ -185,7 +203,9 @@ std::vector<Row> readRows(const std::string& dir) {
       size_t at = 0, len = 0;
       in >> at >> len;
       if (!known) continue;
-      r.items.push_back(data.substr(at, len));
+      char* item = placed(len, kInputOffset);
+      std::copy_n(data.data() + at, len, item);
+      r.items.push_back({item, len});
       size_t need = len;
       if (r.op == Op::CompressInto) need = snappy::MaxCompressedLength(len);
       if (r.op == Op::UncompressInto &&
@@ -196,7 +216,7 @@ std::vector<Row> readRows(const std::string& dir) {
       largest = std::max(largest, need);
     }
     if (!known) r.items.clear();
-    r.out.resize(std::max<size_t>(1, largest));
+    r.out = placed(largest, kOutputOffset);
     rows.push_back(std::move(r));
   }
   return rows;
@@ -246,6 +266,17 @@ int serve(const std::string& dir, const Timing& t) {
   return 0;
 }
 
+// Each row's items' and output's offsets within their pages: "<row> <output> <item> <item> ...".
+int layout(const std::string& dir) {
+  const std::vector<Row> rows = readRows(dir);
+  for (size_t i = 0; i < rows.size(); i++) {
+    std::cout << i << " " << reinterpret_cast<uintptr_t>(rows[i].out) % kPage;
+    for (const Item& item : rows[i].items) std::cout << " " << reinterpret_cast<uintptr_t>(item.data) % kPage;
+    std::cout << "\n";
+  }
+  return 0;
+}
+
 // The gate, one call: stdin holds "c<length>\n<bytes>" (compress) or "u<length>\n<bytes>"
 // (uncompress); stdout gets "<length>\n<bytes>", or "-1\n" when libsnappy refuses the input.
 int gate() {
@@ -278,6 +309,7 @@ int main(int argc, char** argv) {
   std::ios::sync_with_stdio(false);
   const std::string mode = argc > 1 ? argv[1] : "";
   if (mode == "gate") return gate();
+  if (mode == "layout" && argc == 3) return layout(argv[2]);
   if (mode == "serve" && argc == 10) {
     Timing t;
     if (std::string(argv[3]) == "cpu") batchClock = CLOCK_PROCESS_CPUTIME_ID;
@@ -290,6 +322,7 @@ int main(int argc, char** argv) {
     return serve(argv[2], t);
   }
   std::cerr << "usage: timer serve <inputs dir> <wall|cpu> <warmupMs> <sliceMs> <batchMs> <batchMaxBytes> <minSamples> <timeMs>\n"
-               "       timer gate < request\n";
+               "       timer gate < request\n"
+               "       timer layout <inputs dir>\n";
   return 2;
 }

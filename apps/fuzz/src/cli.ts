@@ -5,6 +5,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
+import { provideFfiLibrary } from "@snappykit/workspace/ffi-library";
 import { formatDuration } from "@snappykit/workspace/format";
 import { renderAsyncMarkdown, runAsyncFuzz } from "./async/run.js";
 import { renderEncoderMarkdown, runEncoderFuzz } from "./encoders/run.js";
@@ -58,6 +59,10 @@ Async under concurrency (instead of the matrix):
   --calls <n>       calls per adapter (default 30000; --quick: 2000)
   --wave <n>        calls in flight per wave (default 10000; --quick: 500)
 `;
+
+// @snappykit/ffi (where this Node has node:ffi) opens tools/libsnappy's build, in the
+// children too.
+provideFfiLibrary();
 
 function list(values: string[] | undefined): string[] | undefined {
   return values?.flatMap((v) => v.split(",")).filter((v) => v.length > 0);

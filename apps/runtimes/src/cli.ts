@@ -10,6 +10,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { discoverAdapters } from "@snappykit/workspace";
 import { launchChromium } from "@snappykit/workspace/chromium";
+import { provideFfiLibrary } from "@snappykit/workspace/ffi-library";
 import {
   addonFailure,
   isNodeLine,
@@ -18,7 +19,7 @@ import {
 } from "@snappykit/workspace/node-lines";
 import { runInPage } from "./browser.js";
 import { fixturePayloads } from "./payloads.js";
-import { type AdapterResult, FRAMING, type Target } from "./portable.js";
+import { type AdapterResult, PACKAGES, type Target } from "./portable.js";
 import { type ChildReport, expectedCannotLoad, type Runtime, report } from "./report.js";
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -77,10 +78,13 @@ const declared = () =>
   }));
 
 async function main(): Promise<number> {
+  // @snappykit/ffi opens tools/libsnappy's build in every child (the variables it reads).
+  const noLibrary = provideFfiLibrary();
+  if (noLibrary) console.log(`runtimes: ffi has no libsnappy: ${noLibrary}`);
   const expected = expectedCannotLoad(declared(), NODE_LINES, addonFailure);
   const problems: string[] = [];
   for (const name of RUNTIMES) {
-    const list = [...adapters(name), FRAMING];
+    const list = [...adapters(name), ...PACKAGES];
     const result = name === "browser" ? await runBrowser(list) : runChild(name, list);
     problems.push(...report(name, result, expected));
   }

@@ -79,6 +79,23 @@ function runAdapter(
 
 type Framing = typeof import("@snappykit/framing");
 
+/** What a package's checks run on: the ts codec, the fixture items up to 1 MB, a check maker. */
+async function packageSetup(
+  group: string,
+  ts: Partial<AdapterModule>,
+  payloads: readonly PayloadSet[],
+) {
+  if (typeof ts.createCodec !== "function") throw new Error("no createCodec in the ts codec");
+  const codec = await ts.createCodec();
+  const items = payloads.flatMap((p) => p.items.filter((i) => i.length <= 1_000_000));
+  const check = (name: string, fn: (c: SnappyCodec) => void | Promise<void>): Check => ({
+    group,
+    name,
+    run: fn,
+  });
+  return { codec, items, check };
+}
+
 /**
  * `@snappykit/framing` over the `@snappykit/ts` codec: not an adapter, so a few round
  * trips instead of the conformance suite, to prove it loads and works in the runtime.
@@ -89,14 +106,7 @@ function runFraming(
 ): Promise<AdapterResult> {
   return run("framing", async () => {
     const [framing, ts] = await load();
-    if (typeof ts.createCodec !== "function") throw new Error("no createCodec in the ts codec");
-    const codec = await ts.createCodec();
-    const items = payloads.flatMap((p) => p.items.filter((i) => i.length <= 1_000_000));
-    const check = (name: string, fn: (c: SnappyCodec) => void): Check => ({
-      group: "framing",
-      name,
-      run: fn,
-    });
+    const { codec, items, check } = await packageSetup("framing", ts, payloads);
     const checks = [
       check("CRC-32C check value", () => {
         if (framing.crc32c(new TextEncoder().encode("123456789")) !== 0xe3069283) {
@@ -125,6 +135,63 @@ function runFraming(
   });
 }
 
+type P2p = typeof import("@snappykit/p2p");
+
+const MESSAGE_ID_TOPIC = "/eth2/4a26c58b/beacon_attestation_0/ssz_snappy";
+// SHA-256 of the spec's preimage for bytes 0..143 on that topic, by Python's hashlib.
+const MESSAGE_ID = "7db1e7c7e661334a428b5f2de86b528fa5dc96f1";
+
+/**
+ * `@snappykit/p2p` over the `@snappykit/ts` codec: its gossip transform, message ids (SHA-256
+ * by @noble/hashes, xxhash64 by xxhash-wasm) and req/resp codecs, to prove they run there.
+ */
+function runP2p(
+  load: () => Promise<[P2p, Partial<AdapterModule>]>,
+  payloads: readonly PayloadSet[],
+): Promise<AdapterResult> {
+  return run("p2p", async () => {
+    const [p2p, ts] = await load();
+    const { codec, items, check } = await packageSetup("p2p", ts, payloads);
+    const fast = await p2p.createFastMsgIdFn(1n);
+    const bounds = { minSize: 0, maxSize: 10 * 1024 * 1024 };
+    const hex = (bytes: Uint8Array) =>
+      Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+    const checks = [
+      check(`gossip round trip of ${items.length} fixture items, each its own buffer`, (c) => {
+        const transform = new p2p.GossipTransform({ codec: c, bounds: () => bounds });
+        for (const item of items) {
+          const out = transform.inboundTransform("t", transform.outboundTransform("t", item));
+          sameBytes(out, item, "ssz");
+          if (out.byteOffset !== 0 || out.buffer.byteLength !== item.length) {
+            throw new Error("an inbound result shares its buffer");
+          }
+        }
+      }),
+      check("the spec's message id", () => {
+        const data = Uint8Array.from({ length: 144 }, (_, i) => i);
+        const id = hex(p2p.gossipMessageId(MESSAGE_ID_TOPIC, data));
+        if (id !== MESSAGE_ID) throw new Error(`message id ${id}, not ${MESSAGE_ID}`);
+      }),
+      check("a fast message id per topic", () => {
+        const data = Uint8Array.of(1, 2, 3);
+        if (fast({ topic: "a", data }) === fast({ topic: "b", data })) {
+          throw new Error("the same fast id on two topics");
+        }
+      }),
+      check(`a response of ${items.length} fixture items through decodeResponse`, async (c) => {
+        const chunks = items.map((ssz) => ({ ssz }));
+        const wire = p2p.encodeResponse(chunks, { codec: c });
+        let i = 0;
+        for await (const chunk of p2p.decodeResponse(wire, { codec: c, bounds })) {
+          sameBytes(chunk.ssz, items[i++]!, "ssz");
+        }
+        if (i !== items.length) throw new Error(`${i} of ${items.length} chunks`);
+      }),
+    ];
+    return { codecs: [codec], checks, library: `@snappykit/p2p over ${codec.library}` };
+  });
+}
+
 /** Something to run in a runtime: an adapter, or the framing package over the ts codec. */
 export interface Target {
   readonly id: string;
@@ -138,11 +205,15 @@ export interface Target {
 
 /** The framing target, run after the adapters. */
 export const FRAMING: Target = { id: "framing", module: "@snappykit/framing" };
+/** The p2p target, run after framing. */
+export const P2P: Target = { id: "p2p", module: "@snappykit/p2p" };
+/** The targets that are not adapters. */
+export const PACKAGES: readonly Target[] = [FRAMING, P2P];
 const TS = "@snappykit/ts";
 
 /** The modules `target` imports (the browser bundle needs each as a literal import). */
 export const importsOf = (target: Target): string[] =>
-  target.id === FRAMING.id ? [target.module, TS] : [target.module];
+  PACKAGES.some((p) => p.id === target.id) ? [target.module, TS] : [target.module];
 
 /** Run `target`, importing its modules with `importer` (`import()` where it is available). */
 export function runTarget(
@@ -156,6 +227,9 @@ export function runTarget(
       async () => [(await importer(target.module)) as Framing, await load(TS)],
       payloads,
     );
+  }
+  if (target.id === P2P.id) {
+    return runP2p(async () => [(await importer(target.module)) as P2p, await load(TS)], payloads);
   }
   return runAdapter(target.id, () => load(target.module), payloads);
 }

@@ -1,6 +1,6 @@
 // The per-runtime report and what makes `pnpm test:runtimes` fail.
 import type { NodeLine } from "@snappykit/workspace/node-lines";
-import { type AdapterResult, FRAMING } from "./portable.js";
+import { type AdapterResult, PACKAGES } from "./portable.js";
 
 /** Where the checks run: a Node LTS line (tools/node-lines), Bun, Deno or Chromium. */
 export type Runtime = NodeLine | "bun" | "deno" | "browser";
@@ -56,7 +56,7 @@ export function report(
   log: (line: string) => void = console.log,
 ): string[] {
   const count = (status: AdapterResult["status"]) =>
-    results.filter((r) => r.id !== FRAMING.id && r.status === status).length;
+    results.filter((r) => !PACKAGES.some((p) => p.id === r.id) && r.status === status).length;
   log(
     `${runtime}: ${count("pass")} adapters pass, ${count("fail")} fail, ${count("cannot load")} cannot load`,
   );

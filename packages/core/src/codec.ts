@@ -85,7 +85,8 @@ export interface SnappyCodec {
    * returns; nothing at or past the returned length is touched.
    * @throws SnappyError `OUTPUT_TOO_SMALL` (before writing anything) when `output.length` is
    *   under `maxCompressedLength(input.length)`, even if this input would have fit;
-   *   `INVALID_ARGUMENT` for a non-`Uint8Array` or an `output` overlapping `input`.
+   *   `INVALID_ARGUMENT` for a non-`Uint8Array`. An `output` overlapping `input` is either
+   *   refused (`INVALID_ARGUMENT`, nothing written) or written exactly as for a copy of `input`.
    */
   readonly compressInto?: (input: Uint8Array, output: Uint8Array) => number;
   /**
@@ -97,7 +98,8 @@ export interface SnappyCodec {
    * error, not the buffer, is the result.
    * @throws SnappyError `OUTPUT_TOO_SMALL` (before writing anything) when `output` is shorter
    *   than the declared length, `CORRUPT_INPUT`, `LENGTH_LIMIT`, and `INVALID_ARGUMENT` for a
-   *   non-`Uint8Array` or an `output` overlapping `input`.
+   *   non-`Uint8Array`. An `output` overlapping `input` is either refused (`INVALID_ARGUMENT`,
+   *   nothing written) or decoded exactly as from a copy of `input`.
    */
   readonly uncompressInto?: (
     input: Uint8Array,

@@ -19,8 +19,13 @@ export {
 export { type BackendSpec, guardedCodec } from "./guarded.js";
 // Every export of limits.ts is public: the bounds and the guards adapters run.
 export * from "./limits.js";
-export { concatBytes, outputSpace, ownedBytes, ownsBuffer } from "./output.js";
-export { shortestLiterals, validateBody, validateCompressed } from "./validate.js";
+export { concatBytes, outputRoom, outputSpace, ownedBytes, ownsBuffer } from "./output.js";
+export {
+  refuseWrappingLiterals,
+  shortestLiterals,
+  validateBody,
+  validateCompressed,
+} from "./validate.js";
 export {
   encodeUncompressedLength,
   encodeVarint,

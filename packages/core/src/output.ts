@@ -6,7 +6,9 @@ import { SnappyError } from "./errors.js";
  * `Uint8Array` that does not share memory with `input` (a decoder reading bytes it has
  * just overwritten returns garbage) and holds at least `needed` bytes. Returns `output` as a
  * plain view ({@link bytesOf}), to write through instead of the caller's object. `input` must
- * already be one.
+ * already be one. A codec that has copied all of `input` before it writes anything may use
+ * {@link outputRoom} instead: the contract lets an overlapping output be refused or written
+ * exactly as for a copy of the input.
  * @throws SnappyError `INVALID_ARGUMENT` for a non-`Uint8Array` (`not-bytes`, `detached`) or
  *   overlapping arrays (`overlapping-output`), `OUTPUT_TOO_SMALL` when `output.length < needed`.
  */
@@ -19,6 +21,20 @@ export function outputSpace(input: Uint8Array, given: Uint8Array, needed: number
   ) {
     throw new SnappyError("overlapping-output", "output overlaps input");
   }
+  return holding(output, needed);
+}
+
+/**
+ * {@link outputSpace} without the overlap check: `output` as a plain view, at least `needed`
+ * bytes long.
+ * @throws SnappyError `INVALID_ARGUMENT` for a non-`Uint8Array` (`not-bytes`, `detached`),
+ *   `OUTPUT_TOO_SMALL` when `output.length < needed`.
+ */
+export function outputRoom(given: Uint8Array, needed: number): Uint8Array {
+  return holding(bytesOf(given, "output"), needed);
+}
+
+function holding(output: Uint8Array, needed: number): Uint8Array {
   if (output.length < needed) {
     throw new SnappyError(
       "output-too-small",

@@ -1,7 +1,7 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { isSnappyError, type SnappyError } from "./errors.js";
 import { checkUncompressedLength } from "./limits.js";
-import { shortestLiterals, validateCompressed } from "./validate.js";
+import { refuseWrappingLiterals, shortestLiterals, validateCompressed } from "./validate.js";
 import { encodeUncompressedLength } from "./varint.js";
 
 const rejects = (bytes: number[], pattern: RegExp) => {
@@ -205,5 +205,45 @@ describe("shortestLiterals", () => {
     expect(rewrite("00")).toBeUndefined();
     expect(rewrite("0818414141414141410041")).toBeUndefined();
     expect(rewrite(`3df03c${"00".repeat(61)}`)).toBeUndefined();
+  });
+});
+
+describe("refuseWrappingLiterals", () => {
+  it("walks an input holding a literal length of ffffffff and rejects it", () => {
+    expect(() =>
+      refuseWrappingLiterals(Uint8Array.of(0x00, 0xfc, 0xff, 0xff, 0xff, 0xff), 0),
+    ).toThrow(expect.objectContaining({ code: "CORRUPT_INPUT", reason: "literal-past-input" }));
+  });
+
+  it("finds the five bytes at every offset and alignment, with and without Buffer", async () => {
+    // Deno's Buffer search is JavaScript, so there the module searches without it.
+    vi.resetModules();
+    vi.stubGlobal("Deno", {});
+    const portable = (await import("./validate.js")).refuseWrappingLiterals;
+    vi.unstubAllGlobals();
+    const wraps = [0x00, 0xfc, 0xff, 0xff, 0xff, 0xff];
+    for (const refuse of [refuseWrappingLiterals, portable]) {
+      for (let shift = 0; shift < 4; shift++) {
+        for (let pad = 0; pad < 4; pad++) {
+          const memory = new Uint8Array(shift + 6 + pad).fill(0xff);
+          memory.set(wraps, shift);
+          const view = memory.subarray(shift, shift + 6);
+          expect(() => refuse(view, 0), `shift ${shift}, pad ${pad}`).toThrow(
+            expect.objectContaining({ reason: "literal-past-input" }),
+          );
+        }
+      }
+      expect(() => refuse(Uint8Array.of(0x05, 0xfc, 0xff, 0xff, 0xff), 5)).not.toThrow();
+    }
+  });
+
+  it("leaves other inputs alone, also valid ones holding those bytes as data", () => {
+    // Four of the five bytes only: not scanned as a literal length (and not walked: invalid).
+    expect(() =>
+      refuseWrappingLiterals(Uint8Array.of(0x05, 0xfc, 0xff, 0xff, 0xff), 5),
+    ).not.toThrow();
+    // A literal of fc ff ff ff ff: walked, and valid.
+    const valid = Uint8Array.of(0x05, 0x10, 0xfc, 0xff, 0xff, 0xff, 0xff);
+    expect(() => refuseWrappingLiterals(valid, 5)).not.toThrow();
   });
 });

@@ -161,7 +161,7 @@ describe("framed stream rejections", () => {
     ).toEqual(abc);
   });
 
-  it("name what the codec did wrong, keeping its error's code and the error as the cause", async () => {
+  it("name what the codec did wrong, keeping its error's code and the error as the cause; a codec that throws anything else is broken (BACKEND_ERROR), not the input", async () => {
     const framed = concat(STREAM_IDENTIFIER, compressedChunk(abc));
     const liar = fake(() => Uint8Array.of(97, 98));
     expect(await messageOf(() => decodeFramed(liar, framed), "CORRUPT_INPUT")).toBe(
@@ -171,13 +171,14 @@ describe("framed stream rejections", () => {
     const throwing = fake(() => {
       throw plain;
     });
-    const wrapped = await rejection(() => decodeFramed(throwing, framed), "CORRUPT_INPUT");
+    const wrapped = await rejection(() => decodeFramed(throwing, framed), "BACKEND_ERROR");
+    expect(wrapped.reason).toBe("backend-failed");
     expect(wrapped.message).toBe(`compressed chunk (${codec.name}) at byte 10: boom`);
     expect(wrapped.cause).toBe(plain);
     const text = fake(() => {
       throw "out of memory";
     });
-    expect(await messageOf(() => decodeFramed(text, framed), "CORRUPT_INPUT")).toBe(
+    expect(await messageOf(() => decodeFramed(text, framed), "BACKEND_ERROR")).toBe(
       `compressed chunk (${codec.name}) at byte 10: out of memory`,
     );
     const own = new SnappyError("backend-failed", "pool gone");

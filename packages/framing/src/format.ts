@@ -169,7 +169,7 @@ export interface ChunkDecodeContext {
 export const readChunkLength = (bytes: Uint8Array, pos: number): number =>
   bytes[pos + 1]! | (bytes[pos + 2]! << 8) | (bytes[pos + 3]! << 16);
 
-const readU32LE = (b: Uint8Array, i: number) =>
+export const readU32LE = (b: Uint8Array, i: number): number =>
   (b[i]! | (b[i + 1]! << 8) | (b[i + 2]! << 16) | (b[i + 3]! << 24)) >>> 0;
 
 /**
@@ -177,7 +177,9 @@ const readU32LE = (b: Uint8Array, i: number) =>
  * uncompressed bytes (for an uncompressed chunk, a view into `body`: the caller copies it
  * before it leaves the library), or `undefined` for an
  * identifier. `budget` is how many more bytes the caller accepts; `overBudget` builds the error
- * thrown, before decompressing, when the chunk would exceed it.
+ * thrown, before decompressing, when the chunk would exceed it. With `into`, the data is
+ * written to the array `into(size)` gives (decoded in place when the codec can) and that
+ * array is returned.
  */
 export function decodeChunkBody(
   ctx: ChunkDecodeContext,
@@ -186,6 +188,7 @@ export function decodeChunkBody(
   at: number,
   budget: number,
   overBudget: (size: number) => SnappyError,
+  into?: (size: number) => Uint8Array,
 ): Uint8Array | undefined {
   if (kind === "identifier") {
     for (let i = 0; i < IDENTIFIER_BODY.length; i++) {
@@ -205,6 +208,10 @@ export function decodeChunkBody(
   if (kind === "uncompressed") {
     if (payload.length > budget) throw overBudget(payload.length);
     data = payload;
+    if (into !== undefined) {
+      data = into(payload.length);
+      data.set(payload);
+    }
   } else {
     let declared: number;
     try {
@@ -222,7 +229,13 @@ export function decodeChunkBody(
     }
     if (declared > budget) throw overBudget(declared);
     try {
-      data = ctx.codec.uncompress(payload, { maxLength: MAX_CHUNK_DATA });
+      if (into === undefined) {
+        data = ctx.codec.uncompress(payload, { maxLength: MAX_CHUNK_DATA });
+      } else {
+        data = into(declared);
+        if (ctx.codec.uncompressInto === undefined) data.set(ctx.codec.uncompress(payload));
+        else data = data.subarray(0, ctx.codec.uncompressInto(payload, data));
+      }
     } catch (error) {
       throw wrap(error, `compressed chunk (${ctx.codec.name})`, at);
     }
@@ -235,27 +248,38 @@ export function decodeChunkBody(
       );
     }
   }
-  if (ctx.verifyChecksums) {
-    const actual = maskChecksum(ctx.crc32c(data));
-    if (actual !== stored) {
-      throw new SnappyError(
-        "checksum-mismatch",
-        `${kind} chunk checksum mismatch: stored ${stored.toString(16).padStart(8, "0")}, computed ${actual.toString(16).padStart(8, "0")} over ${data.length} bytes (chunk at byte ${at})`,
-        { at, expected: stored, actual, length: data.length },
-      );
-    }
-  }
+  verifyChecksum(ctx, kind, stored, data, at);
   return data;
+}
+
+/** Throw `checksum-mismatch` unless `data` has the `stored` (masked) CRC-32C, when verifying. */
+export function verifyChecksum(
+  ctx: ChunkDecodeContext,
+  kind: string,
+  stored: number,
+  data: Uint8Array,
+  at: number,
+): void {
+  if (!ctx.verifyChecksums) return;
+  const actual = maskChecksum(ctx.crc32c(data));
+  if (actual !== stored) {
+    throw new SnappyError(
+      "checksum-mismatch",
+      `${kind} chunk checksum mismatch: stored ${stored.toString(16).padStart(8, "0")}, computed ${actual.toString(16).padStart(8, "0")} over ${data.length} bytes (chunk at byte ${at})`,
+      { at, expected: stored, actual, length: data.length },
+    );
+  }
 }
 
 /**
  * Re-throw a codec or varint failure as a SnappyError that names the chunk, keeping its reason
- * and numbers; `at` becomes the chunk's position in the stream.
+ * and numbers; `at` becomes the chunk's position in the stream. A codec classifies bad input
+ * as a SnappyError, so anything else it throws is the codec's own failure, not the input's.
  */
 function wrap(error: unknown, what: string, at: number): SnappyError {
   if (error instanceof SnappyError) return withContext(error, `${what} at byte ${at}`, { at });
   const detail = error instanceof Error ? error.message : String(error);
-  return new SnappyError("backend-rejected", `${what} at byte ${at}: ${detail}`, {
+  return new SnappyError("backend-failed", `${what} at byte ${at}: ${detail}`, {
     cause: error,
     at,
   });

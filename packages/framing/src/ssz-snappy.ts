@@ -164,6 +164,12 @@ class PayloadState {
   /** Framed bytes the spec lets us read: max_compressed_len(n). */
   readonly budget: number;
   readonly #ctx: format.ChunkDecodeContext;
+  /**
+   * The output: each chunk's data in an array of its own until half the prefix's length has
+   * arrived, then one array of exactly `n` (the chunks so far copied in). Memory follows the
+   * bytes received, never the prefix alone; the peak is 1.5 × `n`.
+   */
+  #parts: Uint8Array[] = [];
   #out: Uint8Array | undefined;
   produced = 0;
   /** Framed bytes read so far, chunk headers and bodies. */
@@ -176,11 +182,6 @@ class PayloadState {
     this.#ctx = ctx;
   }
 
-  /** Throw before reading a chunk header that would end past the budget. */
-  beforeHeader(at: number): void {
-    this.#withinBudget(this.read + format.CHUNK_HEADER_SIZE, at, "the chunk header");
-  }
-
   /** Check a chunk header before reading its body (it must fit the budget); returns its kind. */
   header(type: number, length: number, at: number): format.ChunkKind {
     const kind = format.classifyChunk(type, length, at, this.first);
@@ -188,6 +189,11 @@ class PayloadState {
     this.#withinBudget(this.read + format.CHUNK_HEADER_SIZE + length, at, "the chunk");
     this.read += format.CHUNK_HEADER_SIZE + length;
     return kind;
+  }
+
+  /** Throw before reading a chunk header that would end past the budget. */
+  beforeHeader(at: number): void {
+    this.#withinBudget(this.read + format.CHUNK_HEADER_SIZE, at, "the chunk header");
   }
 
   #withinBudget(end: number, at: number, what: string): void {
@@ -200,31 +206,66 @@ class PayloadState {
     }
   }
 
+  #overBudget(at: number): (size: number) => SnappyError {
+    return (size) =>
+      new SnappyError(
+        "output-overrun",
+        `ssz_snappy payload decodes past its length prefix of ${this.n} bytes (${this.produced} decoded, chunk at byte ${at} adds ${size})`,
+        { at, declared: this.n, produced: this.produced, length: size },
+      );
+  }
+
+  /** Room for `size` more bytes at `produced` (`size` ≤ what the prefix leaves). */
+  #room = (size: number): Uint8Array => {
+    const end = this.produced + size;
+    if (this.#out === undefined && 2 * end >= this.n) {
+      this.#out = new Uint8Array(this.n);
+      let pos = 0;
+      for (const part of this.#parts) {
+        this.#out.set(part, pos);
+        pos += part.length;
+      }
+      this.#parts = [];
+    }
+    if (this.#out !== undefined) return this.#out.subarray(this.produced, end);
+    const part = new Uint8Array(size);
+    this.#parts.push(part);
+    return part;
+  };
+
   body(kind: format.ChunkKind, body: Uint8Array, at: number): void {
     if (kind === "skip") return;
+    const left = this.n - this.produced;
     const data = format.decodeChunkBody(
       this.#ctx,
       kind,
       body,
       at,
-      this.n - this.produced,
-      (size) =>
-        new SnappyError(
-          "output-overrun",
-          `ssz_snappy payload decodes past its length prefix of ${this.n} bytes (${this.produced} decoded, chunk at byte ${at} adds ${size})`,
-          { at, declared: this.n, produced: this.produced, length: size },
-        ),
+      left,
+      this.#overBudget(at),
+      this.#room,
     );
-    if (data === undefined || data.length === 0) return;
-    if (this.produced === 0 && data.length === this.n && kind === "compressed") {
-      this.#out = data; // the common one-chunk payload: the codec's output is the result
-    } else {
-      this.#out ??= new Uint8Array(this.n);
-      this.#out.set(data, this.produced);
-    }
-    this.produced += data.length;
+    if (data !== undefined) this.produced += data.length;
   }
 
+  /**
+   * An uncompressed chunk's data read from `reader` straight into the output (no copy of the
+   * body on the way); `length` is the chunk's body length, CRC included.
+   */
+  async uncompressedFrom(reader: ByteReader, length: number, at: number): Promise<boolean> {
+    const crc = await readerInternals.view(reader, format.CHECKSUM_SIZE);
+    if (crc === undefined) return false;
+    const stored = format.readU32LE(crc, 0);
+    const size = length - format.CHECKSUM_SIZE;
+    if (size > this.n - this.produced) throw this.#overBudget(at)(size);
+    const data = this.#room(size);
+    if (!(await readerInternals.readInto(reader, data))) return false;
+    format.verifyChecksum(this.#ctx, "uncompressed", stored, data, at);
+    this.produced += size;
+    return true;
+  }
+
+  /** The payload, once `produced` is `n`. */
   result(): Uint8Array {
     return this.#out ?? new Uint8Array(0);
   }
@@ -377,6 +418,10 @@ export async function readSszSnappy(
     const kind = state.header(header[0]!, length, at);
     if (kind === "skip") {
       if (!(await readerInternals.skip(reader, length))) throw state.truncated();
+      continue;
+    }
+    if (kind === "uncompressed") {
+      if (!(await state.uncompressedFrom(reader, length, at))) throw state.truncated();
       continue;
     }
     const body = await readerInternals.view(reader, length);

@@ -182,6 +182,8 @@ export interface ReaderInternals {
   view(reader: ByteReader, n: number): Promise<Uint8Array | undefined>;
   /** Consume `n` bytes without keeping them; false if the source ends first. */
   skip(reader: ByteReader, n: number): Promise<boolean>;
+  /** Consume `out.length` bytes into `out`; false if the source ends first. */
+  readInto(reader: ByteReader, out: Uint8Array): Promise<boolean>;
 }
 
 /** @internal */
@@ -205,6 +207,7 @@ export class ByteReader {
     readerInternals = {
       view: (reader, n) => reader.#take(n, false),
       skip: (reader, n) => reader.#consume(n, null),
+      readInto: (reader, out) => reader.#consume(out.length, out),
     };
   }
 

@@ -6,8 +6,8 @@
 import {
   guardedCodec,
   type RawBackend,
+  refuseWrappingLiterals,
   type SnappyCodec,
-  validateCompressed,
 } from "@snappykit/core";
 import { asBuffer, loadBackend } from "@snappykit/core/node";
 
@@ -33,18 +33,10 @@ const AS_BUFFER = { asBuffer: true } as const;
 // or built for another Node ABI. createCodec then rejects with UNSUPPORTED and the reason.
 const load = () => loadBackend<SnappyV6>(PACKAGE, import.meta.url);
 
-// libsnappy 1.1.7 adds 1 to a literal's 4-byte length in 32 bits: a field of ffffffff wraps
-// to a literal of 0 bytes, and the stream decodes as if that element were not there. Such a
-// literal (2^32 bytes) is never valid, and only an input holding these five bytes can carry
-// one, so those inputs (rare: a scan for them is much cheaper than a walk) are walked by
-// core's validator before libsnappy sees them.
-const WRAPS = Buffer.from([0xfc, 0xff, 0xff, 0xff, 0xff]);
-
-/** `input` as a Buffer, after refusing a literal length libsnappy would wrap. */
+/** `input` as a Buffer, after refusing a literal length libsnappy would wrap to 0. */
 function unwrapped(input: Uint8Array, length: number): Buffer {
-  const buffer = asBuffer(input);
-  if (buffer.indexOf(WRAPS) !== -1) validateCompressed(buffer, { maxLength: length });
-  return buffer;
+  refuseWrappingLiterals(input, length);
+  return asBuffer(input);
 }
 
 function settle(resolve: (value: Buffer) => void, reject: (error: unknown) => void): Callback {

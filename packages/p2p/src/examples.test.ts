@@ -1,17 +1,23 @@
-// The README's examples, line for line (the first test checks that they still are), run
-// against in-memory streams.
+// The README's examples, line for line (the first test checks that they still are), run on
+// two libp2p 3 nodes.
 import { readFileSync } from "node:fs";
+import { gossipsub } from "@libp2p/gossipsub";
 import { getPayload } from "@snappykit/fixtures";
-import { describe, expect, it } from "vitest";
+import { createCodec } from "@snappykit/ts";
+import { afterAll, describe, expect, it } from "vitest";
 import {
-  createGossipTransform,
+  createFastMsgIdFn,
   decodeRequest,
   decodeResponse,
   encodeRequest,
   encodeResponse,
+  GossipTransform,
   gossipMessageId,
+  msgIdToStrFn,
   ResponseError,
+  writeToStream,
 } from "./index.js";
+import { createNode, type Node } from "./test/nodes.js";
 
 const readme = readFileSync(new URL("../README.md", import.meta.url), "utf8");
 const self = readFileSync(new URL(import.meta.url), "utf8");
@@ -19,25 +25,9 @@ const message = getPayload("sync-committee-message").items[0]!;
 const block = getPayload("blocks-by-range").items[0]!;
 const forkDigest = Uint8Array.of(0x4a, 0x26, 0xc5, 0x8b);
 const equal = (x: Uint8Array, y: Uint8Array) => Buffer.from(x).equals(Buffer.from(y));
-
-/** A duplex pair's two ends, as libp2p streams: a `source` and a `sink`. */
-function pipe() {
-  const chunks: Uint8Array[] = [];
-  let ended!: () => void;
-  const done = new Promise<void>((r) => {
-    ended = r;
-  });
-  return {
-    sink: async (source: AsyncIterable<Uint8Array>) => {
-      for await (const c of source) chunks.push(c);
-      ended();
-    },
-    source: (async function* () {
-      await done;
-      yield* chunks;
-    })(),
-  };
-}
+/** The application's chain lookup: the fixture block for a 24-byte request. */
+const blockAt = (request: Uint8Array) => (request.length === 24 ? block : new Uint8Array(0));
+const PROTOCOL = "/eth2/beacon_chain/req/beacon_blocks_by_range/2/ssz_snappy";
 
 describe("README", () => {
   it("shows exactly the code these tests run", () => {
@@ -53,51 +43,63 @@ describe("README", () => {
 
   it("gossip example", async () => {
     const rejected: string[] = [];
-    const transform = await createGossipTransform({
+    const codec = await createCodec();
+    const transform = new GossipTransform({
+      codec,
       // The topic's SSZ type, or anything with minSize and maxSize.
       bounds: (topic) =>
         topic.includes("/sync_committee_") ? { minSize: 144, maxSize: 144 } : undefined,
       metrics: { onReject: (topic, reason) => rejected.push(`${topic}: ${reason}`) },
     });
-    // gossipsub({ dataTransform: transform, msgIdFn, globalSignaturePolicy: "StrictNoSign" })
-    const msgIdFn = (msg: { topic: string; data: Uint8Array }) =>
-      gossipMessageId(msg.topic, msg.data);
+    // The pubsub service of createLibp2p({ services: { pubsub } }).
+    const pubsub = gossipsub({
+      globalSignaturePolicy: "StrictNoSign",
+      dataTransform: transform,
+      msgIdFn: (msg) => gossipMessageId(msg.topic, msg.data),
+      fastMsgIdFn: await createFastMsgIdFn(),
+      msgIdToStrFn,
+    });
 
     const topic = "/eth2/4a26c58b/sync_committee_0/ssz_snappy";
     const wire = transform.outboundTransform(topic, message); // compressed
     const ssz = transform.inboundTransform(topic, wire); // bounds checked before allocating
-    const id = msgIdFn({ topic, data: ssz }); // 20 bytes
+    expect(typeof pubsub).toBe("function");
     expect(ssz).toEqual(message);
-    expect(id.length).toBe(20);
     expect(() => transform.inboundTransform("/eth2/x/beacon_block/ssz_snappy", wire)).toThrow();
     expect(rejected).toEqual(["/eth2/x/beacon_block/ssz_snappy: bad-options"]);
   });
 
-  it("req/resp example", async () => {
-    const toResponder = pipe();
-    const toRequester = pipe();
-    const stream = { source: toResponder.source, sink: toRequester.sink };
-    const requester = { source: toRequester.source, sink: toResponder.sink };
-    const sent = new Uint8Array(24);
-    const responder = (async () => {
-      // The responder (stream from libp2p's handle()).
-      const request = await decodeRequest(stream.source, { bounds: { minSize: 24, maxSize: 24 } });
-      await stream.sink(
-        encodeResponse([
-          { ssz: block, context: forkDigest },
-          { result: 3, message: "older blocks pruned" }, // an error chunk ends the response
-        ]),
-      );
-      return request;
-    })();
-    const request = sent;
+  const nodes: Node[] = [];
+  afterAll(() => Promise.all(nodes.map((n) => n.stop())));
+
+  it("req/resp example, between two libp2p 3 nodes", async () => {
+    const codec = await createCodec();
+    const plain = new GossipTransform({ codec, bounds: () => undefined });
+    const [responder, requester] = await Promise.all([
+      createNode(17, "yamux", plain),
+      createNode(17, "yamux", plain),
+    ]);
+    nodes.push(responder, requester);
+    // The responder: libp2p 3 calls a handler with (stream, connection).
+    await responder.handle(PROTOCOL, async (stream) => {
+      const request = await decodeRequest(stream, { codec, bounds: { minSize: 24, maxSize: 24 } });
+      const chunks = [
+        { ssz: blockAt(request), context: forkDigest },
+        { result: 3, message: "older blocks pruned" }, // an error chunk ends the response
+      ];
+      await writeToStream(stream, encodeResponse(chunks, { codec }));
+    });
+    await requester.dial(responder.getMultiaddrs()[0]!);
+    const request = new Uint8Array(24).fill(1);
     let logged: unknown[] = [];
     const console = { log: (...args: unknown[]) => (logged = args) };
-    // The requester (stream from dialProtocol()).
-    await requester.sink(encodeRequest(request));
+    // The requester.
+    const stream = await requester.dialProtocol(responder.peerId, PROTOCOL);
+    await writeToStream(stream, encodeRequest(request, { codec }));
     const blocks = [];
     try {
-      for await (const chunk of decodeResponse(requester.source, {
+      for await (const chunk of decodeResponse(stream, {
+        codec,
         bounds: (digest) =>
           equal(digest, forkDigest) ? { minSize: 100, maxSize: 10_485_760 } : undefined,
         maxChunks: 32,
@@ -106,10 +108,9 @@ describe("README", () => {
         blocks.push(chunk.ssz);
       }
     } catch (error) {
-      if (!(error instanceof ResponseError)) throw error; // a SnappyError: score the peer
+      if (!(error instanceof ResponseError)) throw error; // a SnappyError: see its reason
       console.log(error.result, error.text); // 3 "older blocks pruned"
     }
-    expect(await responder).toEqual(sent);
     expect(blocks).toEqual([block]);
     expect(logged).toEqual([3, "older blocks pruned"]);
   });

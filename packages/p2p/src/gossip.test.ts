@@ -4,10 +4,11 @@ import { getGolden, getPayload } from "@snappykit/fixtures";
 import { describe, expect, it } from "vitest";
 import {
   computeMessageId,
-  createGossipTransform,
+  createFastMsgIdFn,
   type GossipMetrics,
   GossipTransform,
   gossipMessageId,
+  msgIdToStrFn,
 } from "./index.js";
 
 const codec = await createCodec();
@@ -57,10 +58,41 @@ describe("message id", () => {
     expect(hex(gossipMessageId(`${TOPIC}x`, ssz))).not.toBe(hex(a));
   });
 
-  it("treats a message over maxLength as invalid Snappy", () => {
-    expect(hex(computeMessageId(codec, TOPIC, wire, 143))).not.toBe(
-      hex(computeMessageId(codec, TOPIC, wire)),
+  it("is the valid-Snappy id for a valid message of any size, over 10 MiB too", () => {
+    const big = new Uint8Array(11 * 1024 * 1024).fill(7);
+    expect(hex(computeMessageId(codec, TOPIC, codec.compress(big)))).toBe(
+      hex(gossipMessageId(TOPIC, big)),
     );
+  });
+
+  it("throws, rather than give the invalid-Snappy id, when the codec itself breaks", () => {
+    const broken = {
+      ...codec,
+      uncompress: () => {
+        throw new TypeError("bug");
+      },
+    };
+    expect(() => computeMessageId(broken, TOPIC, wire)).toThrow(
+      expect.objectContaining({ reason: "backend-failed" }),
+    );
+  });
+});
+
+describe("fastMsgIdFn and msgIdToStrFn", () => {
+  it("hash the compressed data per topic with a seed, as Lodestar's", async () => {
+    const fast = await createFastMsgIdFn(7n);
+    const again = await createFastMsgIdFn(7n);
+    const other = await createFastMsgIdFn(8n);
+    const id = fast({ topic: TOPIC, data: wire });
+    expect(id).toMatch(/^[0-9a-f]{1,16}$/);
+    expect(again({ topic: TOPIC, data: wire })).toBe(id);
+    expect(other({ topic: TOPIC, data: wire })).not.toBe(id);
+    expect(fast({ topic: `${TOPIC}x`, data: wire })).not.toBe(id);
+    expect(fast({ topic: TOPIC })).toBe("0000000000000000");
+  });
+
+  it("msgIdToStrFn is 0x-prefixed hex", () => {
+    expect(msgIdToStrFn(Uint8Array.of(0, 1, 0xab, 0xff))).toBe("0x0001abff");
   });
 });
 
@@ -69,7 +101,8 @@ describe("GossipTransform", () => {
 
   it("round-trips every gossip fixture and reports metrics", async () => {
     const { events, metrics } = recorder();
-    const transform = await createGossipTransform({
+    const transform = new GossipTransform({
+      codec,
       bounds: () => ({ minSize: 0, maxSize: 1 << 30 }),
       metrics,
     });
@@ -92,23 +125,24 @@ describe("GossipTransform", () => {
     expect(events).toContain("in sync-committee-message 146 144");
   });
 
-  it("gives each small result its own bytes in a shared slab, large ones their own buffer", () => {
+  it("gives every result a buffer of its own, which a transfer takes alone", () => {
     const transform = new GossipTransform({ codec, bounds });
-    const a = transform.inboundTransform(TOPIC, wire);
-    const b = transform.inboundTransform(TOPIC, wire);
-    expect(a.buffer).toBe(b.buffer);
-    expect(b.byteOffset).toBeGreaterThanOrEqual(a.byteOffset + a.length);
-    b.fill(0);
-    expect(a).toEqual(ssz);
-    expect(Object.getPrototypeOf(a)).toBe(Uint8Array.prototype);
+    const results = Array.from({ length: 30 }, () => transform.inboundTransform(TOPIC, wire));
+    for (const out of results) {
+      expect(out.byteOffset).toBe(0);
+      expect(out.buffer.byteLength).toBe(ssz.length);
+      expect(Object.getPrototypeOf(out)).toBe(Uint8Array.prototype);
+    }
+    // As Lodestar's network worker posts each message: its buffer transferred.
+    const moved = results.map((out) =>
+      structuredClone(out, { transfer: [out.buffer as ArrayBuffer] }),
+    );
+    for (const out of moved) expect(out).toEqual(ssz);
     const block = getPayload("beacon-block").items[0]!;
     const big = new GossipTransform({ codec, bounds: () => ({ minSize: 0, maxSize: 1 << 24 }) });
     const out = big.inboundTransform("b", codec.compress(block));
     expect(out.byteOffset).toBe(0);
     expect(out.buffer.byteLength).toBe(block.length);
-    // Slab transferred away by a caller: the next message gets a new one.
-    structuredClone(a.buffer, { transfer: [a.buffer as ArrayBuffer] });
-    expect(transform.inboundTransform(TOPIC, wire)).toEqual(ssz);
   });
 
   it("checks the declared length against the bounds before allocating", () => {
@@ -201,6 +235,98 @@ describe("GossipTransform", () => {
       }
       expect(chain).toContain(bug);
     }
+  });
+
+  it("calls the codec's methods on the codec: a class codec works", () => {
+    class Wrapped {
+      readonly #inner = codec;
+      readonly name = "wrapped";
+      compress(input: Uint8Array) {
+        return this.#inner.compress(input);
+      }
+      uncompress(input: Uint8Array, options?: { maxLength?: number }) {
+        return this.#inner.uncompress(input, options);
+      }
+      uncompressInto(input: Uint8Array, output: Uint8Array, options?: { maxLength?: number }) {
+        return this.#inner.uncompressInto!(input, output, options);
+      }
+    }
+    const transform = new GossipTransform({ codec: new Wrapped() as never, bounds });
+    expect(transform.inboundTransform(TOPIC, transform.outboundTransform(TOPIC, ssz))).toEqual(ssz);
+  });
+
+  /** The reason of what `call` throws, and whether `cause` is in its chain. */
+  const fault = (call: () => unknown, cause: unknown) => {
+    try {
+      call();
+    } catch (error) {
+      expect(error).toBeInstanceOf(SnappyError);
+      const chain: unknown[] = [];
+      for (let e = error; e instanceof Error; e = e.cause) chain.push(e);
+      return { reason: (error as SnappyError).reason, caused: chain.includes(cause) };
+    }
+    throw new Error("did not throw");
+  };
+  const bug = new TypeError("a bug");
+  const throwing = () => {
+    throw bug;
+  };
+
+  it("blames a codec whose uncompressInto throws, not the peer: backend-failed", () => {
+    const broken = { ...codec, uncompressInto: throwing };
+    const transform = new GossipTransform({ codec: broken, bounds });
+    expect(fault(() => transform.inboundTransform(TOPIC, wire), bug)).toEqual({
+      reason: "backend-failed",
+      caused: true,
+    });
+  });
+
+  it("blames a codec whose uncompress throws, not the peer: backend-failed", () => {
+    const { uncompressInto: _, ...plain } = codec;
+    const transform = new GossipTransform({ codec: { ...plain, uncompress: throwing }, bounds });
+    expect(fault(() => transform.inboundTransform(TOPIC, wire), bug)).toEqual({
+      reason: "backend-failed",
+      caused: true,
+    });
+  });
+
+  it("blames a codec whose compress throws: backend-failed", () => {
+    const transform = new GossipTransform({ codec: { ...codec, compress: throwing }, bounds });
+    expect(fault(() => transform.outboundTransform(TOPIC, ssz), bug)).toEqual({
+      reason: "backend-failed",
+      caused: true,
+    });
+  });
+
+  it("blames a metrics callback that throws on the application: bad-options", () => {
+    for (const name of ["onInbound", "onOutbound", "onReject"] as const) {
+      const transform = new GossipTransform({ codec, bounds, metrics: { [name]: throwing } });
+      const call =
+        name === "onOutbound"
+          ? () => transform.outboundTransform(TOPIC, ssz)
+          : name === "onInbound"
+            ? () => transform.inboundTransform(TOPIC, wire)
+            : () => transform.inboundTransform(TOPIC, wire.subarray(0, 1));
+      expect(fault(call, bug), name).toEqual({ reason: "bad-options", caused: true });
+    }
+  });
+
+  it("refuses a declared length the body cannot fill before allocating it", () => {
+    const MiB = 1024 * 1024;
+    // 9 bytes declaring 10 MiB: within a block topic's bounds, 5 bytes of body.
+    const bomb = Uint8Array.of(...encodeUncompressedLength(10 * MiB), 0xfe, 0, 0, 0, 0);
+    expect(bomb.length).toBe(9);
+    const transform = new GossipTransform({
+      codec,
+      bounds: () => ({ minSize: 0, maxSize: 10 * MiB }),
+    });
+    const before = process.memoryUsage().arrayBuffers;
+    let peak = 0;
+    for (let i = 0; i < 20; i++) {
+      expect(reasonOf(() => transform.inboundTransform(TOPIC, bomb))).toBe("length-over-expansion");
+      peak = Math.max(peak, process.memoryUsage().arrayBuffers - before);
+    }
+    expect(peak).toBeLessThan(64 * 1024);
   });
 
   it("refuses bad options and non-bytes", () => {

@@ -1,11 +1,12 @@
 // Gossipsub's data transform and message id for the consensus spec's gossip domain
 // (consensus-specs, phase0/p2p-interface.md "Encodings", altair/p2p-interface.md "Topics and
 // messages"): each message is the SSZ bytes compressed with Snappy's raw (block) format.
-import { Buffer } from "node:buffer";
-import { createHash } from "node:crypto";
+import { sha256 } from "@noble/hashes/sha2.js";
 import {
   bytesOf,
   checkOptions,
+  checkUncompressedLength,
+  MAX_SNAPPY_LENGTH,
   readUncompressedLength,
   type SnappyCodec,
   SnappyError,
@@ -14,7 +15,8 @@ import {
   withContext,
 } from "@snappykit/core";
 import { MAX_PAYLOAD_SIZE } from "@snappykit/framing";
-import { defaultCodec } from "./codec.js";
+import xxhash from "xxhash-wasm";
+import { callbackFault, codecFault } from "./faults.js";
 
 /** A message type's size bounds: any object with these two numbers (an SSZ type is one). */
 export interface SizeBounds {
@@ -34,10 +36,10 @@ export interface GossipMetrics {
   onReject?(topic: string, reason: SnappyErrorReason, error: SnappyError): void;
 }
 
-/** Options of {@link GossipTransform} and {@link createGossipTransform}. */
+/** Options of {@link GossipTransform}. */
 export interface GossipTransformOptions {
-  /** @default one `@snappykit/auto` codec ({@link createGossipTransform} only) */
-  codec?: SnappyCodec;
+  /** The codec that compresses and decompresses: any snappykit codec. */
+  codec: SnappyCodec;
   /** The bounds of the topic's message type; called once per message. */
   bounds(topic: string): SizeBounds | undefined;
   /**
@@ -49,36 +51,32 @@ export interface GossipTransformOptions {
 }
 
 const OPTIONS = ["codec", "bounds", "maxPayloadSize", "metrics"];
-// Results below this size are cut from a shared slab, as Node's Buffer.allocUnsafe pools
-// them (its pool is 8 KiB, pooling below half of it); larger ones get memory of their own.
-const SLAB_SIZE = 8 * 1024;
-const POOLED_BELOW = SLAB_SIZE >>> 1;
 
 const isSize = (n: unknown): n is number => Number.isSafeInteger(n) && (n as number) >= 0;
 
 /**
- * `@chainsafe/libp2p-gossipsub`'s `DataTransform` for `ssz_snappy` topics: pass it as the
+ * `@libp2p/gossipsub`'s `DataTransform` for `ssz_snappy` topics: pass it as the
  * `dataTransform` option. Inbound, the declared length is checked against the topic's bounds
- * (capped by `maxPayloadSize`) before anything is allocated, then the message is decoded into
- * memory of its own: gossipsub keeps what the transform returns.
+ * (capped by `maxPayloadSize`) and against what the compressed body can expand to, before
+ * anything is allocated; then the message is decoded into an array of its own.
  *
- * **Memory of inbound results:** a result under 4 KiB is a view into a shared 8 KiB slab
- * (as Node's `Buffer.allocUnsafe` gives Lodestar): its `byteOffset` may be non-zero, its
- * `buffer` holds other messages' bytes, and transferring that buffer to a worker detaches them
- * all; copy (`.slice()`) before transferring. Larger results own their buffer. With a codec
- * that has no `uncompressInto`, every result is the codec's own (owned) array.
+ * Every inbound result owns its `ArrayBuffer` (`byteOffset` 0, nothing else in it), so a
+ * client can transfer `result.buffer` to another thread without touching other messages.
+ *
+ * Faults are attributed: the peer's bytes give the codec's reasons (and `length-over-limit`,
+ * `length-under-minimum`); a `bounds` or `metrics` callback that throws is `bad-options`, a
+ * codec that throws anything but a `SnappyError` is `backend-failed`, what was thrown the
+ * `cause` of either.
  */
 export class GossipTransform {
   readonly codec: SnappyCodec;
   readonly #bounds: (topic: string) => SizeBounds | undefined;
   readonly #cap: number;
   readonly #metrics: GossipMetrics | undefined;
-  #slab = new Uint8Array(0);
-  #used = 0;
 
-  constructor(options: GossipTransformOptions & { codec: SnappyCodec }) {
+  constructor(options: GossipTransformOptions) {
     const own = checkOptions(options, OPTIONS);
-    if (typeof own.codec?.uncompress !== "function") {
+    if (typeof own.codec?.uncompress !== "function" || typeof own.codec.compress !== "function") {
       throw new SnappyError("bad-options", "options.codec must be a SnappyCodec");
     }
     if (typeof own.bounds !== "function") {
@@ -100,10 +98,7 @@ export class GossipTransform {
     try {
       bounds = this.#bounds(topic);
     } catch (error) {
-      // The application's own callback failed: not the peer's fault, nor the codec's.
-      throw new SnappyError("bad-options", `bounds(${JSON.stringify(topic)}) threw`, {
-        cause: error,
-      });
+      throw callbackFault(error, `bounds(${JSON.stringify(topic)})`);
     }
     if (bounds == null || !isSize(bounds.minSize) || !isSize(bounds.maxSize)) {
       throw new SnappyError(
@@ -115,31 +110,19 @@ export class GossipTransform {
     return maxSize === bounds.maxSize ? bounds : { minSize: bounds.minSize, maxSize };
   }
 
-  #allocate(length: number): Uint8Array {
-    if (length >= POOLED_BELOW) {
-      return new Uint8Array(Buffer.allocUnsafeSlow(length).buffer, 0, length);
-    }
-    // A slab transferred away by a caller reads as empty, so it is replaced here too.
-    if (this.#used + length > this.#slab.length) {
-      this.#slab = new Uint8Array(Buffer.allocUnsafeSlow(SLAB_SIZE).buffer, 0, SLAB_SIZE);
-      this.#used = 0;
-    }
-    const out = this.#slab.subarray(this.#used, this.#used + length);
-    this.#used += (length + 7) & ~7; // aligned as Node aligns its pool
-    return out;
-  }
-
   /**
    * Decode a received message's `data`.
    * @throws SnappyError `LENGTH_LIMIT` (`length-over-limit`: declared over the topic's
-   *   bound, with `declared` and `limit`), `CORRUPT_INPUT` (`length-under-minimum`, or what
-   *   the codec found), `INVALID_ARGUMENT` for data that is not bytes or a topic without bounds.
+   *   bound, with `declared` and `limit`), `CORRUPT_INPUT` (`length-under-minimum`,
+   *   `length-over-expansion`, or what the codec found), `INVALID_ARGUMENT` for data that is
+   *   not bytes, a topic without bounds or a callback that threw, `BACKEND_ERROR` for a codec
+   *   that broke.
    */
   inboundTransform(topic: string, data: Uint8Array): Uint8Array {
     try {
       const input = bytesOf(data, "data");
       const { minSize, maxSize } = this.#limits(topic);
-      const declared = readUncompressedLength(input).length;
+      const { length: declared, headerSize } = readUncompressedLength(input);
       if (declared > maxSize) {
         throw new SnappyError(
           "length-over-limit",
@@ -154,18 +137,37 @@ export class GossipTransform {
           { declared, limit: minSize },
         );
       }
-      const into = this.codec.uncompressInto;
-      let ssz: Uint8Array;
-      if (into === undefined) {
-        ssz = this.codec.uncompress(input, { maxLength: declared });
-      } else {
-        ssz = this.#allocate(declared);
-        into(input, ssz);
+      // A body can expand 64/3-fold at most: a longer declared length is refused here, before
+      // the output is allocated (core's guard throws length-over-expansion).
+      if (declared * 3 > (input.length - headerSize) * 64) {
+        checkUncompressedLength(input, { maxLength: maxSize });
       }
-      this.#metrics?.onInbound?.(topic, input.length, declared);
+      const ssz = this.#decode(input, declared);
+      const metrics = this.#metrics;
+      if (metrics?.onInbound !== undefined) {
+        try {
+          metrics.onInbound(topic, input.length, declared);
+        } catch (error) {
+          throw callbackFault(error, "metrics.onInbound");
+        }
+      }
       return ssz;
     } catch (error) {
       throw this.#reject(topic, error, "gossip message");
+    }
+  }
+
+  #decode(input: Uint8Array, declared: number): Uint8Array {
+    const codec = this.codec;
+    try {
+      if (codec.uncompressInto === undefined) {
+        return codec.uncompress(input, { maxLength: declared });
+      }
+      const ssz = new Uint8Array(declared);
+      codec.uncompressInto(input, ssz);
+      return ssz;
+    } catch (error) {
+      throw codecFault(error, codec, "uncompress");
     }
   }
 
@@ -192,8 +194,20 @@ export class GossipTransform {
           { declared: ssz.length, limit: minSize },
         );
       }
-      const wire = this.codec.compress(ssz);
-      this.#metrics?.onOutbound?.(topic, ssz.length, wire.length);
+      let wire: Uint8Array;
+      try {
+        wire = this.codec.compress(ssz);
+      } catch (error) {
+        throw codecFault(error, this.codec, "compress");
+      }
+      const metrics = this.#metrics;
+      if (metrics?.onOutbound !== undefined) {
+        try {
+          metrics.onOutbound(topic, ssz.length, wire.length);
+        } catch (error) {
+          throw callbackFault(error, "metrics.onOutbound");
+        }
+      }
       return wire;
     } catch (error) {
       throw this.#reject(topic, error, "outbound gossip message");
@@ -201,18 +215,18 @@ export class GossipTransform {
   }
 
   #reject(topic: string, error: unknown, what: string): SnappyError {
-    const snappy = withContext(toSnappyError(error, what), `${what} on ${topic}`);
-    this.#metrics?.onReject?.(topic, snappy.reason, snappy);
+    // Every fault is classified where it happens; anything else is this package's own bug.
+    const snappy = withContext(toSnappyError(error, what, "BACKEND_ERROR"), `${what} on ${topic}`);
+    const metrics = this.#metrics;
+    if (metrics?.onReject !== undefined) {
+      try {
+        metrics.onReject(topic, snappy.reason, snappy);
+      } catch (thrown) {
+        throw callbackFault(thrown, "metrics.onReject");
+      }
+    }
     return snappy;
   }
-}
-
-/** A {@link GossipTransform}, with one `@snappykit/auto` codec unless `codec` is given. */
-export async function createGossipTransform(
-  options: GossipTransformOptions,
-): Promise<GossipTransform> {
-  const codec = checkOptions(options, OPTIONS).codec ?? (await defaultCodec());
-  return new GossipTransform({ ...options, codec });
 }
 
 /** The spec's `MESSAGE_DOMAIN_VALID_SNAPPY`. */
@@ -220,17 +234,20 @@ export const MESSAGE_DOMAIN_VALID_SNAPPY: Uint8Array = Uint8Array.of(1, 0, 0, 0)
 /** The spec's `MESSAGE_DOMAIN_INVALID_SNAPPY`. */
 export const MESSAGE_DOMAIN_INVALID_SNAPPY: Uint8Array = Uint8Array.of(0, 0, 0, 0);
 
+const utf8 = new TextEncoder();
+
 function messageId(domain: Uint8Array, topic: string, data: Uint8Array): Uint8Array {
-  const topicBytes = Buffer.from(topic, "utf8");
-  const length = Buffer.alloc(8);
-  length.writeBigUInt64LE(BigInt(topicBytes.length));
-  const digest = createHash("sha256")
+  const topicBytes = utf8.encode(topic);
+  const length = new Uint8Array(8);
+  new DataView(length.buffer).setBigUint64(0, BigInt(topicBytes.length), true);
+  const digest = sha256
+    .create()
     .update(domain)
     .update(length)
     .update(topicBytes)
     .update(bytesOf(data, "data"))
     .digest();
-  return new Uint8Array(digest.buffer, digest.byteOffset, 20).slice();
+  return digest.slice(0, 20);
 }
 
 /**
@@ -245,21 +262,58 @@ export function gossipMessageId(topic: string, ssz: Uint8Array): Uint8Array {
 
 /**
  * The `message-id` of raw message data, as the spec defines it: of the decompressed data
- * under `MESSAGE_DOMAIN_VALID_SNAPPY` when `data` decompresses (within `maxLength`), else of
- * the raw data under `MESSAGE_DOMAIN_INVALID_SNAPPY`.
+ * under `MESSAGE_DOMAIN_VALID_SNAPPY` when `data` is valid Snappy (of any length: the codec
+ * refuses a declared length the body cannot fill before allocating it), else of the raw data
+ * under `MESSAGE_DOMAIN_INVALID_SNAPPY`. A codec that breaks (`backend-failed`) or data that
+ * is not bytes throws: neither says anything about the message.
  */
-export function computeMessageId(
-  codec: SnappyCodec,
-  topic: string,
-  data: Uint8Array,
-  maxLength: number = MAX_PAYLOAD_SIZE,
-): Uint8Array {
+export function computeMessageId(codec: SnappyCodec, topic: string, data: Uint8Array): Uint8Array {
   let ssz: Uint8Array;
   try {
-    ssz = codec.uncompress(data, { maxLength });
+    ssz = codec.uncompress(data, { maxLength: MAX_SNAPPY_LENGTH });
   } catch (error) {
-    if (!(error instanceof SnappyError) || error.code === "INVALID_ARGUMENT") throw error;
+    const fault = codecFault(error, codec, "uncompress");
+    if (fault.code !== "CORRUPT_INPUT" && fault.code !== "LENGTH_LIMIT") throw fault;
     return messageId(MESSAGE_DOMAIN_INVALID_SNAPPY, topic, data);
   }
   return messageId(MESSAGE_DOMAIN_VALID_SNAPPY, topic, ssz);
 }
+
+/** A message as gossipsub's `fastMsgIdFn` sees it: the raw (compressed) data and its topic. */
+export interface RawGossipMessage {
+  readonly topic?: string;
+  readonly data?: Uint8Array;
+}
+
+/**
+ * Gossipsub's `fastMsgIdFn` as Lodestar computes it (`lib/network/gossip/encoding.js` in
+ * `@lodestar/beacon-node` 1.44.0): xxhash64 of the compressed data, seeded per topic (a hash of
+ * the topic under a random seed, so a message published on two topics is two messages, and
+ * collisions cannot be mined), in hex. It only deduplicates before decoding: the spec's
+ * `message-id` stays {@link gossipMessageId}. Asynchronous once, to load xxhash's WebAssembly.
+ */
+export async function createFastMsgIdFn(
+  seed: bigint = BigInt(Math.floor(Math.random() * 1e9)),
+): Promise<(msg: RawGossipMessage) => string> {
+  const { h64Raw } = await xxhash();
+  const topicSeeds = new Map<string, bigint>();
+  return (msg) => {
+    if (msg.data == null) return "0000000000000000";
+    if (!msg.topic) return h64Raw(msg.data, seed).toString(16);
+    let topicSeed = topicSeeds.get(msg.topic);
+    if (topicSeed === undefined) {
+      topicSeed = h64Raw(utf8.encode(msg.topic), seed);
+      topicSeeds.set(msg.topic, topicSeed);
+    }
+    return h64Raw(msg.data, topicSeed).toString(16);
+  };
+}
+
+/** Gossipsub's `msgIdToStrFn`: a message id as `0x`-prefixed hex, as Lodestar's. */
+export function msgIdToStrFn(msgId: Uint8Array): string {
+  let hex = "0x";
+  for (const byte of msgId) hex += HEX[byte];
+  return hex;
+}
+
+const HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, "0"));

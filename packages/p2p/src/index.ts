@@ -1,12 +1,14 @@
 export {
   computeMessageId,
-  createGossipTransform,
+  createFastMsgIdFn,
   type GossipMetrics,
   GossipTransform,
   type GossipTransformOptions,
   gossipMessageId,
   MESSAGE_DOMAIN_INVALID_SNAPPY,
   MESSAGE_DOMAIN_VALID_SNAPPY,
+  msgIdToStrFn,
+  type RawGossipMessage,
   type SizeBounds,
 } from "./gossip.js";
 export {
@@ -26,4 +28,6 @@ export {
   type ResponseChunk,
   ResponseError,
   ResultCode,
+  type WritableByteStream,
+  writeToStream,
 } from "./reqresp.js";

@@ -1,4 +1,5 @@
 import { createCodec } from "@snappykit/auto";
+import { randomBytes } from "@snappykit/conformance/cases";
 import { concatBytes, SnappyError } from "@snappykit/core";
 import { getPayload } from "@snappykit/fixtures";
 import { encodeSszSnappy } from "@snappykit/framing";
@@ -11,6 +12,7 @@ import {
   encodeResponse,
   type ResponseChunk,
   ResponseError,
+  writeToStream,
 } from "./index.js";
 import { collect, expectSameBytes } from "./test/helpers.js";
 
@@ -258,5 +260,163 @@ describe("responses", () => {
     await expect(collect(encodeResponse([{ result: 5, message: "" }], { codec }))).rejects.toThrow(
       /result/,
     );
+  });
+});
+
+describe("faults attributed to the right party", () => {
+  const bug = new TypeError("a bug");
+  const throwing = () => {
+    throw bug;
+  };
+  const faultOf = (error: unknown) => {
+    const chain: unknown[] = [];
+    for (let e = error; e instanceof Error; e = e.cause) chain.push(e);
+    return { reason: (error as SnappyError).reason, caused: chain.includes(bug) };
+  };
+
+  it("a bounds function that throws is the application's: bad-options", async () => {
+    const bytes = await responseBytes([{ ssz: blocks[0]!, context: DIGEST }]);
+    const error = await collect(decodeResponse([bytes], { codec, bounds: throwing })).catch(
+      (e) => e,
+    );
+    expect(faultOf(error)).toEqual({ reason: "bad-options", caused: true });
+  });
+
+  it("a codec whose uncompress throws is the codec's: backend-failed", async () => {
+    const broken = { ...codec, uncompress: throwing, uncompressInto: throwing };
+    const bytes = await responseBytes([{ ssz: blocks[0]!, context: DIGEST }]);
+    const error = await collect(decodeResponse([bytes], { codec: broken, bounds: byDigest })).catch(
+      (e) => e,
+    );
+    expect(faultOf(error)).toEqual({ reason: "backend-failed", caused: true });
+    const request = encodeSszSnappy(codec, new Uint8Array(24));
+    const fromRequest = await decodeRequest([request], {
+      codec: broken,
+      bounds: { minSize: 24, maxSize: 24 },
+    }).catch((e) => e);
+    expect(faultOf(fromRequest)).toEqual({ reason: "backend-failed", caused: true });
+  });
+
+  it("a codec whose compress throws is the codec's: backend-failed", async () => {
+    const broken = { ...codec, compress: throwing };
+    const error = await collect(encodeResponse([{ ssz: blocks[0]! }], { codec: broken })).catch(
+      (e) => e,
+    );
+    expect(faultOf(error)).toEqual({ reason: "backend-failed", caused: true });
+    const fromRequest = await collect(encodeRequest(new Uint8Array(24), { codec: broken })).catch(
+      (e) => e,
+    );
+    expect(faultOf(fromRequest)).toEqual({ reason: "backend-failed", caused: true });
+  });
+});
+
+describe("memory follows the bytes received", () => {
+  const MiB = 1024 * 1024;
+  const gc = (globalThis as { gc?: () => void }).gc!;
+
+  it("a 10 MiB response peaks at no more than twice its size", async () => {
+    // Random bytes Snappy cannot shrink: the worst case for a response's memory.
+    const payload = randomBytes(10 * MiB, 1);
+    const bytes = await responseBytes([{ ssz: payload, context: DIGEST }]);
+    gc();
+    const before = process.memoryUsage().arrayBuffers;
+    let peak = 0;
+    const sample = () => {
+      peak = Math.max(peak, process.memoryUsage().arrayBuffers - before);
+    };
+    // As a libp2p stream yields a response: 64 KiB pieces, the memory sampled at each pull.
+    async function* pieces() {
+      for (let pos = 0; pos < bytes.length; pos += 65_536) {
+        sample();
+        yield bytes.subarray(pos, pos + 65_536);
+      }
+    }
+    const got = await collect(
+      decodeResponse(pieces(), { codec, bounds: () => ({ minSize: 0, maxSize: 10 * MiB }) }),
+    );
+    sample();
+    expect(got.length).toBe(1);
+    expect(Buffer.from(got[0]!.ssz).equals(payload)).toBe(true);
+    expect(peak).toBeLessThanOrEqual(2 * payload.length);
+  });
+
+  it("a response declaring 10 MiB and sending one chunk allocates for that chunk only", async () => {
+    const full = await responseBytes([{ ssz: randomBytes(10 * MiB, 1), context: DIGEST }]);
+    // <result> <context> <prefix> <stream identifier> and one 64 KiB chunk, then it stalls.
+    const start = full.subarray(0, 1 + 4 + 4 + 10 + 4 + 4 + 65_536);
+    gc();
+    const before = process.memoryUsage().arrayBuffers;
+    let during = Number.POSITIVE_INFINITY;
+    const controller = new AbortController();
+    async function* stalls() {
+      yield start;
+      await new Promise((r) => setTimeout(r, 10));
+      during = process.memoryUsage().arrayBuffers - before;
+      controller.abort(new Error("timed out"));
+      await new Promise(() => {});
+    }
+    await expect(
+      collect(
+        decodeResponse(stalls(), {
+          codec,
+          bounds: () => ({ minSize: 0, maxSize: 10 * MiB }),
+          signal: controller.signal,
+        }),
+      ),
+    ).rejects.toThrow("timed out");
+    expect(during).toBeLessThan(256 * 1024);
+  });
+});
+
+describe("writeToStream", () => {
+  /** A libp2p 3 stream's writing side whose buffer is full after every `every` sends. */
+  function stream(every: number) {
+    const log: string[] = [];
+    return {
+      log,
+      send(data: Uint8Array) {
+        log.push(`send ${data.length}`);
+        return log.filter((l) => l.startsWith("send")).length % every !== 0;
+      },
+      async onDrain() {
+        log.push("drain");
+      },
+      async close() {
+        log.push("close");
+      },
+      abort(error: Error) {
+        log.push(`abort ${error.message}`);
+      },
+    };
+  }
+
+  it("waits for the stream to drain when send() says it is full, then closes it", async () => {
+    const s = stream(2);
+    await writeToStream(s, [Uint8Array.of(1), Uint8Array.of(2, 2), Uint8Array.of(3)]);
+    expect(s.log).toEqual(["send 1", "send 2", "drain", "send 1", "close"]);
+  });
+
+  it("aborts the stream when the chunks' source fails, and rethrows", async () => {
+    const s = stream(10);
+    async function* failing() {
+      yield Uint8Array.of(1);
+      throw new Error("no more blocks");
+    }
+    await expect(writeToStream(s, failing())).rejects.toThrow("no more blocks");
+    expect(s.log).toEqual(["send 1", "abort no more blocks"]);
+  });
+
+  it("aborts the stream on the signal", async () => {
+    const s = stream(10);
+    const controller = new AbortController();
+    async function* slow() {
+      yield Uint8Array.of(1);
+      controller.abort(new Error("timed out"));
+      yield Uint8Array.of(2);
+    }
+    await expect(writeToStream(s, slow(), { signal: controller.signal })).rejects.toThrow(
+      "timed out",
+    );
+    expect(s.log).toEqual(["send 1", "abort timed out"]);
   });
 });

@@ -1,6 +1,7 @@
 // Req/resp codecs of the consensus spec (phase0/p2p-interface.md "The Req/Resp domain",
-// altair/p2p-interface.md "ForkDigest-context") in libp2p's shapes: async generators over a
-// stream's source, whose items may be `Uint8ArrayList`s.
+// altair/p2p-interface.md "ForkDigest-context") in libp2p's shapes: readers of a
+// libp2p 3 stream (an async iterable of `Uint8Array | Uint8ArrayList`, read in place) and a
+// writer with backpressure (`send()`, `onDrain()`, `close()`).
 //
 //   request         ::= <encoding-dependent-header> | <encoded-payload>
 //   response        ::= <response_chunk>*
@@ -15,7 +16,7 @@ import {
   readSszSnappy,
   type SszSnappyBounds,
 } from "@snappykit/framing";
-import { defaultCodec } from "./codec.js";
+import { callbackFault, codecFault } from "./faults.js";
 import type { SizeBounds } from "./gossip.js";
 
 /** The `<result>` byte of a response chunk. */
@@ -72,16 +73,16 @@ export class ResponseError extends Error {
 
 /** Options of the encoders. */
 export interface EncodeOptions {
-  /** @default one `@snappykit/auto` codec */
-  codec?: SnappyCodec;
+  /** The codec that compresses: any snappykit codec. */
+  codec: SnappyCodec;
   /** @default MAX_PAYLOAD_SIZE (10 MiB) */
   maxPayloadSize?: number;
 }
 
 /** Options of {@link decodeRequest}. */
 export interface DecodeRequestOptions {
-  /** @default one `@snappykit/auto` codec */
-  codec?: SnappyCodec;
+  /** The codec that decompresses: any snappykit codec. */
+  codec: SnappyCodec;
   /** The request type's bounds (an SSZ type will do), capped by `maxPayloadSize`. */
   bounds: SizeBounds;
   /** @default MAX_PAYLOAD_SIZE (10 MiB) */
@@ -91,8 +92,8 @@ export interface DecodeRequestOptions {
 
 /** Options of {@link decodeResponse}. */
 export interface DecodeResponseOptions {
-  /** @default one `@snappykit/auto` codec */
-  codec?: SnappyCodec;
+  /** The codec that decompresses: any snappykit codec. */
+  codec: SnappyCodec;
   /**
    * The chunk type's bounds: fixed, or, for a `ForkDigest`-context method, a function of the
    * chunk's 4 context bytes (`undefined` for a digest the client does not know).
@@ -120,19 +121,41 @@ function sszBounds(bounds: SizeBounds, maxPayloadSize: number | undefined): SszS
   return out;
 }
 
-/** Yields the request's bytes: its SSZ bytes as `ssz_snappy`. Pipe it into the stream's sink. */
+function codecOf(options: { codec?: SnappyCodec }): SnappyCodec {
+  const codec = options.codec;
+  if (typeof codec?.uncompress !== "function" || typeof codec.compress !== "function") {
+    throw new SnappyError("bad-options", "options.codec must be a SnappyCodec");
+  }
+  return codec;
+}
+
+/** `ssz` as `ssz_snappy`; a codec that throws anything but a SnappyError is `backend-failed`. */
+function encodePayload(
+  codec: SnappyCodec,
+  ssz: Uint8Array,
+  options: EncodeSszSnappyOptions | undefined,
+): Uint8Array {
+  try {
+    return encodeSszSnappy(codec, ssz, options);
+  } catch (error) {
+    throw codecFault(error, codec, "compress");
+  }
+}
+
+/** Yields the request's bytes: its SSZ bytes as `ssz_snappy`. Write it with {@link writeToStream}. */
 export async function* encodeRequest(
   ssz: Uint8Array,
-  options?: EncodeOptions,
+  options: EncodeOptions,
 ): AsyncGenerator<Uint8Array, void, undefined> {
   const own = checkOptions(options, ENCODE_OPTIONS);
-  const codec = own.codec ?? (await defaultCodec());
-  yield encodeSszSnappy(codec, ssz, payloadOptions(own.maxPayloadSize));
+  yield encodePayload(codecOf(own), ssz, payloadOptions(own.maxPayloadSize));
 }
 
 /**
- * Reads a request from the stream's source: one `ssz_snappy` payload within `bounds`, and
- * nothing after it (the requester closes its side once written).
+ * Reads a request from the stream: one `ssz_snappy` payload within `bounds`, and nothing
+ * after it (the requester closes its side once written). On a fault the stream is left open
+ * for writing, so the responder can answer with an `InvalidRequest` error chunk
+ * ({@link writeToStream} then closes it).
  * @throws SnappyError for every fault of the payload (see framing's `decodeSszSnappy`),
  *   `trailing-bytes` for bytes after it.
  */
@@ -141,8 +164,8 @@ export async function decodeRequest(
   options: DecodeRequestOptions,
 ): Promise<Uint8Array> {
   const own = checkOptions(options, REQUEST_OPTIONS, "options");
-  const codec = own.codec ?? (await defaultCodec());
-  const input = new Source(source, own.signal);
+  const codec = codecOf(own);
+  const input = new Source(source, own.signal, false);
   try {
     return await decodeSszSnappy(
       codec,
@@ -150,7 +173,7 @@ export async function decodeRequest(
       sszBounds(own.bounds as SizeBounds, own.maxPayloadSize),
     );
   } finally {
-    input.close();
+    input.close(undefined);
   }
 }
 
@@ -187,7 +210,7 @@ export function encodeErrorChunk(codec: SnappyCodec, chunk: ErrorChunk): Uint8Ar
   const result = checkErrorResult(chunk?.result);
   const text = new TextEncoder().encode(String(chunk.message ?? ""));
   const message = text.subarray(0, MAX_ERROR_MESSAGE_SIZE);
-  return [Uint8Array.of(result), encodeSszSnappy(codec, message)];
+  return [Uint8Array.of(result), encodePayload(codec, message, undefined)];
 }
 
 /**
@@ -198,10 +221,10 @@ export function encodeErrorChunk(codec: SnappyCodec, chunk: ErrorChunk): Uint8Ar
  */
 export async function* encodeResponse(
   chunks: AsyncIterable<ResponseChunk | ErrorChunk> | Iterable<ResponseChunk | ErrorChunk>,
-  options?: EncodeOptions,
+  options: EncodeOptions,
 ): AsyncGenerator<Uint8Array, void, undefined> {
   const own = checkOptions(options, ENCODE_OPTIONS);
-  const codec = own.codec ?? (await defaultCodec());
+  const codec = codecOf(own);
   const settings = payloadOptions(own.maxPayloadSize);
   for await (const chunk of chunks) {
     if (chunk != null && "result" in chunk) {
@@ -209,16 +232,18 @@ export async function* encodeResponse(
       return;
     }
     const context = chunk?.context === undefined ? undefined : bytesOf(chunk.context, "context");
-    const payload = encodeSszSnappy(codec, chunk?.ssz, settings);
+    const payload = encodePayload(codec, chunk?.ssz, settings);
     yield header(ResultCode.SUCCESS, context);
     yield payload;
   }
 }
 
 /**
- * Reads a response from the stream's source, yielding each success chunk (its SSZ bytes, and
- * its context bytes when `bounds` is a function). The response may end after any chunk.
- * Breaking out of the loop, an error, or `signal` closes the source.
+ * Reads a response from the stream, yielding each success chunk (its SSZ bytes, and its
+ * context bytes when `bounds` is a function). The response may end after any chunk.
+ * Breaking out of the loop, an error, a limit or `signal` ends the stream: a libp2p stream
+ * is aborted (its `abort()`; libp2p 3's iterator `return()` alone leaves it open), any other
+ * source has its iterator's `return()` called.
  *
  * @throws ResponseError for an error chunk (result 1–3, 128–255), with its `ErrorMessage`.
  * @throws SnappyError `bad-result-code` (a reserved result, 4–127),
@@ -231,7 +256,7 @@ export async function* decodeResponse(
   options: DecodeResponseOptions,
 ): AsyncGenerator<ResponseChunk, void, undefined> {
   const own = checkOptions(options, RESPONSE_OPTIONS);
-  const codec = own.codec ?? (await defaultCodec());
+  const codec = codecOf(own);
   const bounds = own.bounds;
   if (bounds == null || (typeof bounds !== "function" && typeof bounds !== "object")) {
     throw new SnappyError(
@@ -247,8 +272,9 @@ export async function* decodeResponse(
     throw new SnappyError("bad-options", "options.maxChunks must be a non-negative integer");
   }
   const fixed = typeof bounds === "function" ? undefined : sszBounds(bounds, own.maxPayloadSize);
-  const input = new Source(source, own.signal);
+  const input = new Source(source, own.signal, true);
   const reader = new ByteReader(input.parts);
+  let failure: unknown;
   try {
     for (let count = 0; ; count++) {
       const at = reader.position;
@@ -276,7 +302,12 @@ export async function* decodeResponse(
           );
         }
         context = digest.slice();
-        const found = (bounds as (d: Uint8Array) => SizeBounds | undefined)(context);
+        let found: SizeBounds | undefined;
+        try {
+          found = (bounds as (d: Uint8Array) => SizeBounds | undefined)(context);
+        } catch (error) {
+          throw callbackFault(error, `bounds(0x${hex(context)})`);
+        }
         if (found === undefined) {
           throw new SnappyError(
             "unknown-context-bytes",
@@ -296,8 +327,11 @@ export async function* decodeResponse(
       }
       yield context === undefined ? { ssz } : { ssz, context };
     }
+  } catch (error) {
+    failure = error;
+    throw error;
   } finally {
-    input.close();
+    input.close(failure);
   }
 }
 
@@ -328,23 +362,34 @@ function abortReason(signal: AbortSignal): unknown {
   return signal.reason ?? new DOMException("This operation was aborted", "AbortError");
 }
 
-/** Where the codecs read from: a libp2p stream's source, or any (async) iterable of bytes. */
+/** Where the codecs read from: a libp2p stream, or any (async) iterable of bytes. */
 export type ChunkSource = AsyncIterable<ByteChunk> | Iterable<ByteChunk>;
 
+/** A source that can be ended at once: a libp2p stream. */
+interface Abortable {
+  abort(error: Error): void;
+}
+
+const isAbortable = (source: unknown): source is Abortable =>
+  typeof (source as Partial<Abortable>)?.abort === "function";
+
 /**
- * The source's bytes as framing's `ByteReader` reads them, and the means to close the source:
- * when the consumer stops, on an error, or when `signal` aborts (also while a read is
- * pending), the source's `return()` is called.
+ * The source's bytes as framing's `ByteReader` reads them, and the means to end the source
+ * when the consumer stops early (an error, a break, `signal`, also while a read is pending):
+ * a libp2p stream is aborted when `abortEarly`, else the iterator's `return()` is called.
  */
 class Source {
   readonly parts: AsyncGenerator<ByteChunk, void, undefined>;
+  readonly #source: ChunkSource;
   readonly #iterator: AsyncIterator<ByteChunk> | Iterator<ByteChunk>;
   readonly #signal: AbortSignal | undefined;
   readonly #aborted: Promise<never> | undefined;
+  readonly #abortEarly: boolean;
   #onAbort: (() => void) | undefined;
+  #ended = false;
   #closed = false;
 
-  constructor(source: ChunkSource, signal: AbortSignal | undefined) {
+  constructor(source: ChunkSource, signal: AbortSignal | undefined, abortEarly: boolean) {
     const iterable = source as Partial<AsyncIterable<Uint8Array> & Iterable<Uint8Array>>;
     const open = (iterable?.[Symbol.asyncIterator] ?? iterable?.[Symbol.iterator]) as
       | ((this: unknown) => Iterator<ByteChunk> | AsyncIterator<ByteChunk>)
@@ -355,13 +400,15 @@ class Source {
         "source must be an iterable or an async iterable of bytes",
       );
     }
+    this.#source = source;
     this.#iterator = open.call(source);
     this.#signal = signal;
+    this.#abortEarly = abortEarly;
     if (signal !== undefined) {
       this.#aborted = new Promise<never>((_, reject) => {
         this.#onAbort = () => {
           reject(abortReason(signal));
-          this.close();
+          this.close(abortReason(signal));
         };
       });
       this.#aborted.catch(() => {}); // observed by the read it interrupts, if any
@@ -377,17 +424,61 @@ class Source {
       if (this.#signal?.aborted) throw abortReason(this.#signal);
       const pending = this.#iterator.next();
       const next = this.#aborted ? await Promise.race([pending, this.#aborted]) : await pending;
-      if (next.done) return;
+      if (next.done) {
+        this.#ended = true;
+        return;
+      }
       yield next.value;
     }
   }
 
-  close(): void {
+  /** Stop reading; `error` is why, if the reader failed. */
+  close(error: unknown): void {
     if (this.#closed) return;
     this.#closed = true;
     if (this.#onAbort !== undefined) this.#signal!.removeEventListener("abort", this.#onAbort);
+    if (this.#ended) return;
+    if (this.#abortEarly && isAbortable(this.#source)) {
+      this.#source.abort(
+        error instanceof Error ? error : new Error("stopped reading before the response ended"),
+      );
+      return;
+    }
     // Not awaited: a source blocked in next() finishes its return() when it can.
     const done = this.#iterator.return?.();
     if (done instanceof Promise) done.catch(() => {});
+  }
+}
+
+/** What {@link writeToStream} writes to: a libp2p 3 stream's writing side. */
+export interface WritableByteStream {
+  send(data: Uint8Array): boolean;
+  onDrain(options?: { signal?: AbortSignal }): Promise<void>;
+  close(options?: { signal?: AbortSignal }): Promise<void>;
+  abort(error: Error): void;
+}
+
+/**
+ * Writes `chunks` ({@link encodeRequest} or {@link encodeResponse}) to a libp2p 3 stream,
+ * waiting for the stream to drain whenever `send()` says its buffer is full, then closes the
+ * stream's writing side. On any failure (the chunks' source, the stream, `signal`) the stream
+ * is aborted and the error rethrown.
+ */
+export async function writeToStream(
+  stream: WritableByteStream,
+  chunks: AsyncIterable<Uint8Array> | Iterable<Uint8Array>,
+  options?: { signal?: AbortSignal },
+): Promise<void> {
+  const signal = checkOptions(options, ["signal"]).signal;
+  const settings = signal === undefined ? undefined : { signal };
+  try {
+    for await (const chunk of chunks) {
+      signal?.throwIfAborted();
+      if (!stream.send(chunk)) await stream.onDrain(settings);
+    }
+    await stream.close(settings);
+  } catch (error) {
+    stream.abort(error instanceof Error ? error : new Error(String(error)));
+    throw error;
   }
 }

@@ -6,10 +6,17 @@
 // Format clauses cited below are from google/snappy format_description.txt:
 // https://github.com/google/snappy/blob/main/format_description.txt
 
-import { SnappyError } from "@snappykit/core";
+import {
+  corrupt,
+  endsShort,
+  lengthCut,
+  overrun,
+  pastDeclared,
+  pastInput,
+  pastStart,
+} from "./errors.js";
 import { kernel } from "./kernel.js";
 import { moveExact, prefixes, SEPARATE, SMALL_COPY } from "./output.js";
-import { corrupt, endsShort, lengthCut, pastDeclared, pastInput, pastStart } from "./plain.js";
 import {
   COPY1_MIN_LENGTH,
   LITERAL_LENGTH_IN_TAG,
@@ -44,19 +51,6 @@ const COPY1_MIN = COPY1_MIN_LENGTH;
  */
 const FAST_PATH = kernel ? kernel.fastPath : null;
 const FAST_STATE = kernel ? kernel.state : new Int32Array(1);
-
-/**
- * The fast path ran past the declared length of a small output (see decodeBody). Built out
- * of decodeBody, like `corrupt`, so that the hot function holds no message formatting, only
- * the call that throws what this returns.
- */
-function overrun(declared: number, produced: number, inputAt: number): SnappyError {
-  return new SnappyError(
-    "output-overrun",
-    `stream overruns its declared ${declared} bytes (${produced} by byte ${inputAt} of the input)`,
-    { declared, produced, at: inputAt },
-  );
-}
 
 /** Short output is copied out through a reused `OUT.subarray(0, n)` (see prefixes). */
 const outPrefix = prefixes(OUT);

@@ -184,6 +184,10 @@ function compressPart(input: Uint8Array, op: number): number {
   return op;
 }
 
+// The compressor is chosen once, here and for compress below: the kernel's where it loaded,
+// plain.ts's where it did not (kernel.ts says when).
+const compressAll = kernel ? compressTo : compressPlainTo;
+
 /**
  * Compress `input` into `out[0..)`, which has room for its
  * worst case; returns the bytes written. Each block is staged, then copied out; a long last
@@ -218,16 +222,16 @@ function compressTo(input: Uint8Array, out: Uint8Array): number {
  * @throws SnappyError `INVALID_ARGUMENT` when `input` is not a `Uint8Array` or is longer than
  * the 2^32-1 bytes the format can declare.
  */
-export function compress(given: Uint8Array): Uint8Array {
+export const compress: (input: Uint8Array) => Uint8Array = kernel
+  ? compressWithKernel
+  : compressWithoutKernel;
+
+function compressWithKernel(given: Uint8Array): Uint8Array {
   // The caller's bytes as a plain view: nothing below calls a method of the caller's object.
   const input = bytesOf(given);
   const n = input.length;
   // Also rejects an input over the 2^32-1 bytes the preamble can declare.
   const max = maxCompressedLength(n);
-  if (kernel === null) {
-    const out = new Uint8Array(max);
-    return out.slice(0, compressPlain(input, out, writePreamble(out, n)));
-  }
   // An empty input is the preamble alone (an empty block would be a zero-length literal).
   if (n <= PART) return staged.slice(0, compressPart(input, writePreamble(staged, n)));
   if (max <= SCRATCH_MAX) {
@@ -252,7 +256,16 @@ export function compress(given: Uint8Array): Uint8Array {
  */
 export function compressInto(given: Uint8Array, into: Uint8Array): number {
   const input = bytesOf(given);
-  const output = outputSpace(input, into, maxCompressedLength(input.length));
-  if (kernel === null) return compressPlain(input, output, writePreamble(output, input.length));
-  return compressTo(input, output);
+  return compressAll(input, outputSpace(input, into, maxCompressedLength(input.length)));
+}
+
+function compressWithoutKernel(given: Uint8Array): Uint8Array {
+  const input = bytesOf(given);
+  const out = new Uint8Array(maxCompressedLength(input.length));
+  return out.slice(0, compressPlainTo(input, out));
+}
+
+/** plain.ts's compressor behind the preamble, as {@link compressTo} is the kernel's. */
+function compressPlainTo(input: Uint8Array, out: Uint8Array): number {
+  return compressPlain(input, out, writePreamble(out, input.length));
 }

@@ -3,13 +3,22 @@
 // and a stream that produces anything but exactly that length is rejected. The decoding
 // itself is in checked.ts (with the WebAssembly kernel) or plain.ts (without it).
 
-import { checkUncompressedLength, outputSpace, type UncompressOptions } from "@snappykit/core";
+import {
+  checkUncompressedLength,
+  outputRoom,
+  outputSpace,
+  type UncompressOptions,
+} from "@snappykit/core";
 import { decodeBody } from "./checked.js";
 import { kernel } from "./kernel.js";
 import { decodePlain } from "./plain.js";
 import { windows } from "./windows.js";
 
 const { OUT, SMALL_OUTPUT } = windows();
+
+// The decoder is chosen once, here and for uncompress below: the kernel's path (checked.ts)
+// where the kernel loaded, plain.ts where it did not (kernel.ts says when).
+const decode = kernel ? decodeBody : decodePlain;
 
 /**
  * Node's `Buffer.allocUnsafeSlow`, where there is one: a buffer of its own that is not
@@ -42,14 +51,13 @@ function allocate(length: number): Uint8Array {
  * declared length); `LENGTH_LIMIT` when the declared length exceeds `maxLength`;
  * `INVALID_ARGUMENT` when `input` is not a `Uint8Array`.
  */
-export function uncompress(input: Uint8Array, options?: UncompressOptions): Uint8Array {
+export const uncompress: (input: Uint8Array, options?: UncompressOptions) => Uint8Array = kernel
+  ? uncompressWithKernel
+  : uncompressPlain;
+
+function uncompressWithKernel(input: Uint8Array, options?: UncompressOptions): Uint8Array {
   // `bytes` is the input as a plain view: the decoder never calls the caller's methods.
   const { length, headerSize, bytes } = checkUncompressedLength(input, options);
-  if (kernel === null) {
-    const out = allocate(length);
-    decodePlain(bytes, headerSize, out, length);
-    return out;
-  }
   if (length <= SMALL_OUTPUT) {
     // Left in the window and copied out: one call allocates and copies.
     decodeBody(bytes, headerSize, null, length);
@@ -57,6 +65,13 @@ export function uncompress(input: Uint8Array, options?: UncompressOptions): Uint
   }
   const out = allocate(length);
   decodeBody(bytes, headerSize, out, length);
+  return out;
+}
+
+function uncompressPlain(input: Uint8Array, options?: UncompressOptions): Uint8Array {
+  const { length, headerSize, bytes } = checkUncompressedLength(input, options);
+  const out = allocate(length);
+  decodePlain(bytes, headerSize, out, length);
   return out;
 }
 
@@ -74,9 +89,14 @@ export function uncompressedLength(input: Uint8Array, options?: UncompressOption
  * checks as {@link uncompress}; nothing at or past `n` is written. After a `CORRUPT_INPUT`,
  * `output[0..n)` may hold partial output.
  *
+ * An `output` overlapping `input` is decoded exactly as from a copy of `input` when the
+ * declared length is at most 4 KiB (with the kernel: the input is then copied into its window
+ * whole before anything is written, and the output copied out at the end), and refused
+ * (`INVALID_ARGUMENT`) otherwise.
+ *
  * @throws SnappyError `OUTPUT_TOO_SMALL` (before writing) when `output` is shorter than the
  * declared length; `INVALID_ARGUMENT` when `output` is not a `Uint8Array` or overlaps
- * `input`; otherwise as {@link uncompress}.
+ * `input` (see above); otherwise as {@link uncompress}.
  */
 export function uncompressInto(
   input: Uint8Array,
@@ -84,8 +104,12 @@ export function uncompressInto(
   options?: UncompressOptions,
 ): number {
   const { length, headerSize, bytes } = checkUncompressedLength(input, options);
-  const dest = outputSpace(bytes, output, length);
-  if (kernel === null) decodePlain(bytes, headerSize, dest, length);
-  else decodeBody(bytes, headerSize, dest, length);
+  // With the kernel a small output is decoded from a copy of the input in the window and
+  // written at the end only, so an overlap needs no check (a gossip message saves ~15 ns).
+  const dest =
+    kernel && length <= SMALL_OUTPUT
+      ? outputRoom(output, length)
+      : outputSpace(bytes, output, length);
+  decode(bytes, headerSize, dest, length);
   return length;
 }

@@ -35,7 +35,11 @@ export interface AdapterMetadata {
   readonly wraps?: string;
   readonly runtime?: string;
   readonly guard?: string;
-  /** Runtimes of `pnpm test:runtimes` (bun, deno, browser) it cannot load in, and why. */
+  /**
+   * Runtimes it cannot load in, and why: those of `pnpm test:runtimes` (node22, node24,
+   * node26, bun, deno, browser), and `node`, the Node that runs the workspace's tools (the
+   * fuzzer, the release test's npm and pnpm projects): see {@link declaredUnloadable}.
+   */
   readonly cannotLoad?: Readonly<Record<string, string>>;
 }
 
@@ -131,6 +135,14 @@ export interface LoadedAdapter extends AdapterEntry {
 export interface FailedAdapter extends AdapterEntry {
   readonly reason: string;
 }
+
+/**
+ * Why `failed` was not expected to load in the Node running the workspace's tools (its
+ * package.json's `cannotLoad.node`: ffi before Node 26), or undefined when its failure is a
+ * problem to report.
+ */
+export const declaredUnloadable = (failed: FailedAdapter): string | undefined =>
+  failed.metadata.cannotLoad?.node;
 
 /**
  * Import and instantiate each adapter. One that fails to load (a native build missing, a

@@ -41,7 +41,8 @@ export function buildCases(plan: CasePlan): BenchCase[] {
   for (const payload of plan.payloads) {
     const withRaw = plan.overheadPayloads.includes(payload.name);
     for (const op of plan.ops) {
-      if (!plan.explicitOps && op.defaultFor && !op.defaultFor(payload)) continue;
+      const byDefault = op.defaultFor ? op.defaultFor(payload) : payload.kind !== "response";
+      if (!plan.explicitOps && !byDefault) continue;
       for (const target of plan.targets) {
         if (!supports(op, target)) continue;
         cases.push({ target, payload, op });

@@ -9,6 +9,7 @@ import { adapterTarget } from "./cases.js";
 import { loadNative, NATIVE_OPS, NATIVE_PACKAGE } from "./native.js";
 import { loadPayloadSource, type PayloadSource } from "./payloads.js";
 import { chooseReference } from "./prepare.js";
+import { withLargeResponse } from "./streams.js";
 
 /** Everything a run can name. */
 export interface Catalog {
@@ -27,7 +28,7 @@ export type Unloaded = Pick<FailedAdapter, "id" | "packageName" | "reason">;
 
 /** Load every adapter and the payloads (the fixtures, and `--data`'s already read). */
 export async function loadCatalog(user: readonly BenchPayload[] = []): Promise<Catalog> {
-  const payloads = loadPayloadSource(user);
+  const payloads = withLargeResponse(loadPayloadSource(user));
   const entries = discoverAdapters();
   const { loaded, failed } = await loadAdapters(entries);
   const targets = adapterTargets(loaded);

@@ -1,18 +1,25 @@
 // The `cpp` codec: Google's C++ libsnappy without bindings, driven by apps/bench/native/timer.cc
-// (no JavaScript in its timed code). It is built here with the C++ compiler on the PATH from
-// the libsnappy 1.1.7 source `snappy@6` vendors (the library @snappykit/libsnappy binds), with
-// that package's node-gyp Release flags, into apps/bench/build/native/<hash>/ (git-ignored),
-// keyed by the sources, flags and compiler, so a run rebuilds only when one of them changed.
-// Where no compiler or source is found, `cpp` is listed as unavailable with the reason and
-// the rest of the bench runs.
+// (no JavaScript in its timed code). It links the libsnappy tools/libsnappy built for this
+// machine at setup (1.2.2 with -march=native and libsnappy's AVX2/BMI2 paths; snappy@6's
+// vendored 1.1.7 where the download failed, which its library line then says), or the build
+// of the checkout SNAPPYKIT_LIBSNAPPY names. The program is compiled here with the C++
+// compiler on the PATH into apps/bench/build/native/<hash>/ (git-ignored), keyed by the
+// program, the library's build, the flags and the compiler, so a run rebuilds it only when one
+// of them changed. Where no compiler or library is found, `cpp` is listed as unavailable with
+// the reason and the rest of the bench runs.
 import { execFileSync, spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync } from "node:fs";
-import { createRequire } from "node:module";
-import { dirname, join } from "node:path";
+import { existsSync, mkdirSync, readFileSync, renameSync } from "node:fs";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { guardedCodec, type SnappyCodec } from "@snappykit/core";
-import { repoRoot } from "@snappykit/workspace";
+import {
+  BUILD_SCRIPT,
+  describe,
+  type LibsnappyLocation,
+  locate,
+  SOURCE_ENV,
+} from "@snappykit/libsnappy-build";
 import type { CodecTarget } from "@snappykit/workspace/targets";
 
 /** The codec's id in reports and on the command line. */
@@ -29,24 +36,8 @@ export const NATIVE_PACKAGE = "apps/bench/native";
 
 const APP = fileURLToPath(new URL("../..", import.meta.url));
 const PROGRAM = join(APP, "native", "timer.cc");
-const SNAPPY_SOURCES = ["snappy.cc", "snappy-sinksource.cc", "snappy-stubs-internal.cc"];
-// snappy@6's binding.gyp (deps/snappy/snappy.gyp, common.gypi): its Release flags, and the
-// per-platform folder holding the config.h and snappy-stubs-public.h its configure made.
-const FLAGS = [
-  "-O3",
-  "-fno-omit-frame-pointer",
-  "-fno-strict-aliasing",
-  "-fno-rtti",
-  "-std=gnu++17",
-  "-DHAVE_CONFIG_H=1",
-  "-w",
-];
-const OS_INCLUDE: Partial<Record<NodeJS.Platform, string>> = {
-  linux: "linux/generic",
-  darwin: "mac",
-  freebsd: "freebsd",
-  sunos: "solaris",
-};
+// The program's own flags: it only loops over libsnappy's calls, built as the library is.
+const FLAGS = ["-O3", "-march=native", "-std=gnu++17", "-w"];
 
 /** The `cpp` codec ready to run, or why it is not. */
 export type NativeLoad =
@@ -58,15 +49,22 @@ export type NativeLoad =
       readonly reason: string;
     };
 
-/** Where `snappy@6` keeps its libsnappy source: deps/snappy (resolved from @snappykit/libsnappy). */
-function snappyDeps(): string {
-  const fromAdapter = createRequire(join(repoRoot, "packages", "libsnappy", "package.json"));
-  const pkg = fromAdapter.resolve("snappy/package.json");
-  return join(dirname(pkg), "deps", "snappy");
-}
-
 function compilerVersion(cxx: string): string {
   return execFileSync(cxx, ["--version"], { encoding: "utf8" }).split("\n")[0]!.trim();
+}
+
+/**
+ * The libsnappy build to link: setup's, or the checkout's that `SNAPPYKIT_LIBSNAPPY` names,
+ * built first when it is not (tools/libsnappy keeps a build whose inputs are unchanged).
+ */
+function libsnappy(env: NodeJS.ProcessEnv): LibsnappyLocation {
+  const checkout = env[SOURCE_ENV] || undefined;
+  const found = locate({ libsnappy: checkout });
+  if (found.ok || !found.reason.includes("not built")) return found;
+  const args = [BUILD_SCRIPT, ...(checkout ? ["--libsnappy", checkout] : [])];
+  const run = spawnSync(process.execPath, args, { stdio: ["ignore", "ignore", "pipe"] });
+  if (run.status !== 0) return { ok: false, reason: run.stderr.toString().trim() };
+  return locate({ libsnappy: checkout });
 }
 
 /**
@@ -88,23 +86,10 @@ export function loadNative(env: NodeJS.ProcessEnv = process.env): NativeLoad {
   } catch {
     return unavailable(`no C++ compiler (${cxx}) on the PATH: native, no JavaScript, not measured`);
   }
-  const include = OS_INCLUDE[process.platform];
-  if (include === undefined)
-    return unavailable(`snappy@6 has no build config for ${process.platform}`);
-  let deps: string;
-  try {
-    deps = snappyDeps();
-  } catch (error) {
-    return unavailable(`libsnappy source not found (snappy@6): ${(error as Error).message}`);
-  }
-  const source = readdirSync(deps).find((d) => /^snappy-\d+\.\d+\.\d+$/.test(d));
-  if (!source) return unavailable(`no snappy-<version> folder in ${deps}`);
-  const version = source.slice("snappy-".length);
-  const files = [PROGRAM, ...SNAPPY_SOURCES.map((f) => join(deps, source, f))];
+  const lib = libsnappy(env);
+  if (!lib.ok) return unavailable(lib.reason);
   const hash = createHash("sha256");
-  for (const f of [...files, join(deps, source, "snappy.h"), join(deps, include, "config.h")]) {
-    hash.update(readFileSync(f));
-  }
+  for (const f of [PROGRAM, lib.manifest, lib.staticLib]) hash.update(readFileSync(f));
   hash.update(JSON.stringify([cxx, compiler, FLAGS]));
   const dir = join(APP, "build", "native", hash.digest("hex").slice(0, 16));
   const program = join(dir, "timer");
@@ -112,11 +97,9 @@ export function loadNative(env: NodeJS.ProcessEnv = process.env): NativeLoad {
     mkdirSync(dir, { recursive: true });
     const partial = `${program}.${process.pid}`;
     try {
-      execFileSync(
-        cxx,
-        [...FLAGS, `-I${join(deps, include)}`, `-I${join(deps, source)}`, ...files, "-o", partial],
-        { stdio: ["ignore", "ignore", "pipe"] },
-      );
+      execFileSync(cxx, [...FLAGS, `-I${lib.includeDir}`, PROGRAM, lib.staticLib, "-o", partial], {
+        stdio: ["ignore", "ignore", "pipe"],
+      });
     } catch (error) {
       const stderr = String((error as { stderr?: unknown }).stderr ?? "").split("\n")[0];
       return unavailable(`${cxx} could not build ${NATIVE_PACKAGE}/timer.cc: ${stderr}`);
@@ -125,7 +108,7 @@ export function loadNative(env: NodeJS.ProcessEnv = process.env): NativeLoad {
   }
   const codec = nativeCodec(
     program,
-    `libsnappy@${version} (C++ without bindings, no JavaScript; ${compiler})`,
+    `${describe(lib)}, C++ without bindings, no JavaScript; timer.cc: ${FLAGS.slice(0, 2).join(" ")}`,
   );
   return {
     ok: true,

@@ -26,7 +26,7 @@ beforeAll(async () => {
 describe("client-pattern and owned-result ops", () => {
   const message = new TextEncoder().encode("gossip ".repeat(40));
 
-  it("decode a gossip message as Lodestar does: its own pooled memory, the right bytes", () => {
+  it("decode a gossip message as Lodestar 1.44 does: memory of its own, the right bytes", () => {
     const compressed = ts.backend.compress(message);
     const call = getOp("gossip-inbound").call(ts);
     const first = run(call, compressed);
@@ -34,6 +34,9 @@ describe("client-pattern and owned-result ops", () => {
     expect(Uint8Array.from(first)).toEqual(message);
     expect(first).toBeInstanceOf(Buffer);
     expect(second).not.toBe(first);
+    // Buffer.alloc never pools: each result owns its buffer.
+    expect(first.byteOffset).toBe(0);
+    expect(first.buffer.byteLength).toBe(message.length);
   });
 
   it("decode a gossip message through @snappykit/p2p's transform, the right bytes", () => {

@@ -11,6 +11,8 @@ import {
 } from "@snappykit/framing";
 import { GossipTransform } from "@snappykit/p2p";
 import type { Backend, BenchPayload, OpSpec, PreparedPayload, Target } from "../model/case.js";
+import { DEFAULT_REFERENCE } from "../model/options.js";
+import { FRAMED, type FramedImpl, prefixLength } from "./framed.js";
 
 const sumCompressed = (p: PreparedPayload) =>
   p.referenceCompressed.reduce((n, c) => n + c.length, 0);
@@ -76,7 +78,9 @@ const hasUncompressInto = (target: Target) =>
   target.impl === "adapter" && typeof target.backend.uncompressInto === "function";
 const gossipOnly = (payload: BenchPayload) => payload.kind === "gossip";
 // Node's pooled allocation where there is one (Lodestar's pattern), else a plain array.
-const NodeBuffer = (globalThis as { Buffer?: { allocUnsafe(n: number): Uint8Array } }).Buffer;
+const NodeBuffer = (
+  globalThis as { Buffer?: { alloc(n: number): Uint8Array; allocUnsafe(n: number): Uint8Array } }
+).Buffer;
 
 /**
  * What an owned result costs by itself: an array of each item's decoded size, allocated and
@@ -194,6 +198,65 @@ function streamedOp(id: string, description: string, size: (i: number) => number
   };
 }
 
+/** The codecs a framed pattern over a codec runs on: the portable one, the router, the native one. */
+export const REQRESP_CODECS: readonly string[] = ["ts", "auto", "napi"];
+/** A libp2p stream's pieces: a Noise transport message carries at most 65,535 − 16 bytes. */
+export const LIBP2P_PIECE = 65_519;
+
+/** Whether `target` runs `impl`: a pattern over a codec in its codecs' forks, a library in napi's. */
+const runsFramed = (impl: FramedImpl, target: Target) =>
+  target.impl === "adapter" &&
+  (impl.overCodec
+    ? REQRESP_CODECS.includes(target.codec) && typeof target.backend.uncompressInto === "function"
+    : target.codec === DEFAULT_REFERENCE);
+
+/**
+ * A framed implementation's op (inputs/framed.ts): `encode` every chunk of a response, or
+ * `read` each from its encoding cut into pieces of `piece` bytes (cut once per case, outside
+ * the timed region), awaited chunk by chunk.
+ */
+function framedImplOp(impl: FramedImpl, kind: "encode" | "read" | "read-1b"): OpSpec {
+  const piece = kind === "read-1b" ? 1 : LIBP2P_PIECE;
+  const what =
+    kind === "encode"
+      ? "encode every chunk of the response"
+      : `read every chunk from ${kind === "read" ? "libp2p-sized (65,519-byte)" : "1-byte"} pieces`;
+  return {
+    id: `reqresp-${kind}:${impl.id}`,
+    description: `${impl.library}: ${what}; CRC ${impl.crc}`,
+    async: true,
+    call: (target, inputs = []) => {
+      if (!runsFramed(impl, target)) return undefined;
+      const codec = target.backend as SnappyCodec;
+      if (kind === "encode") return { receiver: { run: impl.encode(codec) }, method: "run" };
+      const decode = impl.decode(codec);
+      const split = new Map(
+        inputs.map((f) => {
+          const at = prefixLength(f);
+          return [f, { prefix: f.subarray(0, at), pieces: chunked(f.subarray(at), () => piece) }];
+        }),
+      );
+      const run = (item: Uint8Array) => {
+        const { prefix, pieces } = split.get(item)!;
+        return decode(prefix, pieces);
+      };
+      return { receiver: { run }, method: "run" };
+    },
+    ...(kind === "encode" ? SSZ_ENCODING : SSZ_DECODING),
+    // Opt-in (`--op reqresp`): through Node streams a response takes up to seconds, which the
+    // default run's budget has no room for.
+    defaultFor: () => false,
+  };
+}
+
+/** `--op reqresp`: every framed implementation's encode and libp2p-sized read. */
+export const REQRESP_SELECTION = "reqresp";
+
+/** The framed implementations' ops, implementation by implementation. */
+export const FRAMED_OPS: readonly OpSpec[] = FRAMED.flatMap((impl) =>
+  (["encode", "read", "read-1b"] as const).map((kind) => framedImplOp(impl, kind)),
+);
+
 /**
  * Every op the bench knows, in report order. A new op (another framing, a streaming API)
  * is one more `OpSpec` here; the runner and the reports need no change.
@@ -229,19 +292,20 @@ export const OPS: readonly OpSpec[] = [
     "Buffer.allocUnsafe(n) (Node's pool for small n) for every item's decoded size n",
     NodeBuffer && ((n) => NodeBuffer.allocUnsafe(n)),
   ),
-  // A consensus client's inbound gossip, as Lodestar writes it by hand: the declared length
-  // checked against the topic's bound before anything is allocated, memory of the message's
-  // own from Node's pool (gossipsub keeps the bytes), and the codec decoding into it; the
-  // packaged transform's row follows, on the same inputs and payloads.
+  // A consensus client's inbound gossip, as Lodestar 1.44 writes it by hand
+  // (lib/network/gossip/encoding.js of @lodestar/beacon-node): the declared length checked
+  // against the topic's bound before anything is allocated, `Buffer.alloc(len)` (zero-filled,
+  // unpooled: "to mitigate high GC pressure") and the codec decoding into it; the packaged
+  // transform's row follows, on the same inputs and payloads.
   {
     id: "gossip-inbound",
     description:
-      "per message: uncompressedLength (checked against MAX_PAYLOAD_SIZE), Buffer.allocUnsafe, uncompressInto",
+      "per message: uncompressedLength (checked against MAX_PAYLOAD_SIZE), Buffer.alloc, uncompressInto (Lodestar 1.44)",
     async: false,
     call: (target) => {
       const codec = target.backend as SnappyCodec;
       if (!NodeBuffer || !hasUncompressInto(target)) return undefined;
-      const allocate = NodeBuffer.allocUnsafe.bind(NodeBuffer);
+      const allocate = NodeBuffer.alloc.bind(NodeBuffer);
       const bound = { maxLength: MAX_PAYLOAD_SIZE };
       const run = (message: Uint8Array) => {
         const out = allocate(codec.uncompressedLength(message, bound));
@@ -324,6 +388,7 @@ export const OPS: readonly OpSpec[] = [
     SSZ_DECODING,
     false,
   ),
+  ...FRAMED_OPS,
 ];
 
 /** Look an op up by id. */

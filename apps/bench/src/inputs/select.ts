@@ -6,7 +6,7 @@ import type { BenchPayload, OpSpec } from "../model/case.js";
 import { BROWSER_REFERENCE, type CliOptions, DEFAULT_REFERENCE } from "../model/options.js";
 import { selectNames, UsageError } from "./args.js";
 import { type Catalog, isNative } from "./catalog.js";
-import { OPS } from "./ops.js";
+import { FRAMED_OPS, OPS, REQRESP_SELECTION } from "./ops.js";
 
 /** What a payload run times. */
 export interface Selection {
@@ -68,8 +68,17 @@ export function selectRun(opts: CliOptions, catalog: Catalog): Selection {
     reference,
     selected: available.filter((a) => codecIds.includes(a.id)),
     payloads: [...wanted.map((n) => source.all.find((p) => p.name === n)!), ...(source.user ?? [])],
-    ops: selectOps(opts.ops, OPS),
+    ops: selectOps(expandSelections(opts.ops), OPS),
   };
+}
+
+/** `--op reqresp` names every framed implementation's encode and libp2p-sized read. */
+function expandSelections(names: readonly string[] | undefined): string[] | undefined {
+  return names?.flatMap((n) =>
+    n === REQRESP_SELECTION
+      ? FRAMED_OPS.map((o) => o.id).filter((id) => !id.startsWith("reqresp-read-1b:"))
+      : [n],
+  );
 }
 
 /**

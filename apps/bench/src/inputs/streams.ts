@@ -51,6 +51,20 @@ export function streamParts(
   });
 }
 
+/** The large req/resp response: one chunk of the spec's most, 10 MiB of blocks. */
+export const LARGE_RESPONSE = "response-10mib";
+
+/** `source` with {@link LARGE_RESPONSE} among its payloads (named, not in the default set). */
+export function withLargeResponse(source: PayloadSource): PayloadSource {
+  const large = makePayload(
+    LARGE_RESPONSE,
+    `one 10 MiB req/resp chunk (MAX_PAYLOAD_SIZE): the blocks of ${STREAM_SOURCES.blocks.join(", ")} laid end to end, repeated`,
+    "response",
+    [repeatTo(streamParts(source, STREAM_SOURCES.blocks), 10 * 2 ** 20)],
+  );
+  return { ...source, all: [...source.all, large] };
+}
+
 /** A stream the sweep cuts its sizes from: its name, where it comes from, its parts. */
 export interface SweepStream {
   readonly name: SweepSeriesName;

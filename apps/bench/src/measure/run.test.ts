@@ -14,6 +14,7 @@ import type { PreparedPayload, RowInputs, TargetSpec } from "../model/case.js";
 import type { TimingOptions } from "../model/timing.js";
 import { ChildWorker, ForkError, readInputs, writeInputs } from "./fork.js";
 import { LocalWorker } from "./local.js";
+import { INPUT_OFFSET, OUTPUT_OFFSET, PAGE } from "./placement.js";
 import { CaseTimer, hasGc, MAX_BATCHES, settleHeap } from "./run.js";
 import { runForks } from "./schedule.js";
 
@@ -113,8 +114,9 @@ describe("CaseTimer", () => {
     expect((await takeTurns(() => timer.sample())).samples.every((s) => s > 0)).toBe(true);
   });
 
-  it("runs an into-op into one array of the case's own, sized for the largest item", async () => {
+  it("runs an into-op into one array of the case's own, sized for the largest item, placed", async () => {
     const seen = new Set<Uint8Array>();
+    const read = new Set<number>();
     const into = {
       library: "into@1",
       compress: (x: Uint8Array) => x,
@@ -122,6 +124,7 @@ describe("CaseTimer", () => {
       maxCompressedLength: (n: number) => n + 1,
       compressInto(input: Uint8Array, output: Uint8Array) {
         seen.add(output);
+        read.add(input.byteOffset % PAGE);
         output.set(input);
         return input.length;
       },
@@ -137,7 +140,9 @@ describe("CaseTimer", () => {
     );
     await timer.warm();
     expect((await takeTurns(() => timer.sample())).samples.every((s) => s > 0)).toBe(true);
-    expect([...seen].map((o) => o.length)).toEqual([41]);
+    // Placed where nothing aliases modulo 4096 (placement.ts).
+    expect([...seen].map((o) => [o.length, o.byteOffset % PAGE])).toEqual([[41, OUTPUT_OFFSET]]);
+    expect([...read]).toEqual([INPUT_OFFSET]);
   });
 
   it("--slow-down spins inside each batch's timed region for that fraction of its time", async () => {

@@ -10,6 +10,7 @@ import { getHeapStatistics } from "node:v8";
 import type { OpSpec, Target } from "../model/case.js";
 import type { Allocation, Clock, TimingOptions, Turn } from "../model/timing.js";
 import { medianOf } from "../summarise/stats.js";
+import { place } from "./placement.js";
 
 /** One case as a process times it: a target, an op, and the op's inputs. */
 export interface TimedCase {
@@ -55,10 +56,12 @@ function clockOf(c: TimedCase, clock: Clock): () => number {
 function makeBatch(c: TimedCase, now: () => number): Batch {
   const call = c.op.call(c.target, c.inputs);
   if (!call) throw new Error(`${c.target.codec} cannot run ${c.op.id}`);
-  const inputs = c.inputs;
   const method = JSON.stringify(call.method);
-  // An into-call writes every item into the one array, and returns the length written.
-  const output = call.into === undefined ? undefined : new Uint8Array(call.into);
+  // An into-call writes every item into the one array, and returns the length written; both
+  // at offsets that never alias modulo 4096 (placement.ts).
+  const placed = call.into === undefined ? undefined : place(c.inputs, call.into);
+  const inputs = placed?.inputs ?? c.inputs;
+  const output = placed?.output;
   const invoke =
     output === undefined ? `r[${method}](items[i]).length` : `r[${method}](items[i], out)`;
   const body = `

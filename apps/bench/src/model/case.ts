@@ -5,9 +5,10 @@ import type { SnappyCodec } from "@snappykit/core";
 
 /**
  * What a payload's bytes model: a gossip message, a req/resp response, synthetic data, or the
- * user's own files (`--data`).
+ * user's own files (`--data`). A `response` is a req/resp response too large for the
+ * per-message ops: only the ops that name it (the framed ones) run on it by default.
  */
-export type PayloadKind = "gossip" | "reqresp" | "synthetic" | "user";
+export type PayloadKind = "gossip" | "reqresp" | "response" | "synthetic" | "user";
 
 /**
  * A named set of byte strings; one benchmark op processes every item of it. Structurally
@@ -99,7 +100,8 @@ export interface OpSpec {
   /** Bytes one op writes, to cap a timing batch's output (see measure/run.ts). */
   outputBytes(prepared: PreparedPayload): number;
   /**
-   * Payloads the op runs on when `--op` does not name it; undefined = every payload.
+   * Payloads the op runs on when `--op` does not name it; undefined = every payload but a
+   * `response`.
    * (Framed ops only matter for req/resp, and would double the default run elsewhere.)
    */
   readonly defaultFor?: (payload: BenchPayload) => boolean;

@@ -20,3 +20,15 @@ export async function collect<T>(source: AsyncIterable<T>): Promise<T[]> {
   for await (const x of source) out.push(x);
   return out;
 }
+
+/** Every gossip fixture of @snappykit/fixtures, by name. */
+export const GOSSIP_FIXTURES = [
+  "single-attestation",
+  "attestation",
+  "aggregate-and-proof",
+  "sync-committee-message",
+  "contribution-and-proof",
+  "beacon-block",
+  "blob-sidecar",
+  "data-column-sidecar",
+];
