@@ -156,7 +156,7 @@ function checkAdapter(p) {
   if (!p.pkg.keywords?.includes("snappykit-adapter")) {
     report(p.name, `keywords: "snappykit-adapter" is missing`);
   }
-  // The README's adapter table is generated from these (scripts/docs.mjs).
+  // The README's adapter table is generated from these (apps/bench/src/docs).
   for (const field of ["wraps", "runtime", "guard"]) {
     if (typeof p.pkg.snappykit?.[field] !== "string" || !p.pkg.snappykit[field]) {
       report(p.name, `"snappykit.${field}" is missing (a cell of the README's adapter table)`);

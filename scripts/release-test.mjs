@@ -6,7 +6,7 @@
 //   2. Clones HEAD into the temp folder and installs it (`npm run setup`). There, with the
 //      root scripts the release workflow runs (`npm run version-packages`, `npm run release`):
 //      - a stale report: with the reports stamped as measured at HEAD, a change to a measured
-//        package's source makes `version-packages` refuse (scripts/lib/report-trees.mjs);
+//        package's source makes `version-packages` refuse (`bench docs --stale`, apps/bench/src/docs/stale.js);
 //      - first release: a changeset for every publishable package; all are published, each
 //        `latest` is the version changesets wrote, and a git tag names it;
 //      - second release: a change to one adapter that others depend on, bumped past their

@@ -6,11 +6,11 @@
 // publishing to the registry), env (inRepo's environment), registry (registry-queries.mjs) }.
 import { appendFileSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { reportFiles } from "@snappykit/workspace/environment";
 import semver from "semver";
 import { fail } from "./commands.mjs";
 import { mapLimit } from "./pack.mjs";
 import * as checks from "./release-checks.mjs";
-import { reportFiles } from "./report-trees.mjs";
 
 /** name → version, as the clone's package.json files say now. */
 const versionsInClone = (packages) =>

@@ -1,6 +1,7 @@
 // `pnpm bench`: the command line in, an exit code out. What a run does is pipeline.ts,
-// select → gate → measure → summarise → report → formats, whatever the mode.
-import { HELP, parseCliArgs, UsageError, withoutSeparator } from "./inputs/args.js";
+// select → gate → measure → summarise → report → formats, whatever the command; `bench docs`
+// writes the docs from the committed reports (docs/generate.js).
+import { parseCliArgs, UsageError } from "./inputs/args.js";
 import { GateError } from "./inputs/prepare.js";
 import { clearProgress, type Io } from "./measure/progress.js";
 import { runPipeline } from "./pipeline.js";
@@ -14,13 +15,16 @@ export async function main(
 ): Promise<number> {
   const log = (line: string) => io.stderr.write(`${line}\n`);
   try {
-    const args = withoutSeparator(argv);
-    const opts = parseCliArgs(args);
-    if (opts.help) {
-      io.stdout.write(`${HELP}\n`);
+    const parsed = parseCliArgs(argv);
+    if ("help" in parsed) {
+      io.stdout.write(`${parsed.help}\n`);
       return 0;
     }
-    return await runPipeline(opts, args, io, formats);
+    if ("docs" in parsed) {
+      const { docsCommand } = await import("./docs/generate.js");
+      return docsCommand(parsed.docs, io);
+    }
+    return await runPipeline(parsed, argv, io, formats);
   } catch (error) {
     clearProgress(io.stderr);
     if (error instanceof UsageError) {

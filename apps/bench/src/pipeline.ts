@@ -4,7 +4,7 @@
 
 import { repoRoot } from "@snappykit/workspace";
 import { formatDuration } from "@snappykit/workspace/format";
-import { UsageError } from "./inputs/args.js";
+import { UsageError, withoutSeparator } from "./inputs/args.js";
 import { gateReference, loadCatalog } from "./inputs/catalog.js";
 import { readUserPayloads } from "./inputs/payloads.js";
 import { prepareInputs } from "./inputs/prepare.js";
@@ -34,7 +34,7 @@ export async function runPipeline(
     io,
     log,
     started: performance.now(),
-    command: `pnpm bench ${argv.join(" ")}`.trim(),
+    command: `pnpm bench ${withoutSeparator(argv).join(" ")}`.trim(),
   };
   const mode = MODES[opts.mode];
   if ("read" in mode) {

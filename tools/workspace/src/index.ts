@@ -31,7 +31,7 @@ export interface PackageJson {
  */
 export interface AdapterMetadata {
   readonly adapter?: boolean;
-  /** README table cells (scripts/docs.mjs): what it wraps, where it runs, its guard. */
+  /** README table cells (apps/bench/src/docs): what it wraps, where it runs, its guard. */
   readonly wraps?: string;
   readonly runtime?: string;
   readonly guard?: string;

@@ -1,15 +1,21 @@
 import { describe, expect, it } from "vitest";
-import { didYouMean, HELP, parseCliArgs, selectNames, UsageError } from "./args.js";
+import type { CliOptions } from "../model/options.js";
+import { COMMANDS, didYouMean, help, parseCliArgs, selectNames, UsageError } from "./args.js";
+
+/** A command line that must parse to a run's options. */
+const run = (argv: string[]) => parseCliArgs(argv) as CliOptions;
 
 describe("parseCliArgs", () => {
-  it("gives the defaults for an empty command line", () => {
-    const o = parseCliArgs([]);
+  it("gives the defaults for an empty command line: run", () => {
+    const o = run([]);
     expect(o).toMatchObject({
-      help: false,
+      mode: "bench",
+      list: false,
       quick: false,
       failOnRegression: false,
       thresholdPercent: 10,
     });
+    expect(run(["run"])).toEqual(o);
     expect(o.formats).toBeUndefined();
     expect(o.codecs).toBeUndefined();
     expect(o.payloads).toBeUndefined();
@@ -20,20 +26,13 @@ describe("parseCliArgs", () => {
   });
 
   it("accepts comma-separated and repeated lists", () => {
-    const o = parseCliArgs([
-      "--codec",
-      "napi,snappyjs",
-      "--codec",
-      "ts",
-      "--payload",
-      "beacon-block",
-    ]);
+    const o = run(["--codec", "napi,snappyjs", "--codec", "ts", "--payload", "beacon-block"]);
     expect(o.codecs).toEqual(["napi", "snappyjs", "ts"]);
     expect(o.payloads).toEqual(["beacon-block"]);
   });
 
   it("reads every value flag", () => {
-    const o = parseCliArgs([
+    const o = run([
       "--quick",
       "--op=compress",
       "--out",
@@ -75,40 +74,58 @@ describe("parseCliArgs", () => {
   });
 
   it("takes --runtime, the Node LTS lines among them", () => {
-    expect(parseCliArgs(["--runtime", "deno"])).toMatchObject({
+    expect(run(["--runtime", "deno"])).toMatchObject({
       runtime: "deno",
       defaultRuntime: false,
     });
-    expect(parseCliArgs(["--runtime", "node24"]).runtime).toBe("node24");
-    expect(parseCliArgs(["--runtime", "node"]).runtime).toBe("node");
-    expect(parseCliArgs(["--sweep", "--runtime", "node22"]).runtime).toBe("node22");
+    expect(run(["--runtime", "node24"]).runtime).toBe("node24");
+    expect(run(["--runtime", "node"]).runtime).toBe("node");
+    expect(run(["sweep", "--runtime", "node22"]).runtime).toBe("node22");
     // --forks 0 times in this process: this Node, not the default line.
-    expect(parseCliArgs(["--forks", "0"]).runtime).toBe("node");
+    expect(run(["--forks", "0"]).runtime).toBe("node");
   });
 
-  it("takes --merge's files after the flag", () => {
-    expect(parseCliArgs(["--merge", "a.json", "b.json", "c.json", "--out", "o"])).toMatchObject({
+  it("takes merge's files and render's report as arguments", () => {
+    expect(run(["merge", "a.json", "b.json", "c.json", "--out", "o"])).toMatchObject({
       mode: "merge",
       merge: ["a.json", "b.json", "c.json"],
       out: "o",
     });
-    expect(parseCliArgs(["--merge", "a.json", "--merge", "b.json"]).merge).toEqual([
-      "a.json",
-      "b.json",
-    ]);
+    expect(run(["render", "r.json", "--format", "svg"])).toMatchObject({
+      mode: "render",
+      render: "r.json",
+      formats: ["svg"],
+    });
+    expect(run(["list"])).toMatchObject({ list: true, mode: "bench" });
   });
 
-  it("recognises -h and --help", () => {
-    expect(parseCliArgs(["-h"]).help).toBe(true);
-    expect(HELP).toContain("--compare");
+  it("answers -h and --help with the bench's help or the command's", () => {
+    for (const argv of [["-h"], ["--help"], ["help"]])
+      expect(parseCliArgs(argv)).toEqual({ help: help() });
+    expect(parseCliArgs(["sweep", "--help"])).toEqual({ help: help("sweep") });
+    expect(parseCliArgs(["help", "soak"])).toEqual({ help: help("soak") });
+    for (const name of Object.keys(COMMANDS)) expect(help()).toContain(`  ${name} `);
+    expect(help("soak")).toContain("--seconds");
+    expect(help("soak")).not.toContain("--forks");
+  });
+
+  it("parses bench docs and its flags", () => {
+    expect(parseCliArgs(["docs"])).toEqual({ docs: { check: false, stale: false, adopt: false } });
+    expect(parseCliArgs(["docs", "--stale"])).toEqual({
+      docs: { check: false, stale: true, adopt: false },
+    });
+    expect(() => parseCliArgs(["docs", "--quick"])).toThrow(
+      /unknown flag --quick for `bench docs`/,
+    );
   });
 
   it.each([
-    [["--fast"], /unknown flag --fast; known: /],
+    [["--fast"], /unknown flag --fast for `bench run`; known: /],
+    [["swep"], /unknown command "swep" \(did you mean "sweep"\?\); known: run, sweep/],
     [["--codec"], /--codec/],
-    [["positional"], /positional/i],
-    [["--threshold", "ten"], /--threshold must be a non-negative number/],
-    [["--threshold=-1"], /--threshold must be a non-negative number/],
+    [["run", "positional"], /unexpected argument "positional" for `bench run`/],
+    [["--threshold", "ten"], /--threshold must be a number from 0/],
+    [["--threshold=-1"], /--threshold must be a number from 0/],
     [["--fail-on-regression"], /needs --compare/],
     [["--clock", "tsc"], /unknown --clock "tsc"; valid: wall, cpu/],
     [["--payload", ","], /--payload needs a value/],
@@ -123,23 +140,31 @@ describe("parseCliArgs", () => {
     [["--runtime", "node18"], /unknown --runtime "node18"/],
     [["--runtime", "bun", "--forks", "0"], /--forks 0 times in this Node process/],
     [["--runtime", "node24", "--forks", "0"], /--forks 0 times in this Node process/],
+    [["--runtime", "browser", "--clock", "cpu"], /--clock cpu needs process CPU time/],
     [
-      ["--sweep", "--runtime", "bun"],
-      /--sweep runs in Node: --runtime node, node22, node24, node26/,
+      ["sweep", "--runtime", "bun"],
+      /unknown --runtime "bun"; valid: node, node22, node24, node26$/,
     ],
-    [["--soak", "--runtime", "browser"], /--soak runs in Node/],
-    [["--merge", "a.json"], /--merge needs two or more bench.json files/],
-    [["--calibrate", "--codec", "ts"], /--codec does not apply to --calibrate/],
-    [["--calibrate", "--sweep"], /separate runs/],
-    [["--calibrate", "--runtime", "deno"], /--calibrate runs in Node/],
-    [["--merge", "a.json", "b.json", "--quick"], /--quick does not apply to --merge/],
-    [["a.json"], /unexpected argument "a.json" \(only --merge takes files\)/],
-    [["--data", ""], /--data needs a path/],
-    [["--soak", "--data", "x"], /--data does not apply to --soak/],
-    [["--sweep", "--data", "x", "--data", "y"], /--sweep --data takes one file or folder/],
+    [["soak", "--runtime", "browser"], /unknown --runtime "browser"/],
+    [["merge", "a.json"], /bench merge needs <bench.json>/],
+    [["render"], /bench render needs <report.json>/],
+    [["render", "a.json", "b.json"], /unexpected argument "b.json" for `bench render`/],
+    [["merge", "a.json", "b.json", "--quick"], /unknown flag --quick for `bench merge`/],
+    [["--data", ""], /--data needs a value/],
+    [["soak", "--data", "x"], /unknown flag --data for `bench soak`/],
+    [["sweep", "--payload", "beacon-block"], /unknown flag --payload for `bench sweep`/],
+    [["sweep", "--compare", "x.json"], /unknown flag --compare for `bench sweep`/],
+    [["soak", "--op", "compress"], /unknown flag --op for `bench soak`/],
+    [["soak", "--forks", "3"], /unknown flag --forks for `bench soak`/],
+    [["soak", "--seconds", "0"], /from 1 to 3600/],
+    [["soak", "--seconds", "abc"], /from 1 to 3600/],
+    [["soak", "--rounds", "2.5"], /whole number from 1 to 1000/],
+    [["--sizes", "4096"], /unknown flag --sizes for `bench run`/],
+    [["sweep", "--sizes", "4k"], /--sizes must be a whole number from 1/],
+    [["sweep", "--sizes", "0"], /--sizes must be a whole number from 1/],
   ])("rejects %j with a clear message", (argv, message) => {
-    expect(() => parseCliArgs(argv)).toThrow(UsageError);
-    expect(() => parseCliArgs(argv)).toThrow(message);
+    expect(() => run(argv)).toThrow(UsageError);
+    expect(() => run(argv)).toThrow(message);
   });
 });
 
@@ -155,56 +180,21 @@ describe("selectNames", () => {
   });
 });
 
-describe("--sweep and --soak", () => {
-  it("selects the mode and keeps the filters that apply", () => {
-    expect(
-      parseCliArgs(["--sweep", "--quick", "--codec", "ts,napi", "--op", "compress"]),
-    ).toMatchObject({
+describe("sweep and soak", () => {
+  it("select the mode and keep the filters that apply", () => {
+    expect(run(["sweep", "--quick", "--codec", "ts,napi", "--op", "compress"])).toMatchObject({
       mode: "sweep",
       quick: true,
       codecs: ["ts", "napi"],
       ops: ["compress"],
     });
-    expect(parseCliArgs(["--soak", "--soak-seconds", "7.5", "--soak-rounds", "100"])).toMatchObject(
-      {
-        mode: "soak",
-        soakSeconds: 7.5,
-        soakRounds: 100,
-      },
-    );
-    expect(parseCliArgs([]).mode).toBe("bench");
-    expect(parseCliArgs(["--sweep", "--sizes", "6144,3072", "--sizes", "3072"]).sizes).toEqual([
-      3072, 6144,
-    ]);
-  });
-
-  it("rejects flags that do not apply, naming them", () => {
-    const bad: [string[], RegExp][] = [
-      [["--sweep", "--soak"], /separate runs/],
-      [["--sweep", "--payload", "beacon-block"], /--payload does not apply to --sweep/],
-      [["--sweep", "--compare", "x.json"], /--compare does not apply to --sweep/],
-      [["--soak", "--op", "compress"], /--op does not apply to --soak/],
-      [["--soak", "--forks", "3"], /--forks does not apply to --soak/],
-      [["--soak", "--pin"], /--pin does not apply to --soak/],
-      [["--soak-seconds", "5"], /--soak-seconds needs --soak/],
-      [["--sweep", "--soak-seconds", "5"], /--soak-seconds needs --soak/],
-      [["--soak", "--soak-seconds", "0"], /from 1 to 3600/],
-      [["--soak", "--soak-seconds", "abc"], /from 1 to 3600/],
-      [["--soak", "--soak-rounds", "2.5"], /whole number from 1 to 1000/],
-      [["--sweep", "--soak-rounds", "5"], /--soak-rounds needs --soak/],
-      [["--sizes", "4096"], /--sizes needs --sweep/],
-      [["--sweep", "--sizes", "4k"], /--sizes takes byte counts/],
-      [["--sweep", "--sizes", "0"], /--sizes takes byte counts/],
-    ];
-    for (const [argv, message] of bad) {
-      expect(() => parseCliArgs(argv), argv.join(" ")).toThrow(UsageError);
-      expect(() => parseCliArgs(argv)).toThrow(message);
-    }
-  });
-
-  it("documents both in --help", () => {
-    for (const flag of ["--sweep", "--sizes", "--soak", "--soak-seconds", "--soak-rounds"])
-      expect(HELP).toContain(flag);
+    expect(run(["sweep", "--data", "x"]).data).toEqual(["x"]);
+    expect(run(["soak", "--seconds", "7.5", "--rounds", "100"])).toMatchObject({
+      mode: "soak",
+      soakSeconds: 7.5,
+      soakRounds: 100,
+    });
+    expect(run(["sweep", "--sizes", "6144,3072", "--sizes", "3072"]).sizes).toEqual([3072, 6144]);
   });
 });
 
@@ -219,9 +209,9 @@ describe("didYouMean", () => {
   });
 
   it("drops a leading -- as pnpm passes it", () => {
-    expect(parseCliArgs(["--", "--quick"]).quick).toBe(true);
-    expect(() => parseCliArgs(["--qiuck"])).toThrow(
-      /unknown flag --qiuck \(did you mean "--quick"\?\)/,
+    expect(run(["--", "--quick"]).quick).toBe(true);
+    expect(() => run(["--qiuck"])).toThrow(
+      /unknown flag --qiuck for `bench run` \(did you mean "--quick"\?\)/,
     );
   });
 });

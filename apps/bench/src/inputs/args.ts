@@ -1,6 +1,7 @@
-// Command-line flags: parsed with node:util parseArgs, validated with messages that list
-// what is valid. Names of codecs and payloads are checked later, once they are known.
-import { parseArgs } from "node:util";
+// The command line: `bench [command] [flags]`, one command per kind of run, each parsing
+// only its own flags (node:util parseArgs), so a flag that means nothing to a command is an
+// unknown flag there. Names of codecs and payloads are checked later, once they are known.
+import { type ParseArgsConfig, parseArgs } from "node:util";
 import { closest, distance } from "fastest-levenshtein";
 import { DEFAULT_THRESHOLD_PERCENT } from "../model/compare.js";
 import {
@@ -17,97 +18,159 @@ export class UsageError extends Error {
   override readonly name = "UsageError";
 }
 
-/** The `--help` text. */
-export const HELP = `pnpm bench [flags]   (runs node --expose-gc apps/bench/dist/cli.js)
+interface Flag {
+  readonly type: "string" | "boolean";
+  readonly multiple?: boolean;
+  /** The value's name in the help, e.g. "<ids>"; none for a boolean. */
+  readonly value?: string;
+  readonly help: string;
+}
 
-Times every snappykit adapter found in the workspace on Ethereum consensus payloads,
-after a cross-compatibility gate against libsnappy (else napi). Each codec is timed in
-fresh child processes (forks), interleaved with the others; every figure carries a 95 %
-interval over the forks, and each codec is also given relative to a reference codec.
+const list = (value: string, help: string): Flag => ({
+  type: "string",
+  multiple: true,
+  value,
+  help,
+});
+const one = (value: string, help: string): Flag => ({ type: "string", value, help });
+const bool = (help: string): Flag => ({ type: "boolean", help });
 
-  --quick                 the whole matrix, 3 short forks (≤ 90 s on 2 cores; CI)
-  --forks <n>             exactly n forks per codec (default: 9, then up to 12 more for
-                          rows whose ratios are wider than ±5 %, within 5.5 min; quick 3);
-                          0 = time everything in this process, once, no intervals (debugging)
-  --codec <ids>           only these codecs (comma-separated or repeated)
-  --payload <names>       these payloads instead of the default set ("all" = every payload)
-  --data <file|dir>       time your own bytes instead of the default payloads (repeat for
-                          more): a file is one payload of one item, a folder one payload
-                          of many items (each file under it, e.g. gossip captures), named
-                          by its file or folder name; with --sweep, one path to cut the
-                          sizes from
-  --op <ids>              only these ops: compress, uncompress, compress-into,
-                          uncompress-into, alloc-uint8array, alloc-buffer,
-                          gossip-inbound, gossip-transform, compress-async,
-                          uncompress-async, ssz_snappy-encode, ssz_snappy-decode; opt-in:
-                          ssz_snappy-read-7b, ssz_snappy-read-64k (a response read off
-                          a stream of 1-7-byte or 64 KiB chunks); reqresp: every
-                          framed implementation's reqresp-encode:<impl> and
-                          reqresp-read:<impl> (reqresp-read-1b:<impl> by name)
-                          (default: all; the ssz_snappy ops only on req/resp payloads,
-                          the alloc and gossip ones only on gossip payloads, unless
-                          named here)
-  --reference <id>        codec the relative figures divide by (default napi, ts with
-                          --runtime browser; cpp = C++ libsnappy without bindings);
-                          timed even when --codec leaves it out
-  --clock <wall|cpu>      time sync ops by wall clock (default) or process CPU time
-                          (steadier on a loaded machine; async ops stay on wall time)
-  --runtime <name>        time in node26 (default: the newest Node LTS line), node24,
-                          node22 (tools/node-lines), node (the Node running the bench),
-                          bun, deno (the pinned devDependencies) or browser (headless
-                          Chromium); the gate stays in this Node. Other runtimes than
-                          node26 write to apps/bench/results/<name> (partial/<name> when
-                          filtered); --sweep and --soak take the Node ones
-  --out <dir>             where to write reports (default apps/bench/results; a filtered,
-                          quick or --forks 0 run writes to apps/bench/results/partial)
-  --format <list>         report files to write: json,md,svg (default all three)
-  --compare <file.json>   each case against an earlier report: slower / faster / no
-                          significant change (Mann–Whitney U over forks,
-                          Benjamini–Hochberg at a 5 % false-discovery rate)
-  --threshold <percent>   noise threshold of --compare: a detected change smaller than
-                          this is "within noise" (default ${DEFAULT_THRESHOLD_PERCENT})
-  --fail-on-regression    exit 1 when --compare finds a significant slowdown
-  --slow-down <id=pct>    self-test of the statistics: codec <id> busy-waits pct % of
-                          each timed batch's time extra (e.g. ts=20); compare against a
-                          normal run
-  --pin                   run each fork's processes on one CPU, the forks taking the CPUs
-                          in turn (Linux, taskset): codecs compared within a fork share a
-                          CPU's speed; async ops then share that CPU with their threads
-  --sweep                 instead of the payloads: compress and uncompress on sizes 64 B
-                          to 4 MiB (×4 steps) of block and sidecar bytes; writes
-                          sweep.{json,md,svg} with the size where pure-JS/wasm and native
-                          codecs cross (--codec, --op, --forks, --clock, --quick apply)
-  --sizes <bytes>         the sweep's sizes instead (comma-separated, e.g. 3072,6144;
-                          a run with --sizes writes to apps/bench/results/partial)
-  --soak                  instead: each codec in a fresh process under sustained gossip and
-                          a 50 MiB blob, RSS and GC pauses; writes soak.{json,md}
-  --soak-seconds <s>      length of the soak's gossip scenario (default 20, quick 3)
-  --soak-rounds <n>       rounds of the soak's 50 MiB blob (default 20, quick 5)
-  --calibrate             instead: @snappykit/auto's thresholds for this machine (ts and
-                          napi on 1 KiB to 1 MiB of both streams, 5 quick forks, under a
-                          minute on 2 cores); writes thresholds.json, which
-                          createCodec({ thresholds }) takes as it is
-  --merge <a.json> <b.json> ...
-                          instead of timing: earlier runs (from other machines or
-                          runtimes) side by side in one report, merge.{json,md,svg}: per
-                          run the times and ratios, each codec's rank, and whether the runs
-                          agree on the order (only --out and --format apply)
-  --render <report.json>  instead of timing: a saved bench, sweep or soak report rendered again
-                          by today's renderers, its files written beside it under its own
-                          name (e.g. after a chart changes; only --out and --format apply)
-  --list                  print codecs (and why any failed to load), payloads and ops, then exit
-  -h, --help              this text
+const CODEC = list("<ids>", "only these codecs (comma-separated or repeated)");
+const OP = list(
+  "<ids>",
+  "only these ops (`bench list` names them; default: every op that applies to a payload)",
+);
+const QUICK = bool("short forks (run: the whole matrix ≤ 90 s on 2 cores; CI)");
+const FORKS = one(
+  "<n>",
+  "exactly n forks per codec (run: 9, then up to 12 more for rows wider than ±5 %; quick 3); 0 = in this process, once, no intervals",
+);
+const CLOCK = one("<wall|cpu>", "time sync ops by wall clock (default) or process CPU time");
+const PIN = bool("each fork's processes on one CPU, the forks taking the CPUs in turn (taskset)");
+const NODE_RUNTIME = one("<name>", `the Node the forks run in: ${NODE_RUNTIMES.join(", ")}`);
+const OUTPUT = {
+  out: one("<dir>", "where to write reports (default apps/bench/results; partial/ when filtered)"),
+  format: list("<list>", "report files to write: json,md,svg (default all)"),
+};
 
-Exit codes: 0 done, 1 regression (with --fail-on-regression), 2 bad flags,
-3 cross-compatibility gate failed or another error.`;
+/** A command: what it does, its flags, and the arguments it takes (`[]`: none). */
+interface Command {
+  readonly mode: ModeName | "list";
+  readonly about: string;
+  readonly args?: { readonly name: string; readonly min: number; readonly max: number };
+  readonly flags: Readonly<Record<string, Flag>>;
+}
 
-const split = (values: string[] | undefined) =>
-  values === undefined
-    ? undefined
-    : values
-        .flatMap((v) => v.split(","))
-        .map((v) => v.trim())
-        .filter((v) => v !== "");
+export const COMMANDS: Readonly<Record<string, Command>> = {
+  run: {
+    mode: "bench",
+    about:
+      "time every codec on the payloads, each in fresh processes taking turns with the others (the default command)",
+    flags: {
+      quick: QUICK,
+      forks: FORKS,
+      codec: CODEC,
+      payload: list("<names>", 'these payloads instead of the default set ("all": every one)'),
+      data: list(
+        "<path>",
+        "your own bytes instead (repeatable): a file is one item, a folder one payload of its files",
+      ),
+      op: OP,
+      reference: one("<id>", "the codec ratios divide by (default napi; ts in a browser)"),
+      clock: CLOCK,
+      runtime: one("<name>", `where the forks run: ${RUNTIMES.join(", ")} (default node26)`),
+      pin: PIN,
+      compare: one("<file.json>", "each case against an earlier report: slower, faster or not"),
+      threshold: one(
+        "<percent>",
+        `with --compare: smaller changes are "within noise" (default ${DEFAULT_THRESHOLD_PERCENT})`,
+      ),
+      "fail-on-regression": bool("with --compare: exit 1 on a significant slowdown"),
+      "slow-down": list("<id=pct>", "statistics self-test: codec id busy-waits pct % more"),
+      ...OUTPUT,
+    },
+  },
+  sweep: {
+    mode: "sweep",
+    about: "compress and uncompress on sizes 64 B to 4 MiB: where JS/wasm and native cross",
+    flags: {
+      quick: QUICK,
+      forks: FORKS,
+      codec: CODEC,
+      op: OP,
+      sizes: list("<bytes>", "these sizes instead (e.g. 3072,6144)"),
+      data: one("<path>", "cut the sizes from this file or folder instead"),
+      clock: CLOCK,
+      runtime: NODE_RUNTIME,
+      pin: PIN,
+      ...OUTPUT,
+    },
+  },
+  soak: {
+    mode: "soak",
+    about: "each codec in a fresh process under sustained gossip and a 50 MiB blob: RSS, GC",
+    flags: {
+      quick: QUICK,
+      codec: CODEC,
+      seconds: one("<s>", "length of the gossip scenario (default 20, quick 3)"),
+      rounds: one("<n>", "rounds of the 50 MiB blob (default 20, quick 5)"),
+      runtime: NODE_RUNTIME,
+      ...OUTPUT,
+    },
+  },
+  merge: {
+    mode: "merge",
+    about: "earlier runs (other machines or runtimes) side by side, with each codec's rank",
+    args: { name: "<bench.json>...", min: 2, max: Number.POSITIVE_INFINITY },
+    flags: OUTPUT,
+  },
+  render: {
+    mode: "render",
+    about: "a saved bench, sweep or soak report drawn again by today's renderers, beside it",
+    args: { name: "<report.json>", min: 1, max: 1 },
+    flags: OUTPUT,
+  },
+  list: {
+    mode: "list",
+    about: "the codecs (and why any failed to load), payloads and ops",
+    flags: { data: list("<path>", "list these payloads of your own too") },
+  },
+};
+
+const flagsOf = (command: Command) =>
+  Object.entries(command.flags).map(
+    ([name, f]) => `  --${`${name} ${f.value ?? ""}`.padEnd(24)}${f.help}`,
+  );
+
+/** The help of `name`, or of the bench (every command) without one. */
+export function help(name?: string): string {
+  if (name !== undefined) {
+    const c = COMMANDS[name]!;
+    const args = c.args ? ` ${c.args.name}` : "";
+    return [`pnpm bench ${name}${args} [flags]: ${c.about}`, "", ...flagsOf(c)].join("\n");
+  }
+  return [
+    "pnpm bench [command] [flags]   (node --expose-gc apps/bench/dist/cli.js)",
+    "",
+    "Times every snappykit adapter of the workspace on Ethereum consensus payloads after a",
+    "gate against libsnappy; every figure carries an interval over fresh processes.",
+    "",
+    ...Object.entries(COMMANDS).map(([n, c]) => `  ${n.padEnd(8)}${c.about}`),
+    "  docs    the results page and README tables from the committed reports",
+    "",
+    "`pnpm bench <command> --help` lists its flags; without a command, `run`:",
+    "",
+    ...flagsOf(COMMANDS.run!),
+    "",
+    "Exit codes: 0 done, 1 regression (--fail-on-regression), 2 bad flags, 3 gate failed or another error.",
+  ].join("\n");
+}
+
+const DOCS_HELP = `pnpm bench docs [flags]: the results page and the README's tables, rewritten from the committed reports
+
+  --check                 list what differs or links nowhere, exit 1 if anything does (npm test)
+  --stale                 list the reports whose packages changed since, exit 1 if any did (a release)
+  --adopt                 first copy the newest complete runs of apps/bench/results into apps/bench/docs`;
 
 /**
  * The valid name `name` was most likely meant to be: the same but for case, two letters
@@ -131,78 +194,144 @@ const meant = (name: string, valid: readonly string[]) => {
 };
 
 /**
- * The arguments after the npm habit's separator: `pnpm bench -- --list` hands the bench
- * `-- --list`, which would otherwise end its flags before they start.
+ * The arguments after the npm habit's separator: `pnpm bench -- --quick` hands the bench
+ * `-- --quick`, which would otherwise end its flags before they start.
  */
 export const withoutSeparator = (argv: readonly string[]): readonly string[] =>
   argv[0] === "--" ? argv.slice(1) : argv;
 
+/** `bench docs` and its flags: not a run, so not CliOptions. */
+export interface DocsCommand {
+  readonly docs: { readonly check: boolean; readonly stale: boolean; readonly adopt: boolean };
+}
+
+type Values = Record<string, string | boolean | string[] | undefined>;
+
+const split = (values: unknown) =>
+  values === undefined
+    ? undefined
+    : (values as string[])
+        .flatMap((v) => v.split(","))
+        .map((v) => v.trim())
+        .filter((v) => v !== "");
+
+/** `raw` as a number of `what`, whole when asked, within [min, max]. */
+function numberOf(flag: string, raw: unknown, min: number, max: number, whole = true) {
+  if (raw === undefined) return undefined;
+  const n = Number(raw);
+  if (!Number.isFinite(n) || n < min || n > max || (whole && !Number.isInteger(n))) {
+    throw new UsageError(
+      `--${flag} must be a ${whole ? "whole number" : "number"} from ${min} to ${max}, got "${raw}"`,
+    );
+  }
+  return n;
+}
+
 /**
- * Parse `argv` (without node and the script; a leading `--` is dropped).
- * @throws UsageError for an unknown flag, a missing value or a bad format/threshold.
+ * Parse `args` (without node and the script; a leading `--` is dropped): the command and its
+ * flags as CliOptions, `{ help }` for a help request, or `bench docs`'s flags.
+ * @throws UsageError for an unknown command or flag, a missing value or a bad one.
  */
-export function parseCliArgs(args: readonly string[]): CliOptions {
+export function parseCliArgs(
+  args: readonly string[],
+): CliOptions | { readonly help: string } | DocsCommand {
   const argv = withoutSeparator(args);
-  let values: ReturnType<typeof parse>["values"];
-  let positionals: string[];
+  const first = argv[0];
+  const named = first !== undefined && !first.startsWith("-");
+  const name = named ? first : "run";
+  if (name === "help") return { help: help(argv[1] && COMMANDS[argv[1]] ? argv[1] : undefined) };
+  if (name === "docs") {
+    const { values, positionals } = parseCommand("docs", argv.slice(1), {
+      check: { type: "boolean" },
+      stale: { type: "boolean" },
+      adopt: { type: "boolean" },
+    });
+    if (values.help) return { help: DOCS_HELP };
+    if (positionals.length > 0)
+      throw new UsageError(`unexpected argument "${positionals[0]}" for \`bench docs\``);
+    const [check, stale, adopt] = [values.check, values.stale, values.adopt].map((v) => v === true);
+    return { docs: { check: check!, stale: stale!, adopt: adopt! } };
+  }
+  const command = COMMANDS[name];
+  if (!command) {
+    const names = [...Object.keys(COMMANDS), "docs", "help"];
+    throw new UsageError(
+      `unknown command "${name}"${meant(name, names)}; known: ${names.join(", ")}`,
+    );
+  }
+  const parsed = parseCommand(
+    name,
+    named ? argv.slice(1) : argv,
+    Object.fromEntries(
+      Object.entries(command.flags).map(([f, { type, multiple }]) => [
+        f,
+        { type, ...(multiple && { multiple }) },
+      ]),
+    ),
+  );
+  if (parsed.values.help) return { help: help(named ? name : undefined) };
+  return optionsOf(name, command, parsed.values, parsed.positionals);
+}
+
+function parseCommand(name: string, argv: readonly string[], options: ParseArgsConfig["options"]) {
+  const all = { ...options, help: { type: "boolean", short: "h" } } as const;
   try {
-    ({ values, positionals } = parse(argv));
+    return parseArgs({ args: [...argv], strict: true, allowPositionals: true, options: all }) as {
+      values: Values;
+      positionals: string[];
+    };
   } catch (error) {
     const { code, message } = error as { code?: string; message: string };
     const flag = /^Unknown option '(--?[^']+)'/.exec(message)?.[1];
     if (code === "ERR_PARSE_ARGS_UNKNOWN_OPTION" && flag) {
-      const flags = Object.keys(OPTIONS).map((o) => `--${o}`);
-      throw new UsageError(`unknown flag ${flag}${meant(flag, flags)}; known: ${flags.join(", ")}`);
+      const flags = Object.keys(all).map((o) => `--${o}`);
+      throw new UsageError(
+        `unknown flag ${flag} for \`bench ${name}\`${meant(flag, flags)}; known: ${flags.join(", ")}`,
+      );
     }
     throw new UsageError(message.replace(/\. To specify .*$/s, "."));
   }
-  const merge = parseMerge(values, positionals);
-  if (values.render !== undefined) {
-    const other = Object.keys(values).find((k) => !["render", "out", "format"].includes(k));
-    if (other) throw new UsageError(`--${other} does not apply to --render (only --out, --format)`);
+}
+
+/** The flags of `command` as CliOptions, each checked. */
+function optionsOf(
+  name: string,
+  command: Command,
+  values: Values,
+  positionals: readonly string[],
+): CliOptions {
+  const { min = 0, max = 0 } = command.args ?? {};
+  if (positionals.length < min) throw new UsageError(`bench ${name} needs ${command.args!.name}`);
+  if (positionals.length > max) {
+    throw new UsageError(`unexpected argument "${positionals[max]}" for \`bench ${name}\``);
   }
-  // Checked against the formats table when the run starts (render/formats.ts).
-  const formats = split(values.format);
+  for (const [flag, f] of Object.entries(command.flags)) {
+    if (f.multiple && values[flag] !== undefined && split(values[flag])!.length === 0)
+      throw new UsageError(`--${flag} needs a value`);
+  }
   const threshold =
-    values.threshold === undefined ? DEFAULT_THRESHOLD_PERCENT : Number(values.threshold);
-  if (!Number.isFinite(threshold) || threshold < 0) {
-    throw new UsageError(
-      `--threshold must be a non-negative number of percent, got "${values.threshold}"`,
-    );
-  }
-  const clock = values.clock ?? "wall";
+    numberOf("threshold", values.threshold, 0, Number.POSITIVE_INFINITY, false) ??
+    DEFAULT_THRESHOLD_PERCENT;
+  const clock = (values.clock as string | undefined) ?? "wall";
   if (clock !== "wall" && clock !== "cpu") {
     throw new UsageError(`unknown --clock "${clock}"; valid: wall, cpu`);
   }
+  const forks = numberOf("forks", values.forks, 0, 50);
   // --forks 0 times in this process: this Node, whatever the default runtime.
-  const runtime = values.runtime ?? (values.forks === "0" ? "node" : DEFAULT_RUNTIME);
-  if (!(RUNTIMES as readonly string[]).includes(runtime)) {
-    throw new UsageError(`unknown --runtime "${runtime}"; valid: ${RUNTIMES.join(", ")}`);
+  const runtime =
+    (values.runtime as string | undefined) ?? (forks === 0 ? "node" : DEFAULT_RUNTIME);
+  const runtimes = command.flags.runtime === NODE_RUNTIME ? NODE_RUNTIMES : RUNTIMES;
+  if (!(runtimes as readonly string[]).includes(runtime)) {
+    throw new UsageError(`unknown --runtime "${runtime}"; valid: ${runtimes.join(", ")}`);
   }
   if (runtime === "browser" && clock === "cpu") {
     throw new UsageError("--clock cpu needs process CPU time, which a browser page has not");
   }
-  if (runtime !== "node" && values.forks === "0") {
-    throw new UsageError(
-      "--forks 0 times in this Node process; it cannot use another --runtime (--runtime node)",
-    );
+  if (runtime !== "node" && forks === 0) {
+    throw new UsageError("--forks 0 times in this Node process: --runtime node, or none");
   }
-  const nodeOnly = values.sweep
-    ? "sweep"
-    : values.soak
-      ? "soak"
-      : values.calibrate
-        ? "calibrate"
-        : undefined;
-  if (nodeOnly && !NODE_RUNTIMES.includes(runtime as RuntimeName)) {
-    throw new UsageError(`--${nodeOnly} runs in Node: --runtime ${NODE_RUNTIMES.join(", ")}`);
-  }
-  let forks: number | undefined;
-  if (values.forks !== undefined) {
-    forks = Number(values.forks);
-    if (!Number.isInteger(forks) || forks < 0 || forks > 50) {
-      throw new UsageError(`--forks must be a whole number from 0 to 50, got "${values.forks}"`);
-    }
+  if (values["fail-on-regression"] && values.compare === undefined) {
+    throw new UsageError("--fail-on-regression needs --compare <baseline.json>");
   }
   const slowdowns = (split(values["slow-down"]) ?? []).map((s) => {
     const m = /^([^=]+)=(\d+(?:\.\d+)?)$/.exec(s);
@@ -211,191 +340,41 @@ export function parseCliArgs(args: readonly string[]): CliOptions {
     }
     return { codec: m[1]!, percent: Number(m[2]) };
   });
-  if (values["fail-on-regression"] && values.compare === undefined) {
-    throw new UsageError("--fail-on-regression needs --compare <baseline.json>");
-  }
-  for (const [flag, list] of [
-    ["--codec", values.codec],
-    ["--payload", values.payload],
-    ["--op", values.op],
-  ] as const) {
-    if (list !== undefined && split(list)!.length === 0)
-      throw new UsageError(`${flag} needs a value`);
-  }
-  const { mode, soakSeconds, soakRounds } = parseModes(values);
-  const sizes = split(values.sizes)?.map((s) => {
-    const n = Number(s);
-    if (!Number.isInteger(n) || n < 1 || n > 64 << 20) {
-      throw new UsageError(`--sizes takes byte counts from 1 to ${64 << 20}, got "${s}"`);
-    }
-    return n;
-  });
-  if (sizes && mode !== "sweep") throw new UsageError("--sizes needs --sweep");
-  if (sizes?.length === 0) throw new UsageError("--sizes needs a value");
+  const sizes = split(values.sizes)?.map((s) => numberOf("sizes", s, 1, 64 << 20)!);
+  const data =
+    typeof values.data === "string" ? [values.data] : (values.data as string[] | undefined);
   const codecs = split(values.codec);
   const payloads = split(values.payload);
-  // Paths may hold commas: one path per --data.
-  const data = values.data;
-  if (data?.some((d) => d.trim() === "")) throw new UsageError("--data needs a path");
-  if (data && mode === "soak") throw new UsageError("--data does not apply to --soak");
-  if (data && mode === "sweep" && data.length > 1) {
-    throw new UsageError(
-      "--sweep --data takes one file or folder: the sweep cuts its sizes from it",
-    );
-  }
   const ops = split(values.op);
+  const formats = split(values.format);
+  const soakSeconds = numberOf("seconds", values.seconds, 1, 3600, false);
+  const soakRounds = numberOf("rounds", values.rounds, 1, 1000);
   return {
-    help: values.help === true,
-    list: values.list === true,
+    list: command.mode === "list",
     quick: values.quick === true,
     ...(codecs && { codecs }),
     ...(payloads && { payloads }),
     ...(data && { data }),
     ...(ops && { ops }),
-    ...(values.out !== undefined && { out: values.out }),
+    ...(values.out !== undefined && { out: values.out as string }),
     ...(formats && { formats }),
-    ...(values.compare !== undefined && { compare: values.compare }),
+    ...(values.compare !== undefined && { compare: values.compare as string }),
     thresholdPercent: threshold,
     failOnRegression: values["fail-on-regression"] === true,
-    ...(values.reference !== undefined && { reference: values.reference }),
+    ...(values.reference !== undefined && { reference: values.reference as string }),
     clock,
     runtime: runtime as RuntimeName,
     defaultRuntime: values.runtime === undefined,
     ...(forks !== undefined && { forks }),
     pin: values.pin === true,
     slowdowns,
-    mode,
+    mode: command.mode === "list" ? "bench" : command.mode,
     ...(sizes && { sizes: [...new Set(sizes)].sort((a, b) => a - b) }),
     ...(soakSeconds !== undefined && { soakSeconds }),
     ...(soakRounds !== undefined && { soakRounds }),
-    ...(merge && { mode: "merge" as const, merge }),
-    ...(values.render !== undefined && { mode: "render" as const, render: values.render }),
+    ...(command.mode === "merge" && { merge: positionals }),
+    ...(command.mode === "render" && { render: positionals[0]! }),
   };
-}
-
-/**
- * `--merge a.json b.json …`: the files (the first after the flag, the rest as arguments);
- * only `--out` and `--format` go with it.
- * @throws UsageError for an argument without `--merge`, fewer than two files, or another flag.
- */
-function parseMerge(
-  values: ReturnType<typeof parse>["values"],
-  positionals: readonly string[],
-): string[] | undefined {
-  if (values.merge === undefined) {
-    if (positionals.length > 0) {
-      throw new UsageError(`unexpected argument "${positionals[0]}" (only --merge takes files)`);
-    }
-    return undefined;
-  }
-  const files = [...values.merge, ...positionals];
-  if (files.length < 2) throw new UsageError("--merge needs two or more bench.json files");
-  const other = Object.keys(values).find((k) => !["merge", "out", "format"].includes(k));
-  if (other) throw new UsageError(`--${other} does not apply to --merge (only --out, --format)`);
-  return files;
-}
-
-/** `--sweep` / `--soak` and the flags that make no sense with them. */
-function parseModes(values: ReturnType<typeof parse>["values"]): {
-  mode: ModeName;
-  soakSeconds?: number;
-  soakRounds?: number;
-} {
-  if ([values.sweep, values.soak, values.calibrate].filter(Boolean).length > 1) {
-    throw new UsageError("--sweep, --soak and --calibrate are separate runs");
-  }
-  const mode = values.sweep
-    ? "sweep"
-    : values.soak
-      ? "soak"
-      : values.calibrate
-        ? "calibrate"
-        : "bench";
-  if (mode !== "bench") {
-    const clash = (
-      [
-        ["--payload", values.payload],
-        ["--compare", values.compare],
-        ["--slow-down", values["slow-down"]],
-        ["--reference", values.reference],
-        ...(mode === "calibrate"
-          ? [
-              ["--codec", values.codec],
-              ["--op", values.op],
-              ["--sizes", values.sizes],
-              ["--data", values.data],
-            ]
-          : []),
-        ...(mode === "soak"
-          ? [
-              ["--op", values.op],
-              ["--forks", values.forks],
-              ["--clock", values.clock],
-              ["--pin", values.pin],
-            ]
-          : []),
-      ] as const
-    ).find(([, v]) => v !== undefined);
-    if (clash) throw new UsageError(`${clash[0]} does not apply to --${mode}`);
-  }
-  const soakNumber = (flag: "soak-seconds" | "soak-rounds", max: number, whole: boolean) => {
-    const raw = values[flag];
-    if (raw === undefined) return undefined;
-    if (mode !== "soak") throw new UsageError(`--${flag} needs --soak`);
-    const n = Number(raw);
-    if (!Number.isFinite(n) || n < 1 || n > max || (whole && !Number.isInteger(n))) {
-      throw new UsageError(
-        `--${flag} must be a ${whole ? "whole number" : "number"} from 1 to ${max}, got "${raw}"`,
-      );
-    }
-    return n;
-  };
-  const soakSeconds = soakNumber("soak-seconds", 3600, false);
-  const soakRounds = soakNumber("soak-rounds", 1000, true);
-  return {
-    mode,
-    ...(soakSeconds !== undefined && { soakSeconds }),
-    ...(soakRounds !== undefined && { soakRounds }),
-  };
-}
-
-const OPTIONS = {
-  help: { type: "boolean", short: "h" },
-  list: { type: "boolean" },
-  quick: { type: "boolean" },
-  codec: { type: "string", multiple: true },
-  payload: { type: "string", multiple: true },
-  data: { type: "string", multiple: true },
-  op: { type: "string", multiple: true },
-  out: { type: "string" },
-  format: { type: "string", multiple: true },
-  compare: { type: "string" },
-  threshold: { type: "string" },
-  "fail-on-regression": { type: "boolean" },
-  reference: { type: "string" },
-  clock: { type: "string" },
-  runtime: { type: "string" },
-  forks: { type: "string" },
-  "slow-down": { type: "string", multiple: true },
-  pin: { type: "boolean" },
-  sweep: { type: "boolean" },
-  sizes: { type: "string", multiple: true },
-  soak: { type: "boolean" },
-  calibrate: { type: "boolean" },
-  "soak-seconds": { type: "string" },
-  "soak-rounds": { type: "string" },
-  merge: { type: "string", multiple: true },
-  render: { type: "string" },
-} as const;
-
-function parse(argv: readonly string[]) {
-  return parseArgs({
-    args: [...argv],
-    strict: true,
-    // Only --merge takes them (its files); parseMerge refuses any other.
-    allowPositionals: true,
-    options: OPTIONS,
-  });
 }
 
 /**

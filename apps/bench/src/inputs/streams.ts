@@ -74,7 +74,7 @@ export interface SweepStream {
 }
 
 /**
- * The sweep's streams: the block and sidecar fixtures, or with `--sweep --data` the user's
+ * The sweep's streams: the block and sidecar fixtures, or with `sweep --data` the user's
  * bytes alone (a folder's files laid end to end).
  */
 export function sweepStreams(source: PayloadSource): SweepStream[] {

@@ -1,7 +1,7 @@
 // The soak's runner: every codec runs each scenario in a fresh process of its own
 // (soak-worker.ts), one after another:
 // - gossip: a realistic mix of gossip messages, each decoded (the gate reference's bytes)
-//   and encoded, as fast as possible for --soak-seconds;
+//   and encoded, as fast as possible for soak --seconds;
 // - big blob: napi-rs/snappy #323 — compress and uncompress a 50 MiB payload, 20 rounds.
 // Each child reports RSS every 100 ms and every GC pause; summarise/trend.ts turns the
 // series into figures.

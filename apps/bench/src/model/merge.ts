@@ -1,4 +1,4 @@
-// merge.json: several payload runs side by side (`pnpm bench --merge a.json b.json …`),
+// merge.json: several payload runs side by side (`pnpm bench merge a.json b.json …`),
 // each a column group labelled from its report's environment: per case the time and the
 // ratio to that run's reference, the codec's rank in its row, and whether the runs agree on
 // how the codecs of the row order (summarise/merge.ts).

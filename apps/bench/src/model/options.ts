@@ -22,18 +22,18 @@ export const NODE_RUNTIMES: readonly RuntimeName[] = ["node", ...NODE_LINES];
 export const DEFAULT_RUNTIME: RuntimeName = "node26";
 
 /**
- * What a run does (modes/ has one file each): time the payloads, `--sweep` sizes 64 B → 4 MiB
- * for crossovers, `--soak` memory under load, `--merge` earlier runs side by side, or
- * `--calibrate` @snappykit/auto's thresholds on this machine. Each makes its own kind of report;
- * `--render` draws a saved one again with today's renderers.
+ * What a run does (modes/ has one file each; inputs/args.ts names the command of each): time
+ * the payloads (`run`), sizes 64 B → 4 MiB for crossovers (`sweep`), memory under load
+ * (`soak`), earlier runs side by side (`merge`). Each makes its own kind of report; `render`
+ * draws a saved one again with today's renderers.
  */
-export const MODES = ["bench", "sweep", "soak", "merge", "calibrate", "render"] as const;
+export const MODES = ["bench", "sweep", "soak", "merge", "render"] as const;
 /** One mode, and the kind of report it makes. */
 export type ModeName = (typeof MODES)[number];
 
 /** The parsed command line. Lists are undefined when the flag was not given. */
 export interface CliOptions {
-  readonly help: boolean;
+  /** `bench list`: print the catalog instead of running. */
   readonly list: boolean;
   readonly quick: boolean;
   readonly codecs?: readonly string[];
@@ -60,17 +60,17 @@ export interface CliOptions {
   readonly pin: boolean;
   /** `--slow-down id=percent`: make these codecs slower on purpose (statistics self-test). */
   readonly slowdowns: readonly { readonly codec: string; readonly percent: number }[];
-  /** `--sweep` or `--soak`, else "bench". */
+  /** The command's mode. */
   readonly mode: ModeName;
   /** `--sizes`: the sweep's message sizes in bytes; undefined = 64 B to 4 MiB. */
   readonly sizes?: readonly number[];
-  /** `--soak-seconds`: length of the soak's gossip scenario; undefined = the mode's default. */
+  /** `soak --seconds`: length of the soak's gossip scenario; undefined = the mode's default. */
   readonly soakSeconds?: number;
-  /** `--soak-rounds`: rounds of the soak's big blob; undefined = the mode's default. */
+  /** `soak --rounds`: rounds of the soak's big blob; undefined = the mode's default. */
   readonly soakRounds?: number;
-  /** `--merge`: the bench.json files to put side by side. */
+  /** `merge`: the bench.json files to put side by side. */
   readonly merge?: readonly string[];
-  /** `--render`: a bench, sweep or soak report (.json) to render again. */
+  /** `render`: a bench, sweep or soak report (.json) to render again. */
   readonly render?: string;
 }
 

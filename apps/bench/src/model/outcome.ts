@@ -1,7 +1,5 @@
 // What a run produces: one report object, tagged with the mode that made it. The formats
-// table (render/formats.ts) renders each kind; mitata's run() likewise returns one result
-// that its formats render.
-import type { ThresholdsFile } from "@snappykit/auto";
+// table (render/formats.ts) renders each kind.
 import type { MergeReport } from "./merge.js";
 import type { BenchReport } from "./report.js";
 import type { SoakReport } from "./soak.js";
@@ -13,8 +11,6 @@ export interface Reports {
   readonly sweep: SweepReport;
   readonly soak: SoakReport;
   readonly merge: MergeReport;
-  /** `--calibrate`: @snappykit/auto's thresholds file, as `createCodec({ thresholds })` takes it. */
-  readonly thresholds: ThresholdsFile;
 }
 
 /** A kind of report: the mode's name, and the stem of its files (bench.json, sweep.md, …). */

@@ -1,4 +1,4 @@
-// soak.json: memory under sustained load (`--soak`, modes/soak.ts). What one soak process is
+// soak.json: memory under sustained load (`bench soak`, modes/soak.ts). What one soak process is
 // asked to do and reports back (measure/soak-worker.ts), the figures of a run
 // (summarise/trend.ts) and the growth rule they are judged by.
 

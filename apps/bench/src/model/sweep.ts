@@ -1,4 +1,4 @@
-// sweep.json: the size sweep's report (`--sweep`, modes/sweep.ts). Its figures are the shape
+// sweep.json: the size sweep's report (`bench sweep`, modes/sweep.ts). Its figures are the shape
 // @snappykit/workspace/sweep gives every reader (auto's thresholds script among them); the
 // bench adds its run header, as in bench.json.
 import type { AutoDescription } from "@snappykit/auto";

@@ -1,10 +1,9 @@
-// Every mode of the pipeline, by the name `--sweep`/`--soak`/`--merge` (or none) gives it. A
-// mode that reads reports instead of timing (`--merge`) is a ReadingMode: it builds its
+// Every mode of the pipeline, by the name its command gives it (inputs/args.ts). A mode that
+// reads reports instead of timing (`merge`, `render`) is a ReadingMode: it builds its
 // report from the files, with no catalog, runtime or gate.
 import type { ModeName } from "../model/options.js";
 import type { ReportKind } from "../model/outcome.js";
 import { benchMode } from "./bench.js";
-import { calibrateMode } from "./calibrate.js";
 import { mergeMode } from "./merge.js";
 import type { Mode, ReadingMode, Selected } from "./mode.js";
 import { renderMode } from "./render.js";
@@ -18,6 +17,5 @@ export const MODES: {
   sweep: sweepMode,
   soak: soakMode,
   merge: mergeMode,
-  calibrate: calibrateMode,
   render: renderMode,
 };

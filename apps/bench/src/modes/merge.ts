@@ -1,4 +1,4 @@
-// `pnpm bench --merge a.json b.json … [--out dir]`: earlier payload runs side by side, from
+// `pnpm bench merge a.json b.json … [--out dir]`: earlier payload runs side by side, from
 // several machines or runtimes, as one report. Nothing is timed: the files are read and
 // checked first (a bad one exits 2), then merged (summarise/merge.ts).
 import { relative, resolve } from "node:path";
@@ -14,7 +14,7 @@ export const mergeMode: ReadingMode = {
       try {
         return readReport(resolve(file));
       } catch (error) {
-        throw new UsageError(`--merge: ${(error as Error).message}`);
+        throw new UsageError(`merge: ${(error as Error).message}`);
       }
     });
     const shown = files.map((f) => {

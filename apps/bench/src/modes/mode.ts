@@ -47,7 +47,7 @@ export interface Prepared<S extends Selected> {
 }
 
 /**
- * A mode that reads reports instead of timing (`--merge`): no catalog, no runtime, no gate;
+ * A mode that reads reports instead of timing (`merge`): no catalog, no runtime, no gate;
  * it builds its report from the files it reads, and the formats render it.
  */
 export interface ReadingMode {

@@ -1,4 +1,4 @@
-// `pnpm bench --render <report.json>`: a saved bench, sweep or soak report drawn again by
+// `pnpm bench render <report.json>`: a saved bench, sweep or soak report drawn again by
 // today's renderers, its files (json, md, svg) written beside it under its own name, so a
 // changed chart or table reaches the committed reports (apps/bench/docs) without timing
 // anything again. The report's figures are not touched.
@@ -23,7 +23,7 @@ export function readAnyReport(file: string): Outcome {
   try {
     parsed = JSON.parse(readFileSync(file, "utf8"));
   } catch (error) {
-    throw new UsageError(`--render: cannot read ${file}: ${(error as Error).message}`);
+    throw new UsageError(`render: cannot read ${file}: ${(error as Error).message}`);
   }
   if (Array.isArray(parsed.points) && Array.isArray(parsed.sizes)) {
     const sweep = parsed as unknown as SweepReport;
@@ -42,7 +42,7 @@ export function readAnyReport(file: string): Outcome {
   try {
     return { kind: "bench", report: readReport(file) };
   } catch (error) {
-    throw new UsageError(`--render: ${(error as Error).message} (nor a sweep or soak report)`);
+    throw new UsageError(`render: ${(error as Error).message} (nor a sweep or soak report)`);
   }
 }
 

@@ -1,4 +1,4 @@
-// The soak (`pnpm bench --soak`): does RSS stay flat under sustained load? Each codec runs a
+// The soak (`pnpm bench soak`): does RSS stay flat under sustained load? Each codec runs a
 // gossip mix and a 50 MiB blob, each in a fresh process (measure/soak-runner.ts), after the
 // same gate as the payload run on every message and on the blob; the report has each run's
 // RSS and GC figures and whether its RSS keeps growing (summarise/trend.ts).

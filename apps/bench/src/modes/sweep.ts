@@ -1,4 +1,4 @@
-// The size sweep (`pnpm bench --sweep`): how cost grows with message size, and where the
+// The size sweep (`pnpm bench sweep`): how cost grows with message size, and where the
 // pure-JS/wasm codecs and the native ones cross. Every codec compresses and uncompresses
 // messages of 64 B to 4 MiB (×4 steps, or `--sizes`) cut from real consensus bytes, timed
 // like the payload run (gate, forks, fork medians with intervals); the crossover is
@@ -47,7 +47,7 @@ export const sweepMode: Mode<"sweep", SweepSelection, SweepMeasured> = {
   runtime: (opts) => opts.runtime,
 
   select({ opts }, catalog) {
-    const ops = selectOps(opts.ops, SWEEP_OPS.map(getOp), "op for --sweep");
+    const ops = selectOps(opts.ops, SWEEP_OPS.map(getOp), "op for bench sweep");
     const codecs = chooseCodecs(opts, catalog);
     const sizes = opts.sizes ?? SWEEP_SIZES;
     const streams = sweepStreams(catalog.payloads);

@@ -1,4 +1,4 @@
-// Every way a report is rendered, in one table, as mitata's `formats`: per format, a
+// Every way a report is rendered, in one table: per format, a
 // renderer for each kind of report it shows (bench, sweep, soak). A format with an
 // extension is a file named after the report's kind (bench.md, sweep.svg, soak.json) that
 // `--format` picks; the terminal's prints on stdout after every run. Renderers read only the
@@ -14,7 +14,6 @@ import { renderSweepMarkdown, renderSweepTerminal } from "./sweep-md.js";
 import { renderSweepSvg } from "./sweep-svg.js";
 import type { View } from "./table.js";
 import { renderTerminal } from "./terminal.js";
-import { renderThresholdsMarkdown, renderThresholdsTerminal } from "./thresholds.js";
 
 /** Renders one kind of report. */
 export type Renderer<K extends ReportKind> = (report: Reports[K], view: View) => string;
@@ -38,7 +37,6 @@ export const FORMATS: Formats = {
       sweep: renderSweepTerminal,
       soak: renderSoakTerminal,
       merge: renderMergeTerminal,
-      thresholds: renderThresholdsTerminal,
     },
   },
   json: {
@@ -48,7 +46,6 @@ export const FORMATS: Formats = {
       sweep: renderJson,
       soak: renderJson,
       merge: renderJson,
-      thresholds: renderJson,
     },
   },
   md: {
@@ -58,7 +55,6 @@ export const FORMATS: Formats = {
       sweep: renderSweepMarkdown,
       soak: renderSoakMarkdown,
       merge: renderMergeMarkdown,
-      thresholds: renderThresholdsMarkdown,
     },
   },
   svg: {

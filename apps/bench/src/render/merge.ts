@@ -1,4 +1,4 @@
-// merge.md and the terminal's view of `--merge`: a column group per run, labelled from its
+// merge.md and the terminal's view of `bench merge`: a column group per run, labelled from its
 // environment; per case the ratio to that run's reference and the codec's rank, then whether
 // the runs agree on the row's order.
 import type { MergedCell, MergeReport } from "../model/merge.js";

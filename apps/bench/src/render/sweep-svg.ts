@@ -7,6 +7,7 @@
 import { formatBytes } from "@snappykit/workspace/format";
 import type { SweepReport } from "../model/sweep.js";
 import { crossoverInterval } from "./sweep-md.js";
+import { runtimeLabel } from "./text.js";
 import { wrapText } from "./table.js";
 
 const esc = (s: string) =>
@@ -150,7 +151,7 @@ export function renderSweepSvg(report: SweepReport): string {
     `<title>Snappy throughput by message size, one line per codec, with the ts/napi and JS/native crossovers and auto's thresholds</title>`,
     `<rect width="${WIDTH}" height="${height}" fill="#fff"/>`,
     `<text x="10" y="24" font-size="17" font-weight="600">Snappy throughput by message size (higher is faster)</text>`,
-    `<text x="10" y="44" fill="#444">${esc(`${report.command} · ${e.date.slice(0, 10)} · Node ${e.node} · ${e.cores} cores · median of ${report.timing.forks} forks per point`)}</text>`,
+    `<text x="10" y="44" fill="#444">${esc(`${report.command} · ${e.date.slice(0, 10)} · ${e.runtime ? runtimeLabel(e.runtime) : `Node ${e.node}`} · ${e.cores} cores · median of ${report.timing.forks} forks per point`)}</text>`,
     `<text x="10" y="61" fill="#444">Lines: solid = native, dashed = wasm, dotted = JS. Grey rules: crossovers (shaded: their intervals).</text>`,
     `<text x="10" y="78" fill="#444">Purple rules: the sizes from which @snappykit/auto sends a call to native, per kind of data.</text>`,
   ];

@@ -1,23 +1,18 @@
 // The sections a generated block can name (`<!-- generated: <section> [args] -->`), each a
-// function of the sources (docs-sources.mjs), its arguments and the file it is written into.
+// function of the sources (sources.js), its arguments and the file it is written into.
 // Figures come from the reports' JSON fields, and are written with the bench's own renderers
 // (apps/bench/dist/render), so a doc shows a number exactly as the report does; "auto-routes"
 // runs @snappykit/auto's own routing over the fixtures' bytes.
 import { posix } from "node:path";
+import { createCodec as createAuto } from "@snappykit/auto";
+import { loadPayloads } from "@snappykit/fixtures";
 import { formatBytes, formatDuration, markdownTable } from "@snappykit/workspace/format";
-import { formatTime } from "../../apps/bench/dist/render/numbers.js";
-import { crossoverLine } from "../../apps/bench/dist/render/sweep-md.js";
-import {
-  overheadTable,
-  payloadLabel,
-  relativeTable,
-  speedTable,
-} from "../../apps/bench/dist/render/tables.js";
-import { loadPayloads } from "../../fixtures/dist/index.js";
-import { createCodec as createAuto } from "../../packages/auto/dist/index.js";
-import { day, machine, short, timedIn } from "./docs-format.mjs";
-import { RUN_SECTIONS } from "./docs-runs.mjs";
-import { REPORTS } from "./docs-sources.mjs";
+import { formatTime } from "../render/numbers.js";
+import { crossoverLine } from "../render/sweep-md.js";
+import { overheadTable, payloadLabel, relativeTable, speedTable } from "../render/tables.js";
+import { day, machine, short, timedIn } from "./format.js";
+import { RUN_SECTIONS } from "./runs.js";
+import { REPORTS } from "./sources.js";
 
 /**
  * Where a section is written: the doc's path from the repository root, and relative links

@@ -3,8 +3,9 @@ import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { reportStatus } from "@snappykit/workspace/environment";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { reportStatus, staleReports } from "./report-trees.mjs";
+import { staleReports } from "./stale.js";
 
 const root = mkdtempSync(join(tmpdir(), "report-trees-"));
 const git = (...args) => execFileSync("git", args, { cwd: root, encoding: "utf8" }).trim();
@@ -80,7 +81,7 @@ describe("staleReports", () => {
     commit("soak, corpus");
     const problems = staleReports(root);
     expect(problems).toContain(
-      "apps/bench/docs/soak.json was measured with uncommitted changes: run `pnpm bench --soak && npm run docs -- --adopt`",
+      "apps/bench/docs/soak.json was measured with uncommitted changes: run `pnpm bench soak && npm run docs -- --adopt`",
     );
     expect(problems).toContainEqual(
       expect.stringMatching(

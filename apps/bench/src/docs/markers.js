@@ -1,6 +1,6 @@
 // The marker mechanics of every generated block in the repository's Markdown: a block starts
 // with `<!-- generated: <section> [args] -->` and ends with `<!-- /generated -->`; what lies
-// between is the section's output, written by `npm run docs` (scripts/docs.mjs) and
+// between is the section's output, written by `npm run docs` (apps/bench/src/docs/generate.js) and
 // compared with it by `npm test`. Only these two functions know the syntax.
 
 const START = /<!-- generated: ([a-z][\w-]*)((?: [^\s>]+)*) -->/g;

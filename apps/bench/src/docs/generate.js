@@ -1,19 +1,18 @@
-#!/usr/bin/env node
-// The results page (docs/results.md) and the root README's tables, written from the lab's
-// committed reports; and the check of `npm test` that they, and the reports, are current.
-// A generated block (`<!-- generated: <section> [args] -->` … `<!-- /generated -->`,
-// scripts/lib/markers.mjs) holds what its section (scripts/lib/docs-sections.mjs) writes
-// from the reports (scripts/lib/docs-sources.mjs); only README.md and docs/results.md hold
-// blocks, so a change to a library touches no package README. The check fails on a block
-// that differs from what its section writes now, a block anywhere else, a link to a file or
-// heading the repository does not hold. It does not compare the `report-status` block (what
-// changed since each report was measured, scripts/lib/report-trees.mjs): a change to a
-// library passes `npm test`, and a release refuses stale reports instead.
+// `bench docs`: the results page (docs/results.md) and the root README's tables, written
+// from the lab's committed reports; and the check of `npm test` that they are current. A
+// generated block (`<!-- generated: <section> [args] -->` … `<!-- /generated -->`,
+// markers.js) holds what its section (sections.js) writes from the reports (sources.js);
+// only README.md and docs/results.md hold blocks, so a change to a library touches no
+// package README. The check fails on a block that differs from what its section writes now,
+// a block anywhere else, a link to a file or heading the repository does not hold. It leaves
+// the `report-status` block as written (what changed since each report was measured): a
+// change to a library passes `npm test`, and a release refuses stale reports (stale.js).
 //
-//   npm run docs                    rewrite every generated block from the committed reports
-//   npm run docs -- --adopt         first copy the latest complete bench, sweep, soak, trials
-//                                   and corpus reports of apps/bench/results into apps/bench/docs
-//   node scripts/docs.mjs --check   list what is stale or wrong, exit 1 if anything is
+//   npm run docs                 rewrite every generated block from the committed reports
+//   npm run docs -- --adopt      first copy the latest complete bench, sweep, soak, trials
+//                                and corpus reports of apps/bench/results into apps/bench/docs
+//   pnpm bench docs --check      list what is wrong, exit 1 if anything is
+//   pnpm bench docs --stale      list the reports whose packages changed, exit 1 if any is
 import {
   copyFileSync,
   existsSync,
@@ -24,9 +23,10 @@ import {
 } from "node:fs";
 import { join, posix } from "node:path";
 import { repoRoot } from "@snappykit/workspace";
-import { here, SECTIONS } from "./lib/docs-sections.mjs";
-import { docsContext, REPORTS } from "./lib/docs-sources.mjs";
-import { generatedBlocks, withGeneratedBlocks } from "./lib/markers.mjs";
+import { generatedBlocks, withGeneratedBlocks } from "./markers.js";
+import { here, SECTIONS } from "./sections.js";
+import { docsContext, REPORTS } from "./sources.js";
+import { staleReports } from "./stale.js";
 
 /** The Markdown files the generator and the check read, as globs of one `*` per segment. */
 const DOCS = [
@@ -226,15 +226,23 @@ export function adoptReports(root = repoRoot, log = console.log) {
   }
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) {
-  if (process.argv.includes("--check")) {
-    const problems = checkDocs();
-    for (const p of problems) console.error(p);
-    process.exit(problems.length > 0 ? 1 : 0);
+/**
+ * `bench docs [--check | --stale | --adopt]` on the repository at `root`; the exit code.
+ * @param {{ check?: boolean, stale?: boolean, adopt?: boolean }} flags
+ * @param {{ stdout: { write(s: string): unknown }, stderr: { write(s: string): unknown } }} io
+ */
+export function docsCommand(flags, io, root = repoRoot) {
+  const problems = flags.stale ? staleReports(root) : flags.check ? checkDocs({ root }) : null;
+  if (problems) {
+    for (const p of problems) io.stderr.write(`${p}\n`);
+    if (flags.stale && problems.length > 0)
+      io.stderr.write("a release publishes only what the committed reports measured\n");
+    return problems.length > 0 ? 1 : 0;
   }
-  if (process.argv.includes("--adopt")) adoptReports();
-  const changed = writeDocs();
-  console.log(
-    changed.length > 0 ? `rewrote ${changed.join(", ")}` : "every generated block is up to date",
+  if (flags.adopt) adoptReports(root, (line) => io.stdout.write(`${line}\n`));
+  const changed = writeDocs({ root });
+  io.stdout.write(
+    `${changed.length > 0 ? `rewrote ${changed.join(", ")}` : "every generated block is up to date"}\n`,
   );
+  return 0;
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { generatedBlocks, withGeneratedBlocks } from "./markers.mjs";
+import { generatedBlocks, withGeneratedBlocks } from "./markers.js";
 
 const doc = [
   "# Title",

@@ -3,10 +3,11 @@
 // what the `--compare` trials flagged (trials).
 import { existsSync } from "node:fs";
 import { join, posix } from "node:path";
+import { reportStatus } from "@snappykit/workspace/environment";
 import { formatDuration, markdownTable } from "@snappykit/workspace/format";
-import { day, machine, short, timedIn } from "./docs-format.mjs";
-import { REPORTS } from "./docs-sources.mjs";
-import { REGENERATE, reportStatus } from "./report-trees.mjs";
+import { day, machine, short, timedIn } from "./format.js";
+import { REPORTS } from "./sources.js";
+import { REGENERATE } from "./stale.js";
 
 const md = (file) => file.replace(/json$/, "md");
 
