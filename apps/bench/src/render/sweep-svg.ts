@@ -7,8 +7,8 @@
 import { formatBytes } from "@snappykit/workspace/format";
 import type { SweepReport } from "../model/sweep.js";
 import { crossoverInterval } from "./sweep-md.js";
-import { runtimeLabel } from "./text.js";
 import { wrapText } from "./table.js";
+import { runtimeLabel } from "./text.js";
 
 const esc = (s: string) =>
   s.replaceAll("&", "&amp;").replaceAll("<", "&lt;").replaceAll(">", "&gt;");
