@@ -171,7 +171,7 @@
         ;; them), and attestation's uncompressInto took 3 % longer with it.
         (local.set $repeat
           (if (result v128) (i32.eq (local.get $offset) (i32.const 1))
-            (then (i8x16.splat (i32.load8_u offset=65536 (local.get $from))))
+            (then (v128.load8_splat offset=65536 (local.get $from)))
             (else (i8x16.swizzle (v128.load offset=65536 align=1 (local.get $from))
               (v128.load offset=1024 (i32.shl (local.get $offset) (i32.const 4)))))))
         (local.set $next (v128.load offset=1280 (i32.shl (local.get $offset) (i32.const 4))))
