@@ -2,7 +2,7 @@
 // the inputs it is sent, one per event-loop turn, reporting each result. The parent kills it
 // on a hang or runaway memory and forks a fresh one, so nothing here needs to survive that.
 import { pathToFileURL } from "node:url";
-import type { AdapterModule } from "@snappykit/core";
+import type { AdapterModule, RawModule } from "@snappykit/core";
 import { openTarget } from "@snappykit/workspace/targets";
 import { MemoryProbe } from "./memory.js";
 import { classifyReturn, classifyThrow, type Expected } from "./outcome.js";
@@ -38,7 +38,7 @@ function describeOutput(output: unknown, expected: Expected): string {
 
 async function load(entry: string, target: Target, variant?: string): Promise<void> {
   try {
-    const mod = (await import(pathToFileURL(entry).href)) as Partial<AdapterModule>;
+    const mod = (await import(pathToFileURL(entry).href)) as Partial<AdapterModule & RawModule>;
     let library: string;
     let compress: (input: Uint8Array) => Uint8Array;
     if (target === "adapter") {

@@ -1,6 +1,6 @@
 // One target's cases timed in the current process, and how a fork builds its target: the
 // part of forking that needs no Node APIs, so a browser page can run it too (browser.ts).
-import type { AdapterModule } from "@snappykit/core";
+import type { AdapterModule, RawModule } from "@snappykit/core";
 import { openTarget } from "@snappykit/workspace/targets";
 import { adapterTarget, rawTarget } from "../inputs/cases.js";
 import { getOp } from "../inputs/ops.js";
@@ -12,12 +12,18 @@ import { CaseTimer, type TimedCase } from "./run.js";
 export async function loadTarget(spec: TargetSpec): Promise<Target> {
   const mod = (await import(
     spec.entry.startsWith("file:") ? spec.entry : `file://${spec.entry}`
-  )) as AdapterModule;
+  )) as AdapterModule & RawModule;
   return targetOf(mod, spec);
 }
 
-/** Build the target a spec describes from its adapter module, however that was imported. */
-export async function targetOf(mod: AdapterModule, spec: TargetSpec): Promise<Target> {
+/**
+ * Build the target a spec describes from its module (the adapter's main entry, or its
+ * `./raw` entry for a raw target), however that was imported.
+ */
+export async function targetOf(
+  mod: Partial<AdapterModule & RawModule>,
+  spec: TargetSpec,
+): Promise<Target> {
   return spec.impl === "raw"
     ? rawTarget(spec.codec, await openTarget(mod, { impl: "raw" }, spec.entry))
     : adapterTarget(

@@ -155,7 +155,7 @@ export interface RowInputs {
 export interface TargetSpec {
   readonly codec: string;
   readonly impl: TargetImpl;
-  /** Absolute path of the adapter package's entry module. */
+  /** Absolute path of the adapter package's entry module (its `./raw` entry for a raw target). */
   readonly entry: string;
   /** Set for an adapter variant: the codec comes from `createVariants()`. */
   readonly variant?: boolean;
