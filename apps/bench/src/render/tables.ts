@@ -94,7 +94,10 @@ export function speedTable(report: BenchReport): Table {
  */
 export function relativeTable(report: BenchReport): Table {
   const cols = codecColumns(report);
-  const rows = report.relative.map((row) => [
+  // Ops the reference does not offer (into-calls, gossip, alloc rows without napi) have no
+  // ratio in any column: the speed table has their times.
+  const rated = report.relative.filter((row) => row.cells.some((x) => x.ratio !== undefined));
+  const rows = rated.map((row) => [
     c(payloadLabel(report, row.payload)),
     c(row.op),
     ...cols.map((id) => {
