@@ -9,7 +9,13 @@ import { loadPayloads } from "@snappykit/fixtures";
 import { formatBytes, formatDuration, markdownTable } from "@snappykit/workspace/format";
 import { formatTime } from "../render/numbers.js";
 import { crossoverLine } from "../render/sweep-md.js";
-import { overheadTable, payloadLabel, relativeTable, speedTable } from "../render/tables.js";
+import {
+  overheadTable,
+  payloadLabel,
+  ratedRows,
+  relativeTable,
+  speedTable,
+} from "../render/tables.js";
 import { day, machine, short, timedIn } from "./format.js";
 import { RUN_SECTIONS } from "./runs.js";
 import { REPORTS } from "./sources.js";
@@ -106,8 +112,10 @@ function ratios(report, { payloads, ops, codecs }) {
   const keep = (row) =>
     (!payloads || payloads.includes(row.payload)) && (!ops || ops.includes(row.op));
   const columns = codecs ?? table.headers.slice(2);
-  const picked = pick(table, report.relative, keep, ["payload", "op", ...columns]);
-  const fastest = report.relative.filter(keep).map((row) => tied(row.fastest));
+  const picked = pick(table, ratedRows(report), keep, ["payload", "op", ...columns]);
+  const fastest = ratedRows(report)
+    .filter(keep)
+    .map((row) => tied(row.fastest));
   return markdownTable(
     ["payload", "op", "fastest (or tied)", ...columns],
     ["l", "l", "l", ...columns.map(() => "r")],
@@ -179,14 +187,11 @@ export const SECTIONS = {
     const speed = speedTable(report);
     const relative = relativeTable(report);
     const reference = id === report.reference;
-    const rows = report.relative.flatMap((row, i) => {
-      const column = speed.headers.indexOf(id);
-      const timeRow = speed.rows.find(
-        (r) => r[0].text === payloadLabel(report, row.payload) && r[1].text === row.op,
-      );
-      const time = timeRow?.[column];
+    const rows = report.relative.flatMap((row) => {
+      const at = (r) => r[0].text === payloadLabel(report, row.payload) && r[1].text === row.op;
+      const time = speed.rows.find(at)?.[speed.headers.indexOf(id)];
       if (!time || time.text === "—") return [];
-      const ratio = relative.rows[i][relative.headers.indexOf(id)];
+      const ratio = relative.rows.find(at)?.[relative.headers.indexOf(id)] ?? { text: "—" };
       return [
         [
           payloadLabel(report, row.payload),
