@@ -8,9 +8,11 @@ export type {
   UncompressOptions,
 } from "./codec.js";
 export {
+  defineReasons,
   isSnappyError,
   REASON_CODES,
   REASONS,
+  type ReasonSpec,
   SnappyError,
   type SnappyErrorCode,
   type SnappyErrorDetails,
@@ -18,6 +20,7 @@ export {
   type SnappyErrorFields,
   type SnappyErrorNumbers,
   type SnappyErrorReason,
+  type SnappyErrorReasons,
   toSnappyError,
   withContext,
 } from "./errors.js";
