@@ -4,14 +4,7 @@
 // do not agree on is outlined in red.
 import type { MergeReport } from "../model/merge.js";
 import { formatRatio } from "./numbers.js";
-import { colourFor } from "./svg.js";
-
-const esc = (s: string) =>
-  s
-    .replaceAll("&", "&amp;")
-    .replaceAll("<", "&lt;")
-    .replaceAll(">", "&gt;")
-    .replaceAll('"', "&quot;");
+import { colourFor, esc } from "./svg.js";
 
 /** Render the runs' heat maps as one standalone SVG document. */
 export function renderMergeSvg(report: MergeReport): string {
