@@ -44,7 +44,7 @@ export function selectRun(opts: CliOptions, catalog: Catalog): Selection {
   const preferred = opts.runtime === "browser" ? BROWSER_REFERENCE : DEFAULT_REFERENCE;
   const reference =
     opts.reference ?? (available.some((a) => a.id === preferred) ? preferred : available[0]?.id);
-  if (reference === undefined) throw new Error("no adapter loaded; see --list");
+  if (reference === undefined) throw new Error("no adapter loaded; see `bench list`");
   selectNames(
     "reference codec",
     [reference],
@@ -116,11 +116,12 @@ export function chooseCodecs(
   const all = codecs.map((a) => a.id);
   const ids = opts.codecs ? selectNames("codec", opts.codecs, all) : all;
   const selected = codecs.filter((a) => ids.includes(a.id));
-  if (selected.length === 0) throw new UsageError("nothing to run: no codec loaded (see --list)");
+  if (selected.length === 0)
+    throw new UsageError("nothing to run: no codec loaded (see `bench list`)");
   return selected;
 }
 
-/** Load-time facts for `--list`: codecs, payloads (default set marked) and ops. */
+/** Load-time facts for `bench list`: codecs, payloads (default set marked) and ops. */
 export function listing(catalog: Catalog): string {
   const lines = ["codecs:"];
   // Columns as wide as the longest name, so every description starts in one column.
