@@ -43,6 +43,8 @@ export interface FramedImpl {
    * a library with its own Snappy, run in the reference codec's forks.
    */
   readonly overCodec: boolean;
+  /** Decodes with the codec's `uncompressInto`: runs only over codecs that have it. */
+  readonly needsInto?: boolean;
   encode(codec: SnappyCodec): (ssz: Uint8Array) => Promise<Encoded>;
   /**
    * Decode one chunk from `prefix` (its varint length) and `pieces` (the framed bytes after
@@ -209,6 +211,7 @@ export const FRAMED: readonly FramedImpl[] = [
     includes:
       "Buffer.alloc per chunk, chunks kept in a Uint8ArrayList, joined at the end (one copy)",
     overCodec: true,
+    needsInto: true,
     ...lodestar,
   },
   {

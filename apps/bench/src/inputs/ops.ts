@@ -203,11 +203,15 @@ export const REQRESP_CODECS: readonly string[] = ["ts", "auto", "napi"];
 /** A libp2p stream's pieces: a Noise transport message carries at most 65,535 − 16 bytes. */
 export const LIBP2P_PIECE = 65_519;
 
-/** Whether `target` runs `impl`: a pattern over a codec in its codecs' forks, a library in napi's. */
-const runsFramed = (impl: FramedImpl, target: Target) =>
+/**
+ * Whether `target` runs `impl`: a pattern over a codec in its codecs' forks (Lodestar's only
+ * where the codec has `uncompressInto`: napi has none), a library in napi's.
+ */
+export const runsFramed = (impl: FramedImpl, target: Target) =>
   target.impl === "adapter" &&
   (impl.overCodec
-    ? REQRESP_CODECS.includes(target.codec) && typeof target.backend.uncompressInto === "function"
+    ? REQRESP_CODECS.includes(target.codec) &&
+      (!impl.needsInto || typeof target.backend.uncompressInto === "function")
     : target.codec === DEFAULT_REFERENCE);
 
 /**
