@@ -168,7 +168,7 @@ export function reqrespAnswer(report: BenchReport): string[] {
       `${ratio(pick)} its time, and it peaks at ${formatPeak(pick.read!)} of external memory, ` +
       "the least of those tied.",
     `Tied there: ${tied.map((r) => `${r.label} (${ratio(r)}, peak ${formatPeak(r.read!)})`).join("; ")}. ` +
-      `Slower, the interval excluding 1: ${
+      `Slower${vs.get(fastest)!.ci ? ", the interval excluding 1" : " (no interval: too few forks to tell a tie)"}: ${
         checked
           .filter((r) => !tied.includes(r))
           .map((r) => `${r.label} (${ratio(r)})`)
