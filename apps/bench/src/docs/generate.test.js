@@ -208,7 +208,7 @@ describe("reqresp", () => {
   it("answers from the committed run: the pick, the table with peak memory, the fuzzer's rows", () => {
     expect(context.reqresp).not.toBeNull();
     const text = render("");
-    expect(text).toMatch(/\*\*For req\/resp: [a-z-]+( over [a-z]+)?\.\*\*/);
+    expect(text).toMatch(/\*\*For req\/resp: [a-z-]+( over [a-z]+)?\*\* \(/);
     expect(text).toContain("`npm run bench:reqresp` on ");
     expect(text).toContain("peak external memory ÷ response");
     expect(render(" answer")).not.toContain("| response");

@@ -214,7 +214,7 @@ export const LIBP2P_PIECE = 65_519;
  * Whether `target` runs `impl`: a pattern over a codec in its codecs' forks (Lodestar's only
  * where the codec has `uncompressInto`: napi has none), a library in napi's.
  */
-export const runsFramed = (impl: FramedImpl, target: Target) =>
+const runsFramed = (impl: FramedImpl, target: Target) =>
   target.impl === "adapter" &&
   (impl.overCodec
     ? REQRESP_CODECS.includes(target.codec) &&

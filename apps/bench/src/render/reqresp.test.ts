@@ -29,7 +29,7 @@ const ops = [
 ].flatMap(([id, over, crc]) =>
   ["encode", "read"].map((kind) => ({
     id: `reqresp-${kind}:${id}`,
-    description: `library${over ? OVER_CODEC : ""}: ${kind}; CRC ${crc}`,
+    description: `${id} 1.0${over ? OVER_CODEC : ""}: ${kind} every chunk; CRC ${crc}`,
   })),
 );
 
@@ -63,12 +63,12 @@ describe("req/resp table and answer", () => {
 
   it("pick, of the CRC-checking reads tied for fastest, the one with the least peak", () => {
     const [first, second, third] = reqrespAnswer(withFramed(1.1));
-    expect(first).toMatch(/^\*\*For req\/resp: snappykit over ts\.\*\*/);
+    expect(first).toMatch(/^\*\*For req\/resp: snappykit over ts\*\* \(snappykit 1\.0\)\. /);
     expect(second).toContain("snappy-frames (");
     expect(second).toMatch(/Slower, the interval excluding 1: lodestar over ts \(3\.\d\d×/);
     expect(third).toBe("Checks no CRC, so left out: chainsafe-snappy-stream.");
     // Memory decides between the tied: with more than snappy-frames' peak, snappy-frames.
-    expect(reqrespAnswer(withFramed(2.5))[0]).toMatch(/^\*\*For req\/resp: snappy-frames\.\*\*/);
+    expect(reqrespAnswer(withFramed(2.5))[0]).toMatch(/^\*\*For req\/resp: snappy-frames\*\*/);
   });
 
   it("print in the Markdown report only when the run has framed rows", () => {

@@ -19,6 +19,8 @@ const ENCODE = "reqresp-encode:";
 export interface FramedRow {
   /** "snappykit over ts", "snappy-frames". */
   readonly label: string;
+  /** The package, version and calls, from the op's description. */
+  readonly library: string;
   readonly payload: string;
   readonly crcChecked: boolean;
   readonly read?: CaseResult;
@@ -49,6 +51,7 @@ export function framedRows(report: BenchReport): FramedRow[] {
       const ratio = fastest && Number.isFinite(read.p50) ? caseRatio(read, fastest) : undefined;
       rows.push({
         label: text.includes(OVER_CODEC) ? `${impl} over ${read.codec}` : impl,
+        library: /^(.*?)(?: over the fork's codec)?: read every/.exec(text)?.[1] ?? impl,
         payload: p.name,
         crcChecked: /; CRC checked/.test(text),
         read,
@@ -162,11 +165,14 @@ export function reqrespAnswer(report: BenchReport): string[] {
       ? `${formatRatio(e.value)} [${e.ci.low.toFixed(2)}, ${e.ci.high.toFixed(2)}]`
       : formatRatio(e.value);
   };
+  const how =
+    pick === fastest
+      ? `its read is the fastest of the implementations that check CRCs (${formatEstimate(pick.read!)})`
+      : `its read is tied with the fastest of the implementations that check CRCs, ${fastest.label} ` +
+        `(${formatEstimate(pick.read!)}, ${ratio(pick)} its time)`;
   return [
-    `**For req/resp: ${pick.label}.** On ${at}, of the implementations that check CRCs, its ` +
-      `read is tied with the fastest (${fastest.label}): ${formatEstimate(pick.read!)}, ` +
-      `${ratio(pick)} its time, and it peaks at ${formatPeak(pick.read!)} of external memory, ` +
-      "the least of those tied.",
+    `**For req/resp: ${pick.label}** (${pick.library}). On ${at}, ${how}, and its peak external memory, ` +
+      `${formatPeak(pick.read!)}, is the least of those tied.`,
     `Tied there: ${tied.map((r) => `${r.label} (${ratio(r)}, peak ${formatPeak(r.read!)})`).join("; ")}. ` +
       `Slower${vs.get(fastest)!.ci ? ", the interval excluding 1" : " (no interval: too few forks to tell a tie)"}: ${
         checked
