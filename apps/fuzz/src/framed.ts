@@ -6,7 +6,8 @@
 // settles (a stream waiting for a callback that never comes) is killed at HANG_MS, "hang".
 import { mutate, prng } from "@snappykit/conformance/cases";
 import type { SnappyCodec } from "@snappykit/core";
-import { crc32c, encodeSszSnappy, MAX_PAYLOAD_SIZE, maskChecksum } from "@snappykit/framing";
+import { crc32c, maskChecksum } from "@snappykit/framing";
+import { encodeSszSnappy, MAX_PAYLOAD_SIZE } from "@snappykit/p2p";
 import { referenceSsz } from "./guided/reference.js";
 import type { SetName } from "./inputs.js";
 import { type Expected, emptyStats, mergeStats, missedTargets } from "./outcome.js";

@@ -3,7 +3,7 @@
 // on a hang or runaway memory and forks a fresh one, so nothing here needs to survive that.
 import { pathToFileURL } from "node:url";
 import type { AdapterModule, SnappyCodec } from "@snappykit/core";
-import { encodeSszSnappy } from "@snappykit/framing";
+import { encodeSszSnappy } from "@snappykit/p2p";
 import { openTarget } from "@snappykit/workspace/targets";
 import { piecesOf, readPrefix } from "./framed.js";
 import { MemoryProbe } from "./memory.js";

@@ -4,19 +4,12 @@
 // views of a Buffer input, so a caller reusing it changed the "decoded" data).
 import { describe, expect, it } from "vitest";
 import {
-  ByteReader,
   createFrameDecoderStream,
   decodeFramed,
   decodeFramedStream,
-  decodeSszSnappy,
-  decodeSszSnappyAt,
-  decodeSszSnappySequence,
   encodeFramed,
-  encodeSszSnappy,
-  encodeSszSnappySequence,
   FrameDecoder,
   FrameEncoder,
-  readSszSnappy,
 } from "./index.js";
 import { codecs, concat, expectBytes, randomBytes, structuredBytes } from "./test/helpers.js";
 
@@ -77,8 +70,6 @@ describe.each(codecs.map((c) => [c.name, c] as const))(
   (_, codec) => {
     for (const [name, data] of payloads) {
       const framed = encodeFramed(codec, data);
-      const ssz = encodeSszSnappy(codec, data);
-      const bounds = { minSize: 0, maxSize: data.length };
 
       it(`decoders, ${name}`, async () => {
         for (const [kind, _] of inputKinds(framed)) {
@@ -122,50 +113,12 @@ describe.each(codecs.map((c) => [c.name, c] as const))(
             expectBytes(before, data, what(api));
           }
         }
-        for (const [kind, input] of inputKinds(ssz)) {
-          const what = (api: string) => `${api}(${kind})`;
-          const copies = () => inputKinds(ssz).find(([k]) => k === kind)![1];
-          expectOwned(decodeSszSnappy(codec, input, bounds), data, input, what("decodeSszSnappy"));
-          let other = copies();
-          expectOwned(
-            decodeSszSnappyAt(codec, other, 0, bounds).ssz,
-            data,
-            other,
-            what("decodeSszSnappyAt"),
-          );
-          other = copies();
-          const [only] = decodeSszSnappySequence(codec, other, bounds);
-          expectOwned(only!, data, other, what("decodeSszSnappySequence"));
-          other = copies();
-          expectOwned(
-            await readSszSnappy(codec, new ByteReader([other]), bounds),
-            data,
-            other,
-            what("readSszSnappy"),
-          );
-          other = copies();
-          expectOwned(
-            await decodeSszSnappy(codec, [other], bounds),
-            data,
-            other,
-            what("decodeSszSnappy(stream)"),
-          );
-        }
       });
 
       it(`encoders, ${name}`, () => {
         for (const [kind, input] of inputKinds(data)) {
           const what = (api: string) => `${api}(${kind})`;
           expectOwned(encodeFramed(codec, input), framed, input, what("encodeFramed"));
-          const again = inputKinds(data).find(([k]) => k === kind)![1];
-          expectOwned(encodeSszSnappy(codec, again), ssz, again, what("encodeSszSnappy"));
-          const seq = inputKinds(data).find(([k]) => k === kind)![1];
-          expectOwned(
-            encodeSszSnappySequence(codec, [seq]),
-            ssz,
-            seq,
-            what("encodeSszSnappySequence"),
-          );
           const streamed = inputKinds(data).find(([k]) => k === kind)![1];
           const encoder = new FrameEncoder(codec);
           const pieces = [...encoder.write(streamed), ...encoder.end()];

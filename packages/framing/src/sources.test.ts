@@ -6,18 +6,12 @@ import {
   ByteReader,
   createFrameDecoderStream,
   decodeFramedStream,
-  decodeSszSnappy,
   encodeFramed,
   encodeFramedStream,
-  encodeSszSnappySequence,
   FrameDecoder,
   FrameEncoder,
-  MAX_PAYLOAD_SIZE,
-  readSszSnappy,
 } from "./index.js";
 import { codecs, concat, expectBytes, structuredBytes } from "./test/helpers.js";
-
-const any = { minSize: 0, maxSize: MAX_PAYLOAD_SIZE };
 
 /**
  * A Uint8ArrayList that fails the test if framing flattens it: reading it by index or copying
@@ -96,23 +90,6 @@ describe.each(codecs.map((c) => [c.name, c] as const))("Uint8ArrayList chunks, %
       const out = [...lists.flatMap((list) => [...encoder.write(list)]), ...encoder.end()];
       expectBytes(concat(...out), framed);
     }
-  });
-
-  it("ByteReader, readSszSnappy and decodeSszSnappy read lists cut at every byte", async () => {
-    const items = [structuredBytes(700), new Uint8Array(0), structuredBytes(50, 9)];
-    const response = encodeSszSnappySequence(codec, items, { chunkSize: 300 });
-    for (const lists of everyCut(response)) {
-      const reader = new ByteReader(lists);
-      for (const item of items) expectBytes(await readSszSnappy(codec, reader, any), item);
-      expect(await reader.atEnd()).toBe(true);
-      expect(reader.position).toBe(response.length);
-    }
-    const one = encodeSszSnappySequence(codec, [items[0]!]);
-    for (const lists of everyCut(one)) {
-      expectBytes(await decodeSszSnappy(codec, lists, any), items[0]!);
-    }
-    // A single list is a source of its parts.
-    expectBytes(await decodeSszSnappy(codec, new Uint8ArrayList(one), any), items[0]!);
   });
 
   it("a ByteReader's reads from a list are the caller's own bytes", async () => {
@@ -223,18 +200,10 @@ describe.each(codecs.map((c) => [c.name, c] as const))("stopping a stream, %s", 
     }
   });
 
-  it("decodeSszSnappy cancels the stream it stops reading; ByteReader.cancel() does on demand", async () => {
-    const payload = encodeSszSnappySequence(codec, [data.subarray(0, 1000), data]);
-    // Trailing bytes (the second payload): the source is cancelled, not left open.
-    const trailing = recordingStream(payload, 100);
-    await expect(decodeSszSnappy(codec, trailing.stream, any)).rejects.toMatchObject({
-      reason: "trailing-bytes",
-    });
-    expect(trailing.seen.cancelled).toBe(true);
-    expect(trailing.stream.locked).toBe(false);
-    const manual = recordingStream(payload, 100);
+  it("ByteReader.cancel() cancels the stream on demand", async () => {
+    const manual = recordingStream(data, 100);
     const reader = new ByteReader(manual.stream);
-    expectBytes(await readSszSnappy(codec, reader, any), data.subarray(0, 1000));
+    expectBytes((await reader.read(1000))!, data.subarray(0, 1000));
     await reader.cancel();
     expect(manual.seen.cancelled).toBe(true);
     expect(manual.stream.locked).toBe(false);

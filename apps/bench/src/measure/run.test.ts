@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import type { SnappyCodec } from "@snappykit/core";
-import { encodeSszSnappy } from "@snappykit/framing";
+import { encodeSszSnappy } from "@snappykit/p2p";
 import { discoverAdapters, loadAdapters } from "@snappykit/workspace";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { TINY_TIMING, takeTurns } from "../__fixtures__/timing.js";

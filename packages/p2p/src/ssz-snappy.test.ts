@@ -1,21 +1,23 @@
 import { maxCompressedLength } from "@snappykit/core";
-import { describe, expect, it } from "vitest";
 import {
   ByteReader,
   decodeFramed,
   decodeFramedStream,
-  decodeSszSnappy,
-  decodeSszSnappyAt,
-  decodeSszSnappySequence,
   encodeFramed,
-  encodeSszSnappy,
-  encodeSszSnappySequence,
   FrameDecoder,
   MAX_CHUNK_DATA,
   MAX_COMPRESSED_CHUNK_LENGTH,
+  STREAM_IDENTIFIER,
+} from "@snappykit/framing";
+import { describe, expect, it } from "vitest";
+import {
+  decodeSszSnappy,
+  decodeSszSnappyAt,
+  decodeSszSnappySequence,
+  encodeSszSnappy,
+  encodeSszSnappySequence,
   MAX_PAYLOAD_SIZE,
   readSszSnappy,
-  STREAM_IDENTIFIER,
 } from "./index.js";
 import {
   asyncCodeOf,
