@@ -12,6 +12,7 @@ import {
 } from "@snappykit/workspace";
 import { machine, measuredTrees } from "@snappykit/workspace/environment";
 import { adapterTargets } from "@snappykit/workspace/targets";
+import { runFramed } from "./framed.js";
 import {
   craftedSet,
   type InputSet,
@@ -56,6 +57,10 @@ export interface FuzzOptions {
   raw?: boolean;
   /** Seed of the random and mutated sets. @default 1 */
   seed?: number;
+  /** Also fuzz the framed (req/resp) implementations (framed.ts). @default true */
+  framed?: boolean;
+  /** Mutated inputs for each framed implementation. @default n */
+  framedN?: number;
   /** Kill a child whose RSS passes this. @default 6 GiB */
   rssCapBytes?: number;
   /** Called after every input. */
@@ -119,6 +124,7 @@ function buildPool(compressor: SnappyCodec) {
   streams.push(...legalFormSeeds(POOL_LEGAL_FORMS, POOL_MAX_STREAM).map((c) => c.stream));
   const small = streams.filter((s) => s.length <= POOL_MAX_STREAM);
   return {
+    compressor,
     streams: small,
     info: {
       source,
@@ -259,13 +265,36 @@ export async function runFuzz(options: FuzzOptions = {}): Promise<SafetyReport> 
     }
   }
 
+  const rank = { adapter: 0, raw: 1, framed: 2 };
   const ordered = [...rows.values()].sort((a, b) =>
-    a.target === b.target ? a.id.localeCompare(b.id) : a.target === "adapter" ? -1 : 1,
+    a.target === b.target ? a.id.localeCompare(b.id) : rank[a.target] - rank[b.target],
   );
   for (const row of ordered) {
     row.total = mergeStats(Object.values(row.sets));
     row.missed = missedTargets(row.total, row.target);
   }
+  // The framed implementations over ts (ours and Lodestar's pattern need a codec; the
+  // libraries bring their own), after the codecs.
+  const ts = discoverAdapters().find((e) => e.id === "ts");
+  const framed =
+    options.framed !== false && ts
+      ? await runFramed({
+          entry: ts.entry,
+          codec: pool.compressor,
+          n: options.framedN ?? n,
+          seed: seed + 2,
+          rssCapBytes,
+          onProgress: (set, id, done, total) =>
+            options.onProgress?.({
+              set,
+              codec: `${id} (framed)`,
+              done,
+              total,
+              runDone,
+              runTotal,
+            }),
+        })
+      : undefined;
   const count = (name: SetName, target: Target) => {
     const set = sets.find((s) => s.name === name);
     return set ? sizeOf(set, target) : 0;
@@ -289,12 +318,13 @@ export async function runFuzz(options: FuzzOptions = {}): Promise<SafetyReport> 
     seed,
     environment: machine(),
     measured: measuredTrees("@snappykit/fuzz", [...new Set(ordered.map((r) => r.id))]),
+    ...(framed && { framedN: framed.n }),
     limits: { slowMs: SLOW_MS, hangMs: HANG_MS, rssLimitBytes: RSS_LIMIT_BYTES, rssCapBytes },
     exactRssPeaks: new MemoryProbe().exactPeaks,
     reference: REFERENCE_DESCRIPTION,
     referenceCheck: check,
     mutatedPool: pool.info,
-    rows: ordered,
-    failed,
+    rows: [...ordered, ...(framed?.rows ?? [])],
+    failed: [...failed, ...(framed?.failed ?? [])],
   };
 }

@@ -42,6 +42,8 @@ export interface Cell {
   target: Target;
   /** Name of one of the adapter's `createVariants()` codecs, instead of `createCodec()`. */
   variant?: string;
+  /** A `framed` target's implementation id (framed.ts). */
+  framed?: string;
   inputs: Uint8Array[];
   expected: Expected[];
   maxLength: (number | undefined)[];
@@ -90,6 +92,7 @@ async function spawn(cell: Cell): Promise<Child | { reason: string }> {
     });
     const load: LoadMessage = { type: "load", entry: cell.entry, target: cell.target };
     if (cell.variant !== undefined) load.variant = cell.variant;
+    if (cell.framed !== undefined) load.framed = cell.framed;
     send(child, load);
   });
 }

@@ -200,6 +200,7 @@ const ADOPT = [
   ["apps/bench/results/soak", REPORTS.soak],
   ["apps/bench/results/trials/trials", REPORTS.trials],
   ["apps/bench/results/corpus/bench", REPORTS.corpus],
+  ["apps/bench/results/reqresp/bench", REPORTS.reqresp],
 ].map(([from, to]) => [from, to.replace(/\.json$/, "")]);
 
 /**

@@ -19,6 +19,7 @@ export const REGENERATE = {
   "apps/bench/docs/sweep.json": `pnpm bench sweep && ${ADOPT}`,
   "apps/bench/docs/soak.json": `pnpm bench soak && ${ADOPT}`,
   "apps/bench/docs/corpus.json": `npm run bench:corpus && ${ADOPT}`,
+  "apps/bench/docs/reqresp.json": `npm run bench:reqresp && ${ADOPT}`,
   "apps/bench/docs/trials.json": `npm run bench:trials && ${ADOPT}`,
   "apps/fuzz/docs/safety.json": "pnpm fuzz --out apps/fuzz/docs",
   "apps/fuzz/docs/encoders.json": "pnpm fuzz --encoders --out apps/fuzz/docs",

@@ -80,7 +80,19 @@ export interface OpCall {
    * call's result (the length written) is what the loop keeps.
    */
   readonly into?: number;
+  /**
+   * One op on `item` that calls `sample()` wherever it hands control back (each piece a
+   * stream delivers), so a probe sees its memory mid-way: the peak-memory figure
+   * (measure/run.ts). Only the ops whose memory is a question (framed reads) have one.
+   */
+  readonly sampled?: (item: Uint8Array, sample: () => void) => Promise<unknown>;
 }
+
+/**
+ * What a framed req/resp op's description says when it is a pattern over the fork's codec
+ * (`snappykit`, `lodestar`) rather than a library with its own Snappy (render/reqresp.ts).
+ */
+export const OVER_CODEC = " over the fork's codec";
 
 /** One benchmark op: what it feeds a target and how it calls it. */
 export interface OpSpec {
