@@ -135,7 +135,7 @@ function compilerOf(cxx) {
  * helpers (SnappyDecompressor::RefillTag, MemCopy64, ...): they go through the PLT. In one
  * C++ process calling both builds' snappy_uncompress in interleaved rounds, the .so took 2.2×
  * the static library's time on the 109 KiB beacon block and 1.75× on a 240 B attestation;
- * with this flag, 1.0–1.2× (and the bench's ffi rows had been ~2× cpp's). It changes no
+ * with this flag, 1.0–1.3× (and the bench's ffi rows had been ~2× cpp's). It changes no
  * behaviour: nothing interposes libsnappy's internals.
  */
 const SHARED_CXX_FLAG = "-fno-semantic-interposition";
