@@ -108,7 +108,18 @@ function checkManifest(p) {
   const { pkg, name } = p;
   if (!pkg.name) report(name, `"name" is missing`);
   if (pkg.type !== "module") report(name, `"type" must be "module"`);
-  if (pkg.sideEffects !== false) report(name, `"sideEffects" must be false`);
+  // false, or the few built files that must run when imported (p2p's reasons.js registers
+  // its reasons with core): bundlers drop every other module nothing uses.
+  const effects = pkg.sideEffects;
+  if (
+    effects !== false &&
+    !(
+      Array.isArray(effects) &&
+      effects.every((f) => /^\.\/dist\/[\w/-]+\.js$/.test(f) && exists(p, f))
+    )
+  ) {
+    report(name, `"sideEffects" must be false or a list of ./dist files that exist`);
+  }
   if (!pkg.exports || typeof pkg.exports !== "object" || !pkg.exports["."]) {
     report(name, `"exports" must be a map with a "." entry`);
   } else {

@@ -99,17 +99,12 @@ if (framing) {
     const framed = f.encodeFramed(codec, payload);
     if (!equal(f.decodeFramed(codec, framed), payload))
       throw new Error("framed: the bytes changed");
-    const wire = f.encodeSszSnappy(codec, payload);
-    const bounds = { minSize: 0, maxSize: payload.length };
-    if (!equal(f.decodeSszSnappy(codec, wire, bounds), payload)) {
-      throw new Error("ssz_snappy: the bytes changed");
-    }
     // The first chunk's CRC-32C sits after the 10-byte stream identifier and its 4-byte header.
     const corrupt = framed.slice();
     corrupt[14] ^= 0xff;
     expectSnappyError(() => f.decodeFramed(codec, corrupt), "CHECKSUM_MISMATCH");
     console.log(
-      `ok\t${framing.name}\tframed and ssz_snappy round trips over ${framingCodec.name}, bad CRC rejected`,
+      `ok\t${framing.name}\tframed round trip over ${framingCodec.name}, bad CRC rejected`,
     );
   } catch (error) {
     fail(framing.name, "framing round trip and bad CRC", error);

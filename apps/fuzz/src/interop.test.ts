@@ -14,13 +14,8 @@ import {
   sameBytes,
 } from "@snappykit/conformance";
 import type { SnappyCodec } from "@snappykit/core";
-import {
-  decodeFramed,
-  decodeSszSnappy,
-  encodeFramed,
-  encodeSszSnappy,
-  MAX_PAYLOAD_SIZE,
-} from "@snappykit/framing";
+import { decodeFramed, encodeFramed } from "@snappykit/framing";
+import { decodeSszSnappy, encodeSszSnappy, MAX_PAYLOAD_SIZE } from "@snappykit/p2p";
 import { discoverAdapters, loadAdapters } from "@snappykit/workspace";
 import { describe, expect, it } from "vitest";
 

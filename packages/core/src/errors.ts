@@ -51,7 +51,8 @@ export interface SnappyErrorNumbers {
 
 type Field = keyof SnappyErrorNumbers;
 
-interface ReasonSpec {
+/** A reason's code, fault and fields: a row of {@link REASONS}, or of a package's own table. */
+export interface ReasonSpec {
   readonly code: SnappyErrorCode;
   readonly fault: SnappyErrorFault;
   /** The fields every error of the reason carries. */
@@ -150,34 +151,30 @@ export const REASONS = {
     fields: ["at", "limit"],
     optional: ["length", "declared"],
   },
-  // ssz_snappy (the consensus spec's req/resp encoding).
-  "prefix-overlong": { code: "CORRUPT_INPUT", fault: "peer", fields: ["limit"] },
-  "non-minimal-prefix": { code: "CORRUPT_INPUT", fault: "peer", fields: ["length"] },
-  "read-budget-exceeded": {
-    code: "CORRUPT_INPUT",
-    fault: "peer",
-    fields: ["at", "declared", "limit"],
-    optional: ["length", "produced"],
-  },
-  "trailing-bytes": { code: "CORRUPT_INPUT", fault: "peer", fields: [], optional: ["length"] },
-  // req/resp response chunks (@snappykit/p2p).
-  "bad-result-code": { code: "CORRUPT_INPUT", fault: "peer", fields: ["at", "actual"] },
-  "unknown-context-bytes": { code: "CORRUPT_INPUT", fault: "peer", fields: ["at"] },
-  "too-many-chunks": { code: "LENGTH_LIMIT", fault: "peer", fields: ["at", "limit"] },
 } as const satisfies Record<string, ReasonSpec>;
 
-/** Exactly what was wrong: see {@link REASONS} and the README's table. */
-export type SnappyErrorReason = keyof typeof REASONS;
+type CoreReasons = typeof REASONS;
 
-type Spec<R extends SnappyErrorReason> = (typeof REASONS)[R];
+/**
+ * Every reason a {@link SnappyError} can name: core's ({@link REASONS}), and those of the
+ * packages built on core, which add theirs to this interface by module augmentation and to
+ * the run-time table with {@link defineReasons} (@snappykit/p2p's `ssz_snappy` and req/resp
+ * reasons).
+ */
+export interface SnappyErrorReasons extends CoreReasons {}
+
+/** Exactly what was wrong: see {@link REASONS} and the README's table. */
+export type SnappyErrorReason = keyof SnappyErrorReasons;
+
+type Spec<R extends SnappyErrorReason> = SnappyErrorReasons[R];
 type Needed<R extends SnappyErrorReason> = Spec<R>["fields"][number];
 type Optional<R extends SnappyErrorReason> =
   Spec<R> extends { optional: readonly (infer F extends Field)[] } ? F : never;
 
-/** The code of each reason, as data: {@link REASONS} without its faults and fields. */
+/** The code of each of core's reasons, as data: {@link REASONS} without faults and fields. */
 export const REASON_CODES = Object.fromEntries(
   Object.entries(REASONS).map(([reason, spec]) => [reason, spec.code]),
-) as { readonly [R in SnappyErrorReason]: Spec<R>["code"] };
+) as { readonly [R in keyof CoreReasons]: CoreReasons[R]["code"] };
 
 /**
  * The numbers an error of reason `R` carries: those it always has, and those it has where
@@ -197,12 +194,29 @@ type DetailsArgument<R extends SnappyErrorReason> = [Needed<R>] extends [never]
   ? [details?: SnappyErrorDetails<R>]
   : [details: SnappyErrorDetails<R>];
 
-const FIELDS = Object.fromEntries(
-  Object.entries(REASONS).map(([reason, spec]: [string, ReasonSpec]) => [
-    reason,
-    [...spec.fields, ...(spec.optional ?? [])],
-  ]),
-) as unknown as Record<SnappyErrorReason, readonly Field[]>;
+/** Every reason's spec, core's and those {@link defineReasons} added. */
+const TABLE = new Map<string, ReasonSpec>(Object.entries(REASONS));
+
+/**
+ * Add a package's reasons to those a {@link SnappyError} may name, returning `table`; declare
+ * them to the type too, by augmenting {@link SnappyErrorReasons}. Defining a reason again with
+ * the same spec is allowed (two copies of a package); with another spec it throws.
+ */
+export function defineReasons<const T extends Record<string, ReasonSpec>>(table: T): T {
+  for (const [reason, spec] of Object.entries(table)) {
+    const known = TABLE.get(reason);
+    if (known !== undefined && JSON.stringify(known) !== JSON.stringify(spec)) {
+      throw new TypeError(`SnappyError reason ${reason} is already defined otherwise`);
+    }
+    TABLE.set(reason, spec);
+  }
+  return table;
+}
+
+const fieldsOf = (reason: string): readonly Field[] => {
+  const spec = TABLE.get(reason)!;
+  return [...spec.fields, ...(spec.optional ?? [])];
+};
 
 class SnappyErrorClass extends Error {
   override readonly name = "SnappyError";
@@ -219,7 +233,7 @@ class SnappyErrorClass extends Error {
     details?: Partial<SnappyErrorNumbers> & { readonly cause?: unknown },
   ) {
     super(message, details && "cause" in details ? { cause: details.cause } : undefined);
-    const spec = REASONS[reason] as ReasonSpec | undefined;
+    const spec = TABLE.get(reason);
     if (spec === undefined) throw new TypeError(`unknown SnappyError reason: ${String(reason)}`);
     this.code = spec.code;
     this.reason = reason;
@@ -227,7 +241,7 @@ class SnappyErrorClass extends Error {
     if (details === undefined) return;
     // Only the reason's own fields: a number given for another (withContext adds a position
     // to reasons that have none) is not carried.
-    for (const key of FIELDS[reason]) {
+    for (const key of fieldsOf(reason)) {
       if (details[key] !== undefined) {
         Object.defineProperty(this, key, { value: details[key], enumerable: true });
       }
@@ -275,7 +289,7 @@ export function withContext<R extends SnappyErrorReason>(
   details?: Partial<SnappyErrorNumbers> & { readonly cause?: unknown },
 ): SnappyError<R> {
   const kept: Record<string, unknown> = {};
-  for (const key of FIELDS[error.reason]) {
+  for (const key of fieldsOf(error.reason)) {
     if (error[key] !== undefined) kept[key] = error[key];
   }
   return new SnappyErrorClass(error.reason, `${context}: ${error.message}`, {

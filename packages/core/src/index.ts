@@ -7,9 +7,11 @@ export type {
   UncompressOptions,
 } from "./codec.js";
 export {
+  defineReasons,
   isSnappyError,
   REASON_CODES,
   REASONS,
+  type ReasonSpec,
   SnappyError,
   type SnappyErrorCode,
   type SnappyErrorDetails,
@@ -17,6 +19,7 @@ export {
   type SnappyErrorFields,
   type SnappyErrorNumbers,
   type SnappyErrorReason,
+  type SnappyErrorReasons,
   toSnappyError,
   withContext,
 } from "./errors.js";

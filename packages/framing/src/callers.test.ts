@@ -5,14 +5,7 @@
 import { asSubclass as as, SUBCLASSES } from "@snappykit/conformance/cases";
 import { concatBytes } from "@snappykit/core";
 import { describe, expect, it } from "vitest";
-import {
-  decodeFramed,
-  decodeFramedStream,
-  decodeSszSnappy,
-  encodeFramed,
-  encodeFramedStream,
-  encodeSszSnappy,
-} from "./index.js";
+import { decodeFramed, decodeFramedStream, encodeFramed, encodeFramedStream } from "./index.js";
 import { codecs, codeOf, structuredBytes } from "./test/helpers.js";
 
 async function collect(pieces: AsyncIterable<Uint8Array>): Promise<number> {
@@ -24,8 +17,6 @@ async function collect(pieces: AsyncIterable<Uint8Array>): Promise<number> {
 const codec = codecs[0]!;
 const data = structuredBytes(200_000);
 const framed = encodeFramed(codec, data);
-const ssz = encodeSszSnappy(codec, data);
-const bounds = { minSize: 0, maxSize: 1 << 20 };
 /** Whether `bytes` are `data`'s (toEqual on 200 KB arrays is slow). */
 const isData = (bytes: Uint8Array) =>
   bytes.length === data.length && bytes.every((b, i) => b === data[i]);
@@ -35,7 +26,6 @@ describe("what callers pass, framed", () => {
     it(`takes ${kind} as input everywhere`, async () => {
       expect(isData(decodeFramed(codec, encodeFramed(codec, as(data, Subclass))))).toBe(true);
       expect(isData(decodeFramed(codec, as(framed, Subclass)))).toBe(true);
-      expect(isData(decodeSszSnappy(codec, as(ssz, Subclass), bounds))).toBe(true);
       expect(await collect(decodeFramedStream(codec, [as(framed, Subclass)]))).toBe(data.length);
       const parts: Uint8Array[] = [];
       for await (const part of encodeFramedStream(codec, [as(data, Subclass)])) parts.push(part);
@@ -50,7 +40,6 @@ describe("what callers pass, framed", () => {
       expect(decodeFramed(codec, framed, {})).toHaveLength(data.length);
       expect(decodeFramed(codec, framed)).toHaveLength(data.length);
       expect(await collect(decodeFramedStream(codec, [framed], {}))).toBe(data.length);
-      expect(decodeSszSnappy(codec, ssz, bounds)).toHaveLength(data.length);
     } finally {
       delete proto.maxLength;
     }

@@ -1,6 +1,6 @@
 // What each rejection says: its code, and a message that names what is wrong, the numbers
 // involved and the byte it is at, from the one-shot and the streaming decoders alike; and
-// what a caller may pass (bounds, options, sources) and what it gets for anything else.
+// what a caller may pass (options, sources) and what it gets for anything else.
 import { isSnappyError, type SnappyCodec, SnappyError } from "@snappykit/core";
 import { describe, expect, it } from "vitest";
 import {
@@ -8,17 +8,13 @@ import {
   crc32c,
   decodeFramed,
   decodeFramedStream,
-  decodeSszSnappy,
-  decodeSszSnappyAt,
   encodeFramed,
   encodeFramedStream,
-  encodeSszSnappy,
   FrameDecoder,
   FrameEncoder,
   MAX_CHUNK_DATA,
   MAX_COMPRESSED_CHUNK_LENGTH,
   maskChecksum,
-  readSszSnappy,
   STREAM_IDENTIFIER,
 } from "./index.js";
 import {
@@ -34,7 +30,6 @@ import {
 } from "./test/helpers.js";
 
 const codec = codecs[0]!;
-const any = { minSize: 0, maxSize: 1 << 20 };
 
 /** The SnappyError `run` throws (or its promise rejects with), checked for `code`. */
 async function rejection(run: () => unknown, code: string): Promise<SnappyError> {
@@ -340,59 +335,6 @@ describe("arguments and options", () => {
     );
   });
 
-  it("ssz_snappy bounds: sizes, and maxPayloadSize capping maxSize", async () => {
-    const ssz = encodeSszSnappy(codec, data);
-    for (const bounds of [
-      { minSize: -1, maxSize: 10 },
-      { minSize: 0, maxSize: 1.5 },
-      { minSize: "0", maxSize: 10 },
-    ]) {
-      expect(
-        await messageOf(() => decodeSszSnappy(codec, ssz, bounds as never), "INVALID_ARGUMENT"),
-      ).toBe("bounds.minSize and bounds.maxSize must be non-negative integers");
-    }
-    expect(
-      await messageOf(
-        () => decodeSszSnappy(codec, ssz, { ...any, maxPayloadSize: -1 }),
-        "INVALID_ARGUMENT",
-      ),
-    ).toBe("bounds.maxPayloadSize must be a non-negative integer");
-    expect(
-      await messageOf(() => decodeSszSnappy(codec, ssz, null as never), "INVALID_ARGUMENT"),
-    ).toMatch(/^bounds must be an object with minSize, maxSize/);
-    expect(
-      await messageOf(
-        () => decodeSszSnappy(codec, ssz, { ...any, maxPayloadSize: 999 }),
-        "LENGTH_LIMIT",
-      ),
-    ).toBe("ssz_snappy length prefix 1000 exceeds the maximum of 999 bytes");
-    expectBytes(decodeSszSnappy(codec, ssz, { minSize: 1000, maxSize: 1000 }), data);
-    expect(
-      await messageOf(
-        () => decodeSszSnappy(codec, ssz, { minSize: 1001, maxSize: 2000 }),
-        "CORRUPT_INPUT",
-      ),
-    ).toBe("ssz_snappy length prefix 1000 is below the type's minimum of 1001 bytes");
-    // Checksums as the bounds say, with the caller's crc32c.
-    const bad = ssz.slice();
-    bad[2 + 14] = bad[2 + 14]! ^ 1;
-    expect(await messageOf(() => decodeSszSnappy(codec, bad, any), "CHECKSUM_MISMATCH")).toMatch(
-      /^compressed chunk checksum mismatch/,
-    );
-    expectBytes(decodeSszSnappy(codec, bad, { ...any, verifyChecksums: false }), data);
-    expect(
-      await messageOf(
-        () => decodeSszSnappy(codec, ssz, { ...any, crc32c: () => 0 }),
-        "CHECKSUM_MISMATCH",
-      ),
-    ).toMatch(/computed a282ead8/);
-    // Encoding: the payload limit, inclusive.
-    expect(encodeSszSnappy(codec, data, { maxPayloadSize: 1000 })).toEqual(ssz);
-    expect(
-      await messageOf(() => encodeSszSnappy(codec, data, { maxPayloadSize: 999 }), "LENGTH_LIMIT"),
-    ).toBe("ssz payload of 1000 bytes exceeds MAX_PAYLOAD_SIZE (999)");
-  });
-
   it("sources: iterables, async iterables and ReadableStreams of Uint8Arrays only", async () => {
     for (const bad of [42, {}, null]) {
       expect(await messageOf(() => new ByteReader(bad as never), "INVALID_ARGUMENT")).toBe(
@@ -482,17 +424,6 @@ describe("encoders", () => {
     expect(framed[STREAM_IDENTIFIER.length]).toBe(0x01);
     expectBytes(framed.subarray(STREAM_IDENTIFIER.length + 8), data);
   });
-
-  it("ssz_snappy: the caller's crc32c, and a payload that is not bytes named", async () => {
-    const data = structuredBytes(1000);
-    const zero = encodeSszSnappy(codec, data, { crc32c: () => 0 });
-    // The masked CRC of a chunk whose CRC-32C is 0: 0xa282ead8, after the 2-byte prefix and
-    // the identifier and header.
-    expect([...zero.subarray(2 + 10 + 4, 2 + 10 + 8)]).toEqual([0xd8, 0xea, 0x82, 0xa2]);
-    expect(await messageOf(() => encodeSszSnappy(codec, null as never), "INVALID_ARGUMENT")).toBe(
-      "ssz must be a Uint8Array, got null",
-    );
-  });
 });
 
 describe("ByteReader", () => {
@@ -541,149 +472,6 @@ describe("ByteReader", () => {
     second[0] = 99;
     expect(b).toEqual(Uint8Array.of(3, 4, 5));
     expect(await reader.read(-1).catch((e: SnappyError) => e.reason)).toBe("bad-argument");
-  });
-});
-
-describe("ssz_snappy rejections", () => {
-  const data = structuredBytes(1000);
-  const ssz = encodeSszSnappy(codec, data);
-  const streamOf = (bytes: Uint8Array) => [bytes.subarray(0, 5), bytes.subarray(5)];
-
-  it("name the prefix's fault", async () => {
-    for (const source of [new Uint8Array(0), [] as Uint8Array[]]) {
-      expect(
-        await messageOf(() => decodeSszSnappy(codec, source as never, any), "CORRUPT_INPUT"),
-      ).toBe("empty input: missing the ssz_snappy length prefix");
-    }
-    for (const source of [Uint8Array.of(0x80, 0x80), [Uint8Array.of(0x80, 0x80)]]) {
-      expect(
-        await messageOf(() => decodeSszSnappy(codec, source as never, any), "CORRUPT_INPUT"),
-      ).toBe("truncated ssz_snappy length prefix after 2 byte(s)");
-    }
-    const ten = Uint8Array.of(...new Array(9).fill(0x80), 0x01);
-    expect(
-      await messageOf(
-        () => decodeSszSnappy(codec, ten, { minSize: 0, maxSize: Number.MAX_SAFE_INTEGER }),
-        "LENGTH_LIMIT",
-      ),
-    ).toBe("ssz_snappy length prefix 9223372036854776000 exceeds the maximum of 10485760 bytes");
-  });
-
-  it("name a prefix that is not minimal, unknown bounds, and input that is not bytes", async () => {
-    const padded = concat(Uint8Array.of(0x85, 0x00), encodeFramed(codec, structuredBytes(5)));
-    for (const source of [padded, streamOf(padded)]) {
-      expect(
-        await messageOf(() => decodeSszSnappy(codec, source as never, any), "CORRUPT_INPUT"),
-      ).toBe("ssz_snappy length prefix is not minimally encoded (trailing 0x00 varint byte)");
-    }
-    expect(
-      await messageOf(
-        () => decodeSszSnappy(codec, ssz, { ...any, maxsize: 10 } as never),
-        "INVALID_ARGUMENT",
-      ),
-    ).toMatch(/^bounds has an unknown key "maxsize" \(did you mean "maxSize"\?\)/);
-    expect(
-      await messageOf(() => decodeSszSnappyAt(codec, null as never, 0, any), "INVALID_ARGUMENT"),
-    ).toBe("input must be a Uint8Array, got null");
-  });
-
-  it("hold an uncompressed chunk to the length prefix, before taking its data", async () => {
-    const data = structuredBytes(3);
-    // Prefix 2, identifier (bytes 1-10), then a 3-byte uncompressed chunk at byte 11.
-    const bytes = concat(
-      Uint8Array.of(2),
-      STREAM_IDENTIFIER,
-      chunk(0x01, [...crcOf(data), ...data]),
-    );
-    for (const source of [bytes, streamOf(bytes)]) {
-      expect(
-        await messageOf(() => decodeSszSnappy(codec, source as never, any), "CORRUPT_INPUT"),
-      ).toBe(
-        "ssz_snappy payload decodes past its length prefix of 2 bytes (0 decoded, chunk at byte 11 adds 3)",
-      );
-    }
-  });
-
-  it("read a chunk header that ends the input as a header, from bytes and from a stream", async () => {
-    // A data chunk too short for its CRC, its 4-byte header the last bytes there are: the
-    // fault is the chunk, not a cut-short input.
-    const bytes = concat(Uint8Array.of(5), STREAM_IDENTIFIER, chunk(0x01, []));
-    for (const source of [bytes, streamOf(bytes)]) {
-      expect(
-        await messageOf(() => decodeSszSnappy(codec, source as never, any), "CORRUPT_INPUT"),
-      ).toBe("uncompressed chunk of 0 bytes has no room for its CRC (chunk at byte 11)");
-    }
-  });
-
-  it("take an empty payload without a stream identifier from a stream, the next one after it", async () => {
-    const reader = new ByteReader(streamOf(concat(Uint8Array.of(0), ssz)));
-    expect(await readSszSnappy(codec, reader, any)).toHaveLength(0);
-    expect(reader.position).toBe(1);
-    expectBytes(await readSszSnappy(codec, reader, any), data);
-    expect(await decodeSszSnappy(codec, [Uint8Array.of(0)], any)).toHaveLength(0);
-  });
-
-  it("name a payload that decodes past its prefix, runs short, or has more after it", async () => {
-    const framed = encodeFramed(codec, data, { chunkSize: 400 });
-    const prefixed = (n: number) => concat(Uint8Array.of((n & 0x7f) | 0x80, n >>> 7), framed);
-    for (const source of [prefixed(900), streamOf(prefixed(900))]) {
-      expect(
-        await messageOf(() => decodeSszSnappy(codec, source as never, any), "CORRUPT_INPUT"),
-      ).toMatch(
-        /^ssz_snappy payload decodes past its length prefix of 900 bytes \(800 decoded, chunk at byte \d+ adds 200\)$/,
-      );
-    }
-    for (const source of [prefixed(1100), streamOf(prefixed(1100))]) {
-      expect(
-        await messageOf(() => decodeSszSnappy(codec, source as never, any), "CORRUPT_INPUT"),
-      ).toBe("truncated ssz_snappy payload: input ended after 1000 of 1100 bytes");
-    }
-    expect(
-      await messageOf(
-        () => decodeSszSnappy(codec, concat(ssz, Uint8Array.of(0)), any),
-        "CORRUPT_INPUT",
-      ),
-    ).toBe("1 trailing byte(s) after the ssz_snappy payload");
-    expect(
-      await messageOf(
-        () => decodeSszSnappy(codec, streamOf(concat(ssz, Uint8Array.of(0))), any),
-        "CORRUPT_INPUT",
-      ),
-    ).toBe("some trailing byte(s) after the ssz_snappy payload");
-    // Several chunks, assembled at their places: a one-chunk payload is the codec's output.
-    expectBytes(decodeSszSnappy(codec, prefixed(1000), any), data);
-    expectBytes(await decodeSszSnappy(codec, streamOf(prefixed(1000)), any), data);
-  });
-
-  it("name the framed bytes a payload may take, counting from the prefix's end", async () => {
-    // 10 bytes: at most max_compressed_len(10) = 43 framed bytes; the identifier (10) and a
-    // padding chunk of 29 (33) take them all, leaving none for the data chunk at byte 44.
-    const payload = structuredBytes(10);
-    const bytes = concat(
-      Uint8Array.of(10),
-      STREAM_IDENTIFIER,
-      chunk(0xfe, new Uint8Array(29)),
-      compressedChunk(payload),
-    );
-    expect(await messageOf(() => decodeSszSnappy(codec, bytes, any), "CORRUPT_INPUT")).toBe(
-      "ssz_snappy payload of 10 bytes needs more than max_compressed_len(10) = 43 framed bytes (the chunk header at byte 44 would take them to 47; 0 bytes decoded)",
-    );
-    const reader = new ByteReader(streamOf(bytes));
-    expect(await messageOf(() => readSszSnappy(codec, reader, any), "CORRUPT_INPUT")).toBe(
-      "ssz_snappy payload of 10 bytes needs more than max_compressed_len(10) = 43 framed bytes (the chunk header at byte 44 would take them to 47; 0 bytes decoded)",
-    );
-    // The header is refused before it is read: the reader stops at the budget.
-    expect(reader.position).toBe(44);
-    // With room for the header but not its body, the chunk is named.
-    const roomy = concat(
-      Uint8Array.of(10),
-      STREAM_IDENTIFIER,
-      chunk(0xfe, new Uint8Array(25)),
-      compressedChunk(payload),
-    );
-    expect(await messageOf(() => decodeSszSnappy(codec, roomy, any), "CORRUPT_INPUT")).toBe(
-      `ssz_snappy payload of 10 bytes needs more than max_compressed_len(10) = 43 framed bytes (the chunk at byte 40 would take them to ${39 + compressedChunk(payload).length}; 0 bytes decoded)`,
-    );
   });
 });
 

@@ -1,5 +1,6 @@
 // Chunk-level rules of Google's framing_format.txt (revision 2013-10-25), shared by the one-shot,
-// streaming and ssz_snappy paths so every path accepts and rejects exactly the same streams.
+// streaming and chunk-level paths (chunks.ts: ssz_snappy in @snappykit/p2p), so every path
+// accepts and rejects exactly the same streams.
 import {
   maxCompressedLength,
   readUncompressedLength,

@@ -11,18 +11,6 @@ export {
 } from "./format.js";
 export type { ByteChunk } from "./parts.js";
 export {
-  decodeSszSnappy,
-  decodeSszSnappyAt,
-  decodeSszSnappySequence,
-  type EncodeSszSnappyOptions,
-  encodeSszSnappy,
-  encodeSszSnappySequence,
-  MAX_PAYLOAD_SIZE,
-  MAX_VARINT_BYTES,
-  readSszSnappy,
-  type SszSnappyBounds,
-} from "./ssz-snappy.js";
-export {
   ByteReader,
   type ByteSource,
   createFrameDecoderStream,

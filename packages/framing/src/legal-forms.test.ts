@@ -1,16 +1,13 @@
 // conformance's legal-form streams (every length and copy form, not only what encoders
-// write) inside framed compressed chunks and ssz_snappy payloads, on framing's codecs: the
-// framed and ssz_snappy paths of issue-43's "every legal form on every path".
+// write) inside framed compressed chunks, on framing's codecs: the framed path of issue-43's
+// "every legal form on every path" (@snappykit/p2p's tests take the ssz_snappy path).
 import { legalForms } from "@snappykit/conformance/cases";
-import { encodeVarint, maxCompressedLength } from "@snappykit/core";
 import { describe, it } from "vitest";
 import {
   ChunkType,
   decodeFramed,
-  decodeSszSnappy,
   MAX_CHUNK_DATA,
   MAX_COMPRESSED_CHUNK_LENGTH,
-  MAX_PAYLOAD_SIZE,
   STREAM_IDENTIFIER,
 } from "./index.js";
 import { chunk, codecs, concat, crcOf, decodeInSteps, expectBytes } from "./test/helpers.js";
@@ -29,18 +26,6 @@ describe.each(codecs)("every legal form, framed, with $name", (codec) => {
       const bytes = framed(stream, expected);
       expectBytes(decodeFramed(codec, bytes), expected, name);
       expectBytes(decodeInSteps(codec, bytes, 7), expected, name);
-    }
-  });
-
-  it("decodes as ssz_snappy payloads within max_compressed_len(n)", async () => {
-    // The spec's budget: a reader reads at most max_compressed_len(n) framed bytes, so the
-    // longest legal streams are no ssz_snappy payloads; an empty payload is a policy of its own.
-    const bounds = { minSize: 0, maxSize: MAX_PAYLOAD_SIZE };
-    for (const { name, stream, expected } of framable) {
-      const body = framed(stream, expected);
-      if (expected.length === 0 || body.length > maxCompressedLength(expected.length)) continue;
-      const payload = concat(encodeVarint(expected.length), body);
-      expectBytes(decodeSszSnappy(codec, payload, bounds), expected, name);
     }
   });
 });

@@ -1,16 +1,11 @@
 // Every reason a peer scorer can see is produced by some hostile input, and distinct faults
-// get distinct reasons: one input per reason, through the block format (napi's guarded
-// codec), framing and ssz_snappy. The req/resp reasons are @snappykit/p2p's tests'.
-import { encodeUncompressedLength, outputSpace, REASON_CODES } from "@snappykit/core";
+// get distinct reasons: one input per reason of core's, through the block format (napi's
+// guarded codec) and framing. @snappykit/p2p's tests do the same for its reasons and for the
+// one of core's only its bounds produce.
+import { outputSpace, REASON_CODES } from "@snappykit/core";
 import { createCodec } from "@snappykit/napi";
 import { describe, expect, it } from "vitest";
-import {
-  decodeFramed,
-  decodeSszSnappy,
-  encodeFramed,
-  encodeSszSnappy,
-  STREAM_IDENTIFIER,
-} from "./index.js";
+import { decodeFramed, encodeFramed, STREAM_IDENTIFIER } from "./index.js";
 
 const codec = await createCodec();
 const hex = (h: string) =>
@@ -18,8 +13,6 @@ const hex = (h: string) =>
 const text = new TextEncoder().encode("hello hello hello hello");
 const wire = codec.compress(text);
 const framed = encodeFramed(codec, text);
-const ssz = encodeSszSnappy(codec, new Uint8Array(1000));
-const any = { minSize: 0, maxSize: 2000 };
 const detached = () => {
   const bytes = new Uint8Array(wire);
   structuredClone(bytes.buffer, { transfer: [bytes.buffer] });
@@ -48,7 +41,6 @@ const HOSTILE: Record<string, () => unknown> = {
   "bad-argument": () => decodeFramed({} as never, framed),
   "output-too-small": () => outputSpace(wire, new Uint8Array(2), text.length),
   "length-over-limit": () => codec.uncompress(wire, { maxLength: 5 }),
-  "length-under-minimum": () => decodeSszSnappy(codec, ssz, { minSize: 2000, maxSize: 3000 }),
   truncated: () => codec.uncompress(hex("80")),
   "bad-preamble": () => codec.uncompress(hex("ff ff ff ff ff ff")),
   "length-over-expansion": () => codec.uncompress(hex("80 80 80 20 00 00 00 00")),
@@ -61,26 +53,18 @@ const HOSTILE: Record<string, () => unknown> = {
   "reserved-unskippable-chunk": () => decodeFramed(codec, chunk(0x02, [])),
   "chunk-too-short": () => decodeFramed(codec, chunk(0x00, [1, 2])),
   "oversize-chunk": () => decodeFramed(codec, chunk(0x01, Array(4 + 65537).fill(0))),
-  "prefix-overlong": () => decodeSszSnappy(codec, hex("ff".repeat(11)), any),
-  "non-minimal-prefix": () => decodeSszSnappy(codec, hex("d4 00"), any),
-  // n = 1 allows max_compressed_len(1) = 33 framed bytes; a 40-byte padding chunk is more.
-  "read-budget-exceeded": () =>
-    decodeSszSnappy(
-      codec,
-      Uint8Array.of(...encodeUncompressedLength(1), ...chunk(0xfe, Array(40).fill(0))),
-      any,
-    ),
-  "trailing-bytes": () => decodeSszSnappy(codec, Uint8Array.of(...ssz, 0), any),
 };
 
-/** Reasons no input produces: they name the backend or the environment, not the bytes. */
+/**
+ * Reasons no input produces here: they name the backend or the environment, not the bytes, or
+ * only another package's input produces them (its tests show it).
+ */
 const NOT_INPUT = {
   unsupported: "a backend that cannot load here (napi-v1 in a worker, auto without conformance)",
   "backend-failed": "a backend reporting nonsense about its own work (stablelib's into)",
   "backend-rejected": "a backend refusing a stream core proves valid even in its shortest form",
-  "bad-result-code": "req/resp: packages/p2p/src/reqresp.test.ts",
-  "unknown-context-bytes": "req/resp: packages/p2p/src/reqresp.test.ts",
-  "too-many-chunks": "req/resp: packages/p2p/src/reqresp.test.ts",
+  "length-under-minimum":
+    "a type's minimum, which only p2p's bounds set: packages/p2p/src/reasons.test.ts",
 };
 
 describe("error reasons", () => {

@@ -2,22 +2,17 @@
 // flattened), and sources that must be told when framing stops reading them.
 import { Uint8ArrayList } from "uint8arraylist";
 import { describe, expect, it } from "vitest";
+import { readerInternals } from "./chunks.js";
 import {
   ByteReader,
   createFrameDecoderStream,
   decodeFramedStream,
-  decodeSszSnappy,
   encodeFramed,
   encodeFramedStream,
-  encodeSszSnappySequence,
   FrameDecoder,
   FrameEncoder,
-  MAX_PAYLOAD_SIZE,
-  readSszSnappy,
 } from "./index.js";
 import { codecs, concat, expectBytes, structuredBytes } from "./test/helpers.js";
-
-const any = { minSize: 0, maxSize: MAX_PAYLOAD_SIZE };
 
 /**
  * A Uint8ArrayList that fails the test if framing flattens it: reading it by index or copying
@@ -98,23 +93,6 @@ describe.each(codecs.map((c) => [c.name, c] as const))("Uint8ArrayList chunks, %
     }
   });
 
-  it("ByteReader, readSszSnappy and decodeSszSnappy read lists cut at every byte", async () => {
-    const items = [structuredBytes(700), new Uint8Array(0), structuredBytes(50, 9)];
-    const response = encodeSszSnappySequence(codec, items, { chunkSize: 300 });
-    for (const lists of everyCut(response)) {
-      const reader = new ByteReader(lists);
-      for (const item of items) expectBytes(await readSszSnappy(codec, reader, any), item);
-      expect(await reader.atEnd()).toBe(true);
-      expect(reader.position).toBe(response.length);
-    }
-    const one = encodeSszSnappySequence(codec, [items[0]!]);
-    for (const lists of everyCut(one)) {
-      expectBytes(await decodeSszSnappy(codec, lists, any), items[0]!);
-    }
-    // A single list is a source of its parts.
-    expectBytes(await decodeSszSnappy(codec, new Uint8ArrayList(one), any), items[0]!);
-  });
-
   it("a ByteReader's reads from a list are the caller's own bytes", async () => {
     const bytes = Uint8Array.of(1, 2, 3, 4, 5, 6);
     const reader = new ByteReader([new PartsOnlyList(bytes.subarray(0, 4), bytes.subarray(4))]);
@@ -122,6 +100,20 @@ describe.each(codecs.map((c) => [c.name, c] as const))("Uint8ArrayList chunks, %
     const acrossParts = await reader.read(3);
     bytes.fill(0);
     expect([inOnePart, acrossParts]).toEqual([Uint8Array.of(1, 2, 3), Uint8Array.of(4, 5, 6)]);
+  });
+
+  it("the chunk-level reads (view, skip, readInto) read lists cut at every byte in place", async () => {
+    // What a protocol built on ./chunks (ssz_snappy in @snappykit/p2p) reads with.
+    const bytes = structuredBytes(60, 3);
+    for (const lists of everyCut(bytes)) {
+      const reader = new ByteReader(lists);
+      expectBytes((await readerInternals.view(reader, 20))!, bytes.subarray(0, 20));
+      expect(await readerInternals.skip(reader, 15)).toBe(true);
+      const into = new Uint8Array(25);
+      expect(await readerInternals.readInto(reader, into)).toBe(true);
+      expectBytes(into, bytes.subarray(35));
+      expect(await readerInternals.view(reader, 1)).toBeUndefined();
+    }
   });
 });
 
@@ -223,18 +215,10 @@ describe.each(codecs.map((c) => [c.name, c] as const))("stopping a stream, %s", 
     }
   });
 
-  it("decodeSszSnappy cancels the stream it stops reading; ByteReader.cancel() does on demand", async () => {
-    const payload = encodeSszSnappySequence(codec, [data.subarray(0, 1000), data]);
-    // Trailing bytes (the second payload): the source is cancelled, not left open.
-    const trailing = recordingStream(payload, 100);
-    await expect(decodeSszSnappy(codec, trailing.stream, any)).rejects.toMatchObject({
-      reason: "trailing-bytes",
-    });
-    expect(trailing.seen.cancelled).toBe(true);
-    expect(trailing.stream.locked).toBe(false);
-    const manual = recordingStream(payload, 100);
+  it("ByteReader.cancel() cancels the stream on demand", async () => {
+    const manual = recordingStream(data, 100);
     const reader = new ByteReader(manual.stream);
-    expectBytes(await readSszSnappy(codec, reader, any), data.subarray(0, 1000));
+    expectBytes((await reader.read(1000))!, data.subarray(0, 1000));
     await reader.cancel();
     expect(manual.seen.cancelled).toBe(true);
     expect(manual.stream.locked).toBe(false);

@@ -176,7 +176,7 @@ export function createFrameDecoderStream(
 
 const EMPTY = new Uint8Array(0);
 
-/** @internal What readSszSnappy reads with, past the public methods' copies. */
+/** What a protocol's reader (`ssz_snappy`'s) reads with, past the public methods' copies. */
 export interface ReaderInternals {
   /** Exactly `n` bytes, as a view into the source's part when it holds them all. */
   view(reader: ByteReader, n: number): Promise<Uint8Array | undefined>;
@@ -186,7 +186,7 @@ export interface ReaderInternals {
   readInto(reader: ByteReader, out: Uint8Array): Promise<boolean>;
 }
 
-/** @internal */
+/** {@link ReaderInternals} of every ByteReader: exported by `@snappykit/framing/chunks`. */
 export let readerInternals: ReaderInternals;
 
 /**
@@ -264,7 +264,7 @@ export class ByteReader {
    * Stop reading: a `ReadableStream` source is cancelled and its lock released, an iterator's
    * `return()` is called (a source never read from is left as it was). Later reads see the
    * end. Call it when abandoning a reader before its source ends (an abort, a bad message);
-   * `decodeSszSnappy` does for the reader it makes.
+   * `decodeSszSnappy` (@snappykit/p2p) does for the reader it makes.
    */
   async cancel(): Promise<void> {
     this.#done = true;

@@ -3,20 +3,27 @@
 import { readFileSync } from "node:fs";
 import { gossipsub } from "@libp2p/gossipsub";
 import { getPayload } from "@snappykit/fixtures";
+import { ByteReader } from "@snappykit/framing";
 import { createCodec } from "@snappykit/ts";
 import { afterAll, describe, expect, it } from "vitest";
 import {
   createFastMsgIdFn,
   decodeRequest,
   decodeResponse,
+  decodeSszSnappy,
+  decodeSszSnappySequence,
   encodeRequest,
   encodeResponse,
+  encodeSszSnappy,
+  encodeSszSnappySequence,
   GossipTransform,
   gossipMessageId,
   msgIdToStrFn,
   ResponseError,
+  readSszSnappy,
   writeToStream,
 } from "./index.js";
+import { expectSameBytes } from "./test/helpers.js";
 import { createNode, type Node } from "./test/nodes.js";
 
 const readme = readFileSync(new URL("../README.md", import.meta.url), "utf8");
@@ -32,7 +39,7 @@ const PROTOCOL = "/eth2/beacon_chain/req/beacon_blocks_by_range/2/ssz_snappy";
 describe("README", () => {
   it("shows exactly the code these tests run", () => {
     const blocks = [...readme.matchAll(/```ts\n([\s\S]*?)```/g)].map((m) => m[1]!);
-    expect(blocks.length).toBe(3);
+    expect(blocks.length).toBe(4);
     // Compared without whitespace: the formatter wraps this file's lines, not the README's.
     const flat = (text: string) => text.replace(/\s+/g, "");
     const code = flat(self);
@@ -113,5 +120,26 @@ describe("README", () => {
     }
     expect(blocks).toEqual([block]);
     expect(logged).toEqual([3, "older blocks pruned"]);
+  });
+
+  it("ssz_snappy example", async () => {
+    const codec = await createCodec();
+    const sszBlock = block;
+    const blocks = getPayload("blocks-by-range").items;
+    // A network stream as a reader sees it: here, the one payload in two parts.
+    const whole = encodeSszSnappy(codec, sszBlock);
+    const stream = [whole.subarray(0, 100), whole.subarray(100)];
+    const wire = encodeSszSnappy(codec, sszBlock); // varint(length) + framed stream
+    const ssz = decodeSszSnappy(codec, wire, { minSize: 100, maxSize: 10 << 20 }); // sync from bytes
+    const ssz2 = await decodeSszSnappy(codec, stream, { minSize: 100, maxSize: 10 << 20 }); // from a stream
+
+    // A by-range response: payloads back to back.
+    const response = encodeSszSnappySequence(codec, blocks);
+    const decoded = decodeSszSnappySequence(codec, response, { minSize: 0, maxSize: 10 << 20 });
+    // ... or one at a time off a network stream, leaving the rest unread:
+    const reader = new ByteReader(stream);
+    const first = await readSszSnappy(codec, reader, { minSize: 0, maxSize: 10 << 20 });
+    expectSameBytes([ssz, ssz2, first], [block, block, block]);
+    expectSameBytes(decoded, blocks);
   });
 });

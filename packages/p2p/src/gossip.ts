@@ -14,9 +14,9 @@ import {
   toSnappyError,
   withContext,
 } from "@snappykit/core";
-import { MAX_PAYLOAD_SIZE } from "@snappykit/framing";
 import xxhash from "xxhash-wasm";
 import { callbackFault, codecFault } from "./faults.js";
+import { MAX_PAYLOAD_SIZE } from "./ssz-snappy.js";
 
 /** A message type's size bounds: any object with these two numbers (an SSZ type is one). */
 export interface SizeBounds {

@@ -11,6 +11,7 @@ export {
   type RawGossipMessage,
   type SizeBounds,
 } from "./gossip.js";
+export { P2P_REASONS } from "./reasons.js";
 export {
   type ChunkSource,
   type DecodeRequestOptions,
@@ -31,3 +32,15 @@ export {
   type WritableByteStream,
   writeToStream,
 } from "./reqresp.js";
+export {
+  decodeSszSnappy,
+  decodeSszSnappyAt,
+  decodeSszSnappySequence,
+  type EncodeSszSnappyOptions,
+  encodeSszSnappy,
+  encodeSszSnappySequence,
+  MAX_PAYLOAD_SIZE,
+  MAX_VARINT_BYTES,
+  readSszSnappy,
+  type SszSnappyBounds,
+} from "./ssz-snappy.js";

@@ -2,7 +2,6 @@ import { createCodec } from "@snappykit/auto";
 import { randomBytes } from "@snappykit/conformance/cases";
 import { concatBytes, SnappyError } from "@snappykit/core";
 import { getPayload } from "@snappykit/fixtures";
-import { encodeSszSnappy } from "@snappykit/framing";
 import { Uint8ArrayList } from "uint8arraylist";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import {
@@ -10,6 +9,7 @@ import {
   decodeResponse,
   encodeRequest,
   encodeResponse,
+  encodeSszSnappy,
   type ResponseChunk,
   ResponseError,
   writeToStream,

@@ -7,17 +7,17 @@
 //   response        ::= <response_chunk>*
 //   response_chunk  ::= <result> | <context-bytes> | <encoding-dependent-header> | <encoded-payload>
 import { bytesOf, checkOptions, type SnappyCodec, SnappyError, withContext } from "@snappykit/core";
+import { type ByteChunk, ByteReader } from "@snappykit/framing";
+import { callbackFault, codecFault } from "./faults.js";
+import type { SizeBounds } from "./gossip.js";
+import "./reasons.js"; // defines the reasons thrown here
 import {
-  type ByteChunk,
-  ByteReader,
   decodeSszSnappy,
   type EncodeSszSnappyOptions,
   encodeSszSnappy,
   readSszSnappy,
   type SszSnappyBounds,
-} from "@snappykit/framing";
-import { callbackFault, codecFault } from "./faults.js";
-import type { SizeBounds } from "./gossip.js";
+} from "./ssz-snappy.js";
 
 /** The `<result>` byte of a response chunk. */
 export const ResultCode = {
@@ -156,7 +156,7 @@ export async function* encodeRequest(
  * after it (the requester closes its side once written). On a fault the stream is left open
  * for writing, so the responder can answer with an `InvalidRequest` error chunk
  * ({@link writeToStream} then closes it).
- * @throws SnappyError for every fault of the payload (see framing's `decodeSszSnappy`),
+ * @throws SnappyError for every fault of the payload (see `decodeSszSnappy`),
  *   `trailing-bytes` for bytes after it.
  */
 export async function decodeRequest(

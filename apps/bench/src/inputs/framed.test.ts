@@ -1,5 +1,5 @@
 import type { SnappyCodec } from "@snappykit/core";
-import { decodeSszSnappy, encodeSszSnappy, MAX_PAYLOAD_SIZE } from "@snappykit/framing";
+import { decodeSszSnappy, encodeSszSnappy, MAX_PAYLOAD_SIZE } from "@snappykit/p2p";
 import { discoverAdapters, loadAdapters } from "@snappykit/workspace";
 import { beforeAll, describe, expect, it } from "vitest";
 import { FRAMED, prefixLength, varint } from "./framed.js";
@@ -19,7 +19,7 @@ const cut = (bytes: Uint8Array, n: number) =>
   Array.from({ length: Math.ceil(bytes.length / n) }, (_, i) => bytes.slice(i * n, (i + 1) * n));
 
 describe.each(FRAMED)("$id", (impl) => {
-  it("encodes what framing's ssz_snappy decoder reads back", async () => {
+  it("encodes what p2p's ssz_snappy decoder reads back", async () => {
     const pieces = await impl.encode(codec)(ssz);
     const joined = Buffer.concat(pieces.map((p) => Buffer.from(p)));
     expect(decodeSszSnappy(codec, joined, bounds)).toEqual(ssz);

@@ -6,14 +6,8 @@
 import { createRequire } from "node:module";
 import { Readable } from "node:stream";
 import type { SnappyCodec } from "@snappykit/core";
-import {
-  ByteReader,
-  crc32c,
-  encodeSszSnappy,
-  MAX_PAYLOAD_SIZE,
-  maskChecksum,
-  readSszSnappy,
-} from "@snappykit/framing";
+import { ByteReader, crc32c, maskChecksum } from "@snappykit/framing";
+import { encodeSszSnappy, MAX_PAYLOAD_SIZE, readSszSnappy } from "@snappykit/p2p";
 import {
   Compressor,
   compressStream,
@@ -201,7 +195,7 @@ const lodestar: Pick<FramedImpl, "encode" | "decode"> = {
 export const FRAMED: readonly FramedImpl[] = [
   {
     id: "snappykit",
-    library: "@snappykit/framing encodeSszSnappy / readSszSnappy(ByteReader)",
+    library: "@snappykit/p2p encodeSszSnappy / readSszSnappy(ByteReader)",
     crc: "checked",
     includes:
       "the prefix and every bound checked before allocating; one output array of the declared length, each chunk decoded into it",

@@ -1,5 +1,5 @@
 import type { SnappyCodec } from "@snappykit/core";
-import { encodeSszSnappy } from "@snappykit/framing";
+import { encodeSszSnappy } from "@snappykit/p2p";
 import { discoverAdapters, loadAdapters } from "@snappykit/workspace";
 import { beforeAll, describe, expect, it } from "vitest";
 import { takeTurns } from "../__fixtures__/timing.js";

@@ -1,15 +1,14 @@
 // Every op the bench knows, in a registry, so framed req/resp ops (ssz_snappy encode/decode)
 // plug in beside the block ones without touching the runner or the reports.
 import { maxCompressedLength, readUncompressedLength, type SnappyCodec } from "@snappykit/core";
+import { ByteReader, crc32cTs } from "@snappykit/framing";
 import {
-  ByteReader,
-  crc32cTs,
   decodeSszSnappy,
   encodeSszSnappy,
+  GossipTransform,
   MAX_PAYLOAD_SIZE,
   readSszSnappy,
-} from "@snappykit/framing";
-import { GossipTransform } from "@snappykit/p2p";
+} from "@snappykit/p2p";
 import type { Backend, BenchPayload, OpSpec, PreparedPayload, Target } from "../model/case.js";
 import { DEFAULT_REFERENCE } from "../model/options.js";
 import { FRAMED, type FramedImpl, prefixLength } from "./framed.js";
@@ -177,7 +176,7 @@ async function* streamOf(chunks: readonly Uint8Array[]): AsyncGenerator<Uint8Arr
 /**
  * A req/resp response read as a client reads it off a stream: each item's `ssz_snappy`
  * encoding arriving in chunks of `size(i)` bytes (cut once per case, outside the timed
- * region), read with framing's `readSszSnappy` through a `ByteReader`, awaited item by item.
+ * region), read with p2p's `readSszSnappy` through a `ByteReader`, awaited item by item.
  * Opt-in (`--op`): on blocks-by-range each op is thousands of awaited chunks.
  */
 function streamedOp(id: string, description: string, size: (i: number) => number): OpSpec {

@@ -4,7 +4,8 @@
 import { mkdtempSync, readdirSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { encodeFramed, encodeSszSnappy, MAX_PAYLOAD_SIZE } from "@snappykit/framing";
+import { encodeFramed } from "@snappykit/framing";
+import { encodeSszSnappy, MAX_PAYLOAD_SIZE } from "@snappykit/p2p";
 import { createCodec } from "@snappykit/ts";
 import { describe, expect, it } from "vitest";
 import { type EngineMessage, minimize, runEngine, SHARED_HEADER } from "./engine.js";

@@ -12,16 +12,13 @@ import {
 } from "@snappykit/conformance/cases";
 import { isSnappyError, type SnappyCodec, validateCompressed } from "@snappykit/core";
 import { loadPayloads } from "@snappykit/fixtures";
+import { decodeFramed, encodeFramed, FrameDecoder, STREAM_IDENTIFIER } from "@snappykit/framing";
 import {
-  decodeFramed,
   decodeSszSnappy,
   decodeSszSnappySequence,
-  encodeFramed,
   encodeSszSnappy,
-  FrameDecoder,
   MAX_PAYLOAD_SIZE,
-  STREAM_IDENTIFIER,
-} from "@snappykit/framing";
+} from "@snappykit/p2p";
 import { legalFormSeeds, poolPlaintexts } from "../inputs.js";
 import { toHex } from "../outcome.js";
 import { concat } from "./mutate.js";
@@ -184,6 +181,8 @@ const SNAPPY_TOKENS = [
 // the fuzzed input, and would only add blocks no input can reach.
 const TS_SCOPE = /\/packages\/(ts\/dist\/(?!compress)|core\/dist\/|conformance\/dist\/oracle\.js$)/;
 const FRAMING_SCOPE = /\/packages\/(framing\/dist\/(?!encode)|ts\/dist\/(?!compress)|core\/dist\/)/;
+const SSZ_SCOPE =
+  /\/packages\/(p2p\/dist\/ssz-snappy|framing\/dist\/(?!encode)|ts\/dist\/(?!compress)|core\/dist\/)/;
 
 async function tsCodec(): Promise<SnappyCodec> {
   const { createCodec } = await import("@snappykit/ts");
@@ -326,8 +325,8 @@ async function* from(list: Uint8Array[]): AsyncGenerator<Uint8Array> {
 export const sszSnappy: GuidedTarget = {
   name: "ssz-snappy",
   description:
-    "@snappykit/framing decodeSszSnappy on a Uint8Array and on an async stream of pieces (the streaming reader), and decodeSszSnappySequence, over @snappykit/ts, against a by-the-book ssz_snappy decoder; both paths must fail with the same code. Input byte 0: bit 7 skips checksums, bits 4–6 choose the bounds, bits 0–3 the cut",
-  scope: FRAMING_SCOPE,
+    "@snappykit/p2p decodeSszSnappy on a Uint8Array and on an async stream of pieces (the streaming reader), and decodeSszSnappySequence, over @snappykit/ts, against a by-the-book ssz_snappy decoder; both paths must fail with the same code. Input byte 0: bit 7 skips checksums, bits 4–6 choose the bounds, bits 0–3 the cut",
+  scope: SSZ_SCOPE,
   maxLength: 4097,
   dictionary: [...FRAMING_TOKENS, ...SNAPPY_TOKENS],
   async seeds() {

@@ -8,17 +8,32 @@ import {
   type SnappyCodec,
   SnappyError,
 } from "@snappykit/core";
-import type { Crc32cFunction } from "./crc32c.js";
-import { type DecodeFramedOptions, resolveDecodeContext } from "./decode.js";
-import { type EncodeFramedOptions, encodeFramedAfter, resolveEncodeOptions } from "./encode.js";
-import * as format from "./format.js";
-import { ownOptions } from "./options.js";
 import {
   type ByteReader,
   type ByteSource,
+  type Crc32cFunction,
+  type DecodeFramedOptions,
+  type EncodeFramedOptions,
   ByteReader as Reader,
+} from "@snappykit/framing";
+import {
+  CHECKSUM_SIZE,
+  CHUNK_HEADER_SIZE,
+  type ChunkDecodeContext,
+  type ChunkKind,
+  ChunkType,
+  classifyChunk,
+  decodeChunkBody,
+  encodeFramedAfter,
+  ownOptions,
+  readChunkLength,
   readerInternals,
-} from "./stream.js";
+  readU32LE,
+  resolveDecodeContext,
+  resolveEncodeOptions,
+  verifyChecksum,
+} from "@snappykit/framing/chunks";
+import "./reasons.js"; // defines the reasons thrown here
 
 /** The consensus spec's `MAX_PAYLOAD_SIZE`: no ssz_snappy payload may exceed 10 MiB. */
 export const MAX_PAYLOAD_SIZE = 10 * 1024 * 1024;
@@ -114,7 +129,7 @@ interface Limits {
   readonly minSize: number;
   readonly maxSize: number;
   readonly allowNonMinimalPrefix: boolean;
-  readonly ctx: format.ChunkDecodeContext;
+  readonly ctx: ChunkDecodeContext;
 }
 
 const hasOwn = Object.prototype.hasOwnProperty;
@@ -163,7 +178,7 @@ class PayloadState {
   readonly n: number;
   /** Framed bytes the spec lets us read: max_compressed_len(n). */
   readonly budget: number;
-  readonly #ctx: format.ChunkDecodeContext;
+  readonly #ctx: ChunkDecodeContext;
   /**
    * The output: each chunk's data in an array of its own until half the prefix's length has
    * arrived, then one array of exactly `n` (the chunks so far copied in). Memory follows the
@@ -176,24 +191,24 @@ class PayloadState {
   read = 0;
   first = true;
 
-  constructor(n: number, ctx: format.ChunkDecodeContext) {
+  constructor(n: number, ctx: ChunkDecodeContext) {
     this.n = n;
     this.budget = maxCompressedLength(n);
     this.#ctx = ctx;
   }
 
   /** Check a chunk header before reading its body (it must fit the budget); returns its kind. */
-  header(type: number, length: number, at: number): format.ChunkKind {
-    const kind = format.classifyChunk(type, length, at, this.first);
+  header(type: number, length: number, at: number): ChunkKind {
+    const kind = classifyChunk(type, length, at, this.first);
     this.first = false;
-    this.#withinBudget(this.read + format.CHUNK_HEADER_SIZE + length, at, "the chunk");
-    this.read += format.CHUNK_HEADER_SIZE + length;
+    this.#withinBudget(this.read + CHUNK_HEADER_SIZE + length, at, "the chunk");
+    this.read += CHUNK_HEADER_SIZE + length;
     return kind;
   }
 
   /** Throw before reading a chunk header that would end past the budget. */
   beforeHeader(at: number): void {
-    this.#withinBudget(this.read + format.CHUNK_HEADER_SIZE, at, "the chunk header");
+    this.#withinBudget(this.read + CHUNK_HEADER_SIZE, at, "the chunk header");
   }
 
   #withinBudget(end: number, at: number, what: string): void {
@@ -233,18 +248,10 @@ class PayloadState {
     return part;
   };
 
-  body(kind: format.ChunkKind, body: Uint8Array, at: number): void {
+  body(kind: ChunkKind, body: Uint8Array, at: number): void {
     if (kind === "skip") return;
     const left = this.n - this.produced;
-    const data = format.decodeChunkBody(
-      this.#ctx,
-      kind,
-      body,
-      at,
-      left,
-      this.#overBudget(at),
-      this.#room,
-    );
+    const data = decodeChunkBody(this.#ctx, kind, body, at, left, this.#overBudget(at), this.#room);
     if (data !== undefined) this.produced += data.length;
   }
 
@@ -253,14 +260,14 @@ class PayloadState {
    * body on the way); `length` is the chunk's body length, CRC included.
    */
   async uncompressedFrom(reader: ByteReader, length: number, at: number): Promise<boolean> {
-    const crc = await readerInternals.view(reader, format.CHECKSUM_SIZE);
+    const crc = await readerInternals.view(reader, CHECKSUM_SIZE);
     if (crc === undefined) return false;
-    const stored = format.readU32LE(crc, 0);
-    const size = length - format.CHECKSUM_SIZE;
+    const stored = readU32LE(crc, 0);
+    const size = length - CHECKSUM_SIZE;
     if (size > this.n - this.produced) throw this.#overBudget(at)(size);
     const data = this.#room(size);
     if (!(await readerInternals.readInto(reader, data))) return false;
-    format.verifyChecksum(this.#ctx, "uncompressed", stored, data, at);
+    verifyChecksum(this.#ctx, "uncompressed", stored, data, at);
     this.produced += size;
     return true;
   }
@@ -356,13 +363,13 @@ export function decodeSszSnappyAt(
   checkLength(n, limits);
   const state = new PayloadState(n, limits.ctx);
   // An empty payload may carry just the stream identifier, or nothing at all.
-  const wantIdentifier = n === 0 && bytes[pos] === format.ChunkType.streamIdentifier;
+  const wantIdentifier = n === 0 && bytes[pos] === ChunkType.streamIdentifier;
   while (state.produced < n || (wantIdentifier && state.first)) {
     state.beforeHeader(pos);
-    if (bytes.length - pos < format.CHUNK_HEADER_SIZE) throw state.truncated();
-    const length = format.readChunkLength(bytes, pos);
+    if (bytes.length - pos < CHUNK_HEADER_SIZE) throw state.truncated();
+    const length = readChunkLength(bytes, pos);
     const kind = state.header(bytes[pos]!, length, pos);
-    const start = pos + format.CHUNK_HEADER_SIZE;
+    const start = pos + CHUNK_HEADER_SIZE;
     const end = start + length;
     if (end > bytes.length) throw state.truncated();
     state.body(kind, bytes.subarray(start, end), pos);
@@ -407,14 +414,14 @@ export async function readSszSnappy(
   while (n === undefined) n = varintStep(prefix, await reader.readByte());
   checkLength(n, limits);
   const state = new PayloadState(n, limits.ctx);
-  const wantIdentifier = n === 0 && (await reader.peekByte()) === format.ChunkType.streamIdentifier;
+  const wantIdentifier = n === 0 && (await reader.peekByte()) === ChunkType.streamIdentifier;
   while (state.produced < n || (wantIdentifier && state.first)) {
     const at = reader.position;
     // The budget is checked before each pull: no byte past max_compressed_len(n) is read.
     state.beforeHeader(at);
-    const header = await readerInternals.view(reader, format.CHUNK_HEADER_SIZE);
+    const header = await readerInternals.view(reader, CHUNK_HEADER_SIZE);
     if (header === undefined) throw state.truncated();
-    const length = format.readChunkLength(header, 0);
+    const length = readChunkLength(header, 0);
     const kind = state.header(header[0]!, length, at);
     if (kind === "skip") {
       if (!(await readerInternals.skip(reader, length))) throw state.truncated();
