@@ -61,8 +61,10 @@ async function start(
   const id = `${f.id}-${runtime}`;
   const unloaded = (reason: string): Unloaded => ({ id, packageName: f.packageName, reason });
   let worker: ChildWorker;
+  let version: string;
   try {
-    const { command } = processRuntime(runtime);
+    const { command, version: v } = processRuntime(runtime);
+    version = v;
     const spec = { codec: id, impl: "adapter" as const, entry: f.entry, runtime };
     worker = await ChildWorker.start(spec, undefined, FULL_TIMING, 60_000, command);
   } catch (error) {
@@ -85,7 +87,8 @@ async function start(
     // calls are the stand-in's, through `elsewhere.gate`.
     codec: guardedCodec({
       name: id,
-      library,
+      // The report's headline names the run's runtime; this codec's is its own.
+      library: `${library}, in ${runtime} ${version}`,
       runtime: "native",
       guard: "length",
       compress: here,
