@@ -389,12 +389,30 @@ export const SECTIONS = {
     const ids = context.packages
       .filter((p) => p.adapter && /^packages\/[^/]+$/.test(p.relDir))
       .map((p) => posix.basename(p.relDir));
+    // One that runs in other runtimes than the tools' Node (ffi) has its rows under
+    // `<id>-<runtime>` (ffi-node26, ffi-bun, ffi-deno): each gets its paragraph, named.
+    const sections = (id, section, names) => {
+      const runs = names.includes(id)
+        ? [id]
+        : [...new Set(names.filter((n) => new RegExp(`^${id}-(node\\d+|bun|deno)$`).test(n)))];
+      return (runs.length > 0 ? runs : [id]).map(
+        (n) => `${n === id ? "" : `**${n}**: `}${SECTIONS[section](context, [n], at)}`,
+      );
+    };
     return ids
       .map((id) =>
         [
           `### ${id}`,
-          SECTIONS["fuzz-codec"](context, [id], at),
-          SECTIONS["bench-codec"](context, [id], at),
+          ...sections(
+            id,
+            "fuzz-codec",
+            context.safety.rows.map((r) => r.id),
+          ),
+          ...sections(
+            id,
+            "bench-codec",
+            context.bench.cases.map((c) => c.codec),
+          ),
         ].join("\n\n"),
       )
       .join("\n\n");
