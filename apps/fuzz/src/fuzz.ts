@@ -113,8 +113,11 @@ export interface Subject {
  * are left out, said so. Bun and Deno cannot be the children: the protocol is Node's IPC with
  * its advanced (V8) serialization.
  */
-export function inOtherNodes(failed: readonly FailedAdapter[], withRaw: boolean): Subject[] {
-  return failed.filter(declaredUnloadable).flatMap((f): Subject[] => {
+export function inOtherNodes(
+  failed: readonly FailedAdapter[],
+  withRaw: boolean,
+): (Subject & { target: "adapter" | "raw" })[] {
+  return failed.filter(declaredUnloadable).flatMap((f) => {
     const line = newestLineFor(f.metadata.cannotLoad);
     if (!line) {
       process.stderr.write(`left out: ${f.id}: ${declaredUnloadable(f)}\n`);
@@ -122,7 +125,7 @@ export function inOtherNodes(failed: readonly FailedAdapter[], withRaw: boolean)
     }
     const from = { id: `${f.id}-${line}`, entry: f.entry, execPath: nodeLineBinary(line) };
     return [
-      { ...from, target: "adapter" },
+      { ...from, target: "adapter" as const },
       ...(withRaw ? [{ ...from, target: "raw" as const }] : []),
     ];
   });
