@@ -8,7 +8,9 @@ import { createCodec as createAuto } from "@snappykit/auto";
 import { loadPayloads } from "@snappykit/fixtures";
 import { formatBytes, formatDuration, markdownTable } from "@snappykit/workspace/format";
 import { formatTime } from "../render/numbers.js";
+import { REQRESP_METHOD, reqrespAnswer, reqrespTable } from "../render/reqresp.js";
 import { crossoverLine } from "../render/sweep-md.js";
+import { markdownTable as tableMarkdown } from "../render/table.js";
 import {
   overheadTable,
   payloadLabel,
@@ -123,6 +125,46 @@ function ratios(report, { payloads, ops, codecs }) {
   );
 }
 
+/** The fuzzer's verdicts on the framed implementations (apps/fuzz, its framed matrix). */
+function framedSafety(safety, at) {
+  const rows = safety.rows.filter((r) => r.target === "framed");
+  const link = at.link(REPORTS.safety.replace(/json$/, "md"));
+  if (rows.length === 0 || !safety.framedN) {
+    return `The committed fuzz report (${link}) has no framed rows yet: \`pnpm fuzz --out apps/fuzz/docs\` adds them.`;
+  }
+  const n = safety.framedN;
+  return [
+    `**Hostile framed input** (\`pnpm fuzz\`, ${day(safety.date)}; ${link}): ${n.crafted} crafted and ` +
+      `${int(n.mutated)} mutated \`ssz_snappy\` encodings in 7-byte pieces, each call in a child process ` +
+      "under a watchdog, judged against a by-the-book decoder with CRCs checked.",
+    "",
+    markdownTable(
+      [
+        "implementation",
+        "calls",
+        "silent accepts",
+        "wrong bytes",
+        "crashes",
+        "hangs",
+        "peak RSS growth",
+      ],
+      ["l", "r", "r", "r", "r", "r", "r"],
+      rows.map((r) => {
+        const c = r.total.counts;
+        return [
+          r.id,
+          int(r.total.calls),
+          int(c.silentAccept),
+          int(c.wrongBytes),
+          int(c.crash),
+          int(c.hang),
+          formatBytes(r.total.maxRssGrowth),
+        ];
+      }),
+    ),
+  ].join("\n");
+}
+
 export const SECTIONS = {
   /** The root README's adapter table, from each released adapter's package.json. */
   adapters(context) {
@@ -178,6 +220,31 @@ export const SECTIONS = {
           : ""),
       "",
       ratios(report, selection),
+    ].join("\n");
+  },
+
+  /**
+   * The req/resp answer from the framed implementations' run (`npm run bench:reqresp`):
+   * `reqresp` the answer, how it was measured and the table; `reqresp answer` the answer alone.
+   */
+  reqresp(context, [part], at) {
+    const report = context.reqresp;
+    if (!report) {
+      return `No req/resp run is committed yet: \`npm run bench:reqresp\`, then \`npm run docs -- --adopt\`.`;
+    }
+    const source = benchSource(report, at, REPORTS.reqresp, "npm run bench:reqresp");
+    const lines = reqrespAnswer(report);
+    const answer = `${lines.join(" ")} (${source}.)`;
+    // The README's: the pick and what it leaves out for checking no CRC, not the ties.
+    if (part === "answer") return `${[lines[0], ...lines.slice(2)].join(" ")} (${source}.)`;
+    return [
+      answer,
+      "",
+      REQRESP_METHOD,
+      "",
+      tableMarkdown(reqrespTable(report)),
+      "",
+      framedSafety(context.safety, at),
     ].join("\n");
   },
 
@@ -322,12 +389,30 @@ export const SECTIONS = {
     const ids = context.packages
       .filter((p) => p.adapter && /^packages\/[^/]+$/.test(p.relDir))
       .map((p) => posix.basename(p.relDir));
+    // One that runs in other runtimes than the tools' Node (ffi) has its rows under
+    // `<id>-<runtime>` (ffi-node26, ffi-bun, ffi-deno): each gets its paragraph, named.
+    const sections = (id, section, names) => {
+      const runs = names.includes(id)
+        ? [id]
+        : [...new Set(names.filter((n) => new RegExp(`^${id}-(node\\d+|bun|deno)$`).test(n)))];
+      return (runs.length > 0 ? runs : [id]).map(
+        (n) => `${n === id ? "" : `**${n}**: `}${SECTIONS[section](context, [n], at)}`,
+      );
+    };
     return ids
       .map((id) =>
         [
           `### ${id}`,
-          SECTIONS["fuzz-codec"](context, [id], at),
-          SECTIONS["bench-codec"](context, [id], at),
+          ...sections(
+            id,
+            "fuzz-codec",
+            context.safety.rows.map((r) => r.id),
+          ),
+          ...sections(
+            id,
+            "bench-codec",
+            context.bench.cases.map((c) => c.codec),
+          ),
         ].join("\n\n"),
       )
       .join("\n\n");
@@ -384,7 +469,7 @@ export const SECTIONS = {
       safety() {
         const s = context.safety;
         const adapters = s.rows.filter((r) => r.target === "adapter");
-        const raw = s.rows.filter((r) => r.target !== "adapter");
+        const raw = s.rows.filter((r) => r.target === "raw");
         const missed = raw.filter((r) => r.missed.length > 0);
         const sum = (rows, key) => rows.reduce((n, r) => n + r.total.counts[key], 0);
         const peak = Math.max(...adapters.map((r) => r.total.maxRssGrowth));

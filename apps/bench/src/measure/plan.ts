@@ -48,6 +48,7 @@ export function planCases(
         entry: c.target.impl === "raw" ? a.rawEntry! : a.entry,
         ...(a.variant !== undefined && { variant: true }),
         ...(c.target.native && { native: true }),
+        ...(c.target.elsewhere && { runtime: c.target.elsewhere.runtime }),
         ...(slow && { slowdown: slow.percent / 100 }),
       },
       row,

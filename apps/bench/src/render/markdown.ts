@@ -3,6 +3,7 @@ import { formatDuration } from "@snappykit/workspace/format";
 import type { BenchReport, SafetySection } from "../model/report.js";
 import { comparisonSummary, comparisonTable } from "./comparison.js";
 import { reportLevels } from "./levels.js";
+import { REQRESP_METHOD, reqrespAnswer, reqrespTable } from "./reqresp.js";
 import { markdownTable } from "./table.js";
 import {
   allocationTable,
@@ -73,6 +74,17 @@ export function renderMarkdown(report: BenchReport): string {
     "",
     markdownTable(allocationTable(report)),
   );
+  const framed = reqrespTable(report);
+  if (framed.rows.length > 0) {
+    section(
+      "Req/resp: framed implementations",
+      REQRESP_METHOD,
+      "",
+      markdownTable(framed),
+      "",
+      reqrespAnswer(report).join(" "),
+    );
+  }
   if (report.overhead.length > 0) {
     section(
       "Adapter overhead",
