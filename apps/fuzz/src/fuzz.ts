@@ -123,10 +123,10 @@ export function inOtherNodes(
       process.stderr.write(`left out: ${f.id}: ${declaredUnloadable(f)}\n`);
       return [];
     }
-    const from = { id: `${f.id}-${line}`, entry: f.entry, execPath: nodeLineBinary(line) };
+    const from = { id: `${f.id}-${line}`, execPath: nodeLineBinary(line) };
     return [
-      { ...from, target: "adapter" as const },
-      ...(withRaw ? [{ ...from, target: "raw" as const }] : []),
+      { ...from, entry: f.entry, target: "adapter" as const },
+      ...(withRaw ? [{ ...from, entry: f.rawEntry, target: "raw" as const }] : []),
     ];
   });
 }
