@@ -15,10 +15,11 @@ import { runCell } from "./runner.js";
 provideFfiLibrary();
 const adapters = discoverAdapters();
 const NODE_FFI = Number(process.versions.node.split(".")[0]) >= 26;
-const entryOf = (id: string) => {
+// The module a target is built from: `createRaw` lives on each adapter's `./raw` entry.
+const entryOf = (id: string, target: "raw" | "adapter" = "raw") => {
   const found = adapters.find((a) => a.id === id);
   if (!found) throw new Error(`adapter ${id} not in the workspace`);
-  return found.entry;
+  return target === "raw" ? found.rawEntry : found.entry;
 };
 
 /** The counts an adapter's row must hold at zero. */
@@ -101,7 +102,7 @@ describe("the harness on raw libraries", () => {
     const inputs = [pick("valid: legal form: literal of 1 in 1 length byte(s), last")];
     const cell = (target: "raw" | "adapter") =>
       runCell({
-        entry: entryOf("napi-v1"),
+        entry: entryOf("napi-v1", target),
         target,
         inputs,
         expected: inputs.map((i) => referenceOutcome(i)),
