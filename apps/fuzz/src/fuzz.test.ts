@@ -1,30 +1,46 @@
 // The quick fuzz: every adapter in the workspace, 100 random + 100 mutated inputs + the
 // crafted cases, each in a child process, held to the targets; and proof on real raw
 // libraries that the harness sees what it claims to see (silent accepts, hangs, memory).
-import { discoverAdapters } from "@snappykit/workspace";
+import { discoverAdapters, loadAdapters } from "@snappykit/workspace";
+import { provideFfiLibrary } from "@snappykit/workspace/ffi-library";
 import { describe, expect, it } from "vitest";
+import { craftedFramed, expectedFramed, runFramed } from "./framed.js";
 import { runFuzz } from "./fuzz.js";
 import { craftedSet } from "./inputs.js";
 import { referenceOutcome } from "./reference.js";
 import { renderSafetyMarkdown } from "./report.js";
 import { runCell } from "./runner.js";
 
+// ffi's children open tools/libsnappy's build, as in `pnpm fuzz` (cli.ts).
+provideFfiLibrary();
 const adapters = discoverAdapters();
 const NODE_FFI = Number(process.versions.node.split(".")[0]) >= 26;
-const entryOf = (id: string) => {
+/** The module a child loads: the adapter's main entry, or its `./raw` entry for a raw cell. */
+const entryOf = (id: string, target: "adapter" | "raw") => {
   const found = adapters.find((a) => a.id === id);
   if (!found) throw new Error(`adapter ${id} not in the workspace`);
-  return found.entry;
+  return target === "raw" ? found.rawEntry : found.entry;
+};
+
+/** The counts an adapter's row must hold at zero. */
+const NONE_MISSED = {
+  silentAccept: 0,
+  wrongBytes: 0,
+  crash: 0,
+  hang: 0,
+  falseReject: 0,
+  rejectedOther: 0,
 };
 
 describe("quick fuzz of every adapter", () => {
   it("meets the targets: no silent accepts, wrong bytes, crashes, hangs or false rejects", async () => {
-    const report = await runFuzz({ n: 100, raw: false });
+    // The framed implementations have tests of their own below.
+    const report = await runFuzz({ n: 100, raw: false, framed: false });
     expect(report.failed).toEqual([]);
     expect(report.rows.map((r) => r.id)).toEqual(
       expect.arrayContaining(
-        // ffi needs node:ffi (Node 26 and later); the fuzzer leaves it out elsewhere.
-        adapters.map((a) => a.id).filter((id) => id !== "ffi" || NODE_FFI),
+        // ffi needs node:ffi (Node 26 and later): below it, its children run in Node 26.
+        adapters.map((a) => (a.id === "ffi" && !NODE_FFI ? "ffi-node26" : a.id)),
       ),
     );
     for (const row of report.rows) {
@@ -41,15 +57,7 @@ describe("quick fuzz of every adapter", () => {
           rssOver,
         },
         `${row.id}: ${JSON.stringify(row.sets, null, 1).slice(0, 2000)}`,
-      ).toEqual({
-        silentAccept: 0,
-        wrongBytes: 0,
-        crash: 0,
-        hang: 0,
-        falseReject: 0,
-        rejectedOther: 0,
-        rssOver: 0,
-      });
+      ).toEqual({ ...NONE_MISSED, rssOver: 0 });
       // Both verdicts occur, so the run did judge something.
       expect(counts.same, row.id).toBeGreaterThan(0);
       expect(counts.rejected, row.id).toBeGreaterThan(0);
@@ -74,7 +82,7 @@ describe("the harness on raw libraries", () => {
       pick("valid: copy-1"),
     ];
     const result = await runCell({
-      entry: entryOf("snappyjs"),
+      entry: entryOf("snappyjs", "raw"),
       target: "raw",
       inputs,
       expected: inputs.map((i) => referenceOutcome(i)),
@@ -94,7 +102,7 @@ describe("the harness on raw libraries", () => {
     const inputs = [pick("valid: legal form: literal of 1 in 1 length byte(s), last")];
     const cell = (target: "raw" | "adapter") =>
       runCell({
-        entry: entryOf("napi-v1"),
+        entry: entryOf("napi-v1", target),
         target,
         inputs,
         expected: inputs.map((i) => referenceOutcome(i)),
@@ -113,7 +121,7 @@ describe("the harness on raw libraries", () => {
     const run = (rssCapBytes: number) =>
       runCell(
         {
-          entry: entryOf("libsnappy"),
+          entry: entryOf("libsnappy", "raw"),
           target: "raw",
           inputs: [bomb],
           expected: [null],
@@ -133,4 +141,57 @@ describe("the harness on raw libraries", () => {
     expect(capped.stats.counts.crash).toBe(1);
     expect(capped.stats.examples.crash?.[0]?.detail).toMatch(/killed by the fuzzer/);
   }, 30_000);
+});
+
+describe("framed req/resp implementations", () => {
+  const ts = adapters.find((a) => a.id === "ts")!;
+
+  it("give a stream that never settles a verdict: a hang, killed, the next input in a fresh child", async () => {
+    const { loaded } = await loadAdapters([ts]);
+    const crafted = craftedFramed(loaded[0]!.codec);
+    const pick = (label: string) => crafted.find((c) => c.label.startsWith(label))!.bytes;
+    // @chainsafe/snappy-stream 5.1.2 calls back for no chunk type it does not know.
+    const inputs = [pick("valid: a skippable chunk"), pick("valid: 300 bytes")];
+    const result = await runCell({
+      entry: ts.entry,
+      target: "framed",
+      framed: "chainsafe-snappy-stream",
+      inputs,
+      expected: inputs.map((i) => expectedFramed(i, false)),
+      maxLength: [undefined, undefined],
+    });
+    if (!result.ok) throw new Error(result.reason);
+    expect(result.stats.counts.hang).toBe(1);
+    expect(result.stats.restarts).toBe(1);
+    expect(result.stats.counts.same).toBe(1);
+  }, 60_000);
+
+  it("hold ours to the targets on hostile input, and find what the libraries let through", async () => {
+    const { loaded } = await loadAdapters([ts]);
+    const run = await runFramed({
+      entry: ts.entry,
+      codec: loaded[0]!.codec,
+      n: 20,
+      seed: 3,
+      rssCapBytes: 6 * 2 ** 30,
+    });
+    expect(run.failed).toEqual([]);
+    const row = (id: string) => run.rows.find((r) => r.id === id)!;
+    expect(run.rows.map((r) => r.id)).toEqual([
+      "snappykit",
+      "lodestar",
+      "snappy-frames",
+      "snappy-web",
+      "snappy-node",
+      "snappystream",
+      "chainsafe-snappy-stream",
+    ]);
+    for (const r of run.rows) expect(r.total.calls, r.id).toBe(run.n.crafted + 20);
+    const { counts } = row("snappykit").total;
+    expect(counts).toMatchObject(NONE_MISSED);
+    expect(counts.same).toBeGreaterThan(0);
+    // It checks no CRC and hangs on a skippable chunk.
+    expect(row("chainsafe-snappy-stream").total.counts.silentAccept).toBeGreaterThan(0);
+    expect(row("chainsafe-snappy-stream").total.counts.hang).toBeGreaterThan(0);
+  }, 240_000);
 });

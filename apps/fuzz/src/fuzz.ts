@@ -7,11 +7,14 @@ import { loadPayloads } from "@snappykit/fixtures";
 import {
   declaredUnloadable,
   discoverAdapters,
+  type FailedAdapter,
   type LoadedAdapter,
   loadAdapters,
 } from "@snappykit/workspace";
 import { machine, measuredTrees } from "@snappykit/workspace/environment";
+import { newestLineFor, nodeLineBinary } from "@snappykit/workspace/node-lines";
 import { adapterTargets } from "@snappykit/workspace/targets";
+import { runFramed } from "./framed.js";
 import {
   craftedSet,
   type InputSet,
@@ -56,6 +59,10 @@ export interface FuzzOptions {
   raw?: boolean;
   /** Seed of the random and mutated sets. @default 1 */
   seed?: number;
+  /** Also fuzz the framed (req/resp) implementations (framed.ts). @default true */
+  framed?: boolean;
+  /** Mutated inputs for each framed implementation. @default n */
+  framedN?: number;
   /** Kill a child whose RSS passes this. @default 6 GiB */
   rssCapBytes?: number;
   /** Called after every input. */
@@ -91,11 +98,37 @@ function poolSource(): { source: string; items: Uint8Array[] } {
 }
 
 /** One row to fuzz: an adapter's codec (or one of its variants), or its raw backend. */
-interface Subject {
+export interface Subject {
   id: string;
   entry: string;
   target: Target;
   variant?: string;
+  /** The Node its children run in, when not this one. */
+  execPath?: string;
+}
+
+/**
+ * Adapters declared not to load in this Node (ffi before Node 26) run in the newest Node line
+ * that loads them, as `<id>-<line>` (the bench's name for the same codec); without one, they
+ * are left out, said so. Bun and Deno cannot be the children: the protocol is Node's IPC with
+ * its advanced (V8) serialization.
+ */
+export function inOtherNodes(
+  failed: readonly FailedAdapter[],
+  withRaw: boolean,
+): (Subject & { target: "adapter" | "raw" })[] {
+  return failed.filter(declaredUnloadable).flatMap((f) => {
+    const line = newestLineFor(f.metadata.cannotLoad);
+    if (!line) {
+      process.stderr.write(`left out: ${f.id}: ${declaredUnloadable(f)}\n`);
+      return [];
+    }
+    const from = { id: `${f.id}-${line}`, execPath: nodeLineBinary(line) };
+    return [
+      { ...from, entry: f.entry, target: "adapter" as const },
+      ...(withRaw ? [{ ...from, entry: f.rawEntry, target: "raw" as const }] : []),
+    ];
+  });
 }
 
 function pickCompressor(loaded: readonly LoadedAdapter[]): SnappyCodec {
@@ -119,6 +152,7 @@ function buildPool(compressor: SnappyCodec) {
   streams.push(...legalFormSeeds(POOL_LEGAL_FORMS, POOL_MAX_STREAM).map((c) => c.stream));
   const small = streams.filter((s) => s.length <= POOL_MAX_STREAM);
   return {
+    compressor,
     streams: small,
     info: {
       source,
@@ -150,26 +184,26 @@ export async function runFuzz(options: FuzzOptions = {}): Promise<SafetyReport> 
   const setNames = options.sets ?? SET_NAMES;
   const rssCapBytes = options.rssCapBytes ?? 6 * 2 ** 30;
 
-  let entries = discoverAdapters();
+  const entries = discoverAdapters();
   if (options.codecs) {
     const unknown = options.codecs.filter((id) => !entries.some((e) => e.id === id));
     if (unknown.length > 0) throw new Error(`unknown codec(s): ${unknown.join(", ")}`);
-    entries = entries.filter((e) => options.codecs!.includes(e.id));
   }
   // Loaded here too (not only in the children): to learn each adapter's variants, to
-  // report the ones that do not load, and to build the mutated set's valid streams.
-  const { loaded, failed: notLoaded } = await loadAdapters(entries);
-  const pool = buildPool(pickCompressor(loaded));
+  // report the ones that do not load, and to build the mutated set's valid streams (with
+  // the same compressor whatever --codec picks: ffi alone does not load in Node 20).
+  const every = await loadAdapters(entries);
+  const chosen = (a: { id: string }) => !options.codecs || options.codecs.includes(a.id);
+  const loaded = every.loaded.filter(chosen);
+  const notLoaded = every.failed.filter(chosen);
+  const pool = buildPool(pickCompressor(every.loaded));
   const subjects: Subject[] = adapterTargets(loaded, { raw: withRaw }).map((t) => ({
     id: t.id,
     entry: t.entry,
     target: t.impl,
     ...(t.impl === "adapter" && t.variant !== undefined && { variant: t.variant }),
   }));
-  // Adapters declared not to load in this Node (ffi before Node 26) are left out, said so.
-  for (const f of notLoaded.filter(declaredUnloadable)) {
-    process.stderr.write(`left out: ${f.id}: ${declaredUnloadable(f)}\n`);
-  }
+  subjects.push(...inOtherNodes(notLoaded, withRaw));
   const failed: FailedRow[] = notLoaded
     .filter((f) => !declaredUnloadable(f))
     .map((f) => ({
@@ -222,6 +256,7 @@ export async function runFuzz(options: FuzzOptions = {}): Promise<SafetyReport> 
       const cell = {
         entry: subject.entry,
         target,
+        ...(subject.execPath !== undefined && { execPath: subject.execPath }),
         ...slice(set, (target === "raw" ? expectedRaw : expected).get(set.name)!, size),
       };
       const result = await runCell(
@@ -259,13 +294,36 @@ export async function runFuzz(options: FuzzOptions = {}): Promise<SafetyReport> 
     }
   }
 
+  const rank = { adapter: 0, raw: 1, framed: 2 };
   const ordered = [...rows.values()].sort((a, b) =>
-    a.target === b.target ? a.id.localeCompare(b.id) : a.target === "adapter" ? -1 : 1,
+    a.target === b.target ? a.id.localeCompare(b.id) : rank[a.target] - rank[b.target],
   );
   for (const row of ordered) {
     row.total = mergeStats(Object.values(row.sets));
     row.missed = missedTargets(row.total, row.target);
   }
+  // The framed implementations over ts (ours and Lodestar's pattern need a codec; the
+  // libraries bring their own), after the codecs.
+  const ts = discoverAdapters().find((e) => e.id === "ts");
+  const framed =
+    options.framed !== false && ts
+      ? await runFramed({
+          entry: ts.entry,
+          codec: pool.compressor,
+          n: options.framedN ?? n,
+          seed: seed + 2,
+          rssCapBytes,
+          onProgress: (set, id, done, total) =>
+            options.onProgress?.({
+              set,
+              codec: `${id} (framed)`,
+              done,
+              total,
+              runDone,
+              runTotal,
+            }),
+        })
+      : undefined;
   const count = (name: SetName, target: Target) => {
     const set = sets.find((s) => s.name === name);
     return set ? sizeOf(set, target) : 0;
@@ -289,12 +347,13 @@ export async function runFuzz(options: FuzzOptions = {}): Promise<SafetyReport> 
     seed,
     environment: machine(),
     measured: measuredTrees("@snappykit/fuzz", [...new Set(ordered.map((r) => r.id))]),
+    ...(framed && { framedN: framed.n }),
     limits: { slowMs: SLOW_MS, hangMs: HANG_MS, rssLimitBytes: RSS_LIMIT_BYTES, rssCapBytes },
     exactRssPeaks: new MemoryProbe().exactPeaks,
     reference: REFERENCE_DESCRIPTION,
     referenceCheck: check,
     mutatedPool: pool.info,
-    rows: ordered,
-    failed,
+    rows: [...ordered, ...(framed?.rows ?? [])],
+    failed: [...failed, ...(framed?.failed ?? [])],
   };
 }

@@ -2,6 +2,7 @@
 // worker classifies in the child, the parent tallies, and both are unit-tested directly.
 import { firstDifference } from "@snappykit/conformance/cases";
 import { isSnappyError } from "@snappykit/core";
+import type { Target } from "./protocol.js";
 
 /**
  * The result of one call. Exactly one per input:
@@ -184,9 +185,9 @@ export function mergeStats(cells: readonly CellStats[]): CellStats {
  * Why a cell misses the adapter targets (empty when it meets them): 0 silent accepts,
  * 0 wrong bytes, 0 crashes, 0 hangs, 0 calls over 100 ms, peak RSS growth under 64 MB;
  * and, because the contract demands them, 0 false rejects and 0 non-`SnappyError` throws
- * (not asked of a raw library, which has its own error type).
+ * (not asked of a raw library or a framed one, which have their own error types).
  */
-export function missedTargets(stats: CellStats, target: "adapter" | "raw" = "adapter"): string[] {
+export function missedTargets(stats: CellStats, target: Target = "adapter"): string[] {
   const missed: string[] = [];
   const { counts } = stats;
   if (counts.silentAccept) missed.push(`${counts.silentAccept} silent accept(s)`);

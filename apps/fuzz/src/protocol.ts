@@ -2,8 +2,11 @@
 // `serialization: "advanced"`, so Uint8Arrays cross without hex or base64.
 import type { Expected, Outcome } from "./outcome.js";
 
-/** Which object a worker calls: the adapter's guarded codec or its raw backend. */
-export type Target = "adapter" | "raw";
+/**
+ * Which object a worker calls: the adapter's guarded codec, its raw backend, or a framed
+ * (req/resp) implementation over it (framed.ts).
+ */
+export type Target = "adapter" | "raw" | "framed";
 
 /** Parent → child: what to load (sent once, right after the fork). */
 export interface LoadMessage {
@@ -13,6 +16,8 @@ export interface LoadMessage {
   target: Target;
   /** Load this `createVariants()` codec instead of `createCodec()` (codec targets only). */
   variant?: string;
+  /** The framed implementation's id (@snappykit/bench/framed), for a `framed` target. */
+  framed?: string;
 }
 
 /** Parent → child: run inputs `from`…end in order, replying with one `result` each. */

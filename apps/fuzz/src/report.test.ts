@@ -1,8 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { emptyStats, missedTargets, record } from "./outcome.js";
+import type { Target } from "./protocol.js";
 import { renderSafetyMarkdown, type SafetyReport, type SafetyRow } from "./report.js";
 
-function row(id: string, target: "adapter" | "raw", silent: number): SafetyRow {
+function row(id: string, target: Target, silent: number): SafetyRow {
   const stats = emptyStats();
   record(stats, 0, Uint8Array.of(1), { outcome: "rejected", ms: 0.5, rssGrowth: 1024 });
   for (let i = 0; i < silent; i++) {
@@ -39,7 +40,8 @@ const report: SafetyReport = {
   reference: "oracle",
   referenceCheck: { inputs: 3, disagreements: [] },
   mutatedPool: { source: "test", compressor: "x", streams: 1, maxStreamBytes: 1 },
-  rows: [row("good", "adapter", 0), row("leaky", "raw", 2)],
+  framedN: { crafted: 0, mutated: 3 },
+  rows: [row("good", "adapter", 0), row("leaky", "raw", 2), row("stream", "framed", 1)],
   failed: [],
 };
 
@@ -52,6 +54,9 @@ describe("renderSafetyMarkdown", () => {
     expect(md).toMatch(/\| good \(good@1\.0\.0\) +\| +1 \|.*✓ met \|/);
     expect(md).toMatch(/\| leaky: leaky@1\.0\.0 +\|.*\*\*2\*\*.*✗ missed \|/);
     expect(md).toContain("- leaky (raw), random #1, silentAccept: `ab00`");
+    expect(md).toContain("### Framed req/resp implementations");
+    expect(md).toMatch(/\| stream: stream@1\.0\.0 +\|.*\*\*1\*\*.*✗ missed \|/);
+    expect(md).toContain("- stream (framed), random #1, silentAccept: `ab00`");
     expect(md).toContain("took 1 min 1 s");
   });
 

@@ -19,7 +19,10 @@ import type { ReferenceCheck } from "./reference.js";
 export interface SafetyRow {
   /** Adapter id (its folder under packages/). */
   id: string;
-  /** `adapter`: the guarded codec (`createCodec()`); `raw`: the library with no guards (`createRaw()`). */
+  /**
+   * `adapter`: the guarded codec (`createCodec()`); `raw`: the library with no guards
+   * (`createRaw()`); `framed`: a framed req/resp implementation, its id the bench's.
+   */
   target: Target;
   library: string;
   sets: Partial<Record<SetName, CellStats>>;
@@ -46,6 +49,8 @@ export interface SafetyReport {
   n: Record<SetName, number>;
   /** Inputs per set for raw rows (may be capped below `n`: raw libraries are slow to fuzz). */
   rawN: Record<SetName, number>;
+  /** Inputs per set for the framed (req/resp) rows; absent when they did not run. */
+  framedN?: { crafted: number; mutated: number };
   seed: number;
   environment: Machine;
   /** The packages measured, as git trees at the end of the run (reports before it: none). */
@@ -104,9 +109,16 @@ function formatMs(ms: number): string {
 
 const bad = (n: number, isBad: boolean) => (n > 0 && isBad ? `**${n}**` : String(n));
 
-function matrix(rows: readonly SafetyRow[], raw: boolean): string {
+const HEAD: Record<Target, string> = {
+  adapter: "adapter",
+  raw: "library (raw)",
+  framed: "framed implementation",
+};
+
+function matrix(rows: readonly SafetyRow[], target: Target): string {
+  const raw = target !== "adapter";
   const head = [
-    raw ? "library (raw)" : "adapter",
+    HEAD[target],
     "calls",
     ...OUTCOMES.map((o) => COLUMN[o]),
     `slow > ${SLOW_MS} ms`,
@@ -155,7 +167,7 @@ function perSet(report: SafetyReport): string {
     for (const [set, s] of Object.entries(row.sets) as [SetName, CellStats][]) {
       const c = s.counts;
       body.push([
-        `${row.id}${row.target === "raw" ? " (raw)" : ""}`,
+        `${row.id}${row.target === "adapter" ? "" : ` (${row.target})`}`,
         set,
         ...[s.calls, c.silentAccept, c.wrongBytes, c.falseReject, c.rejectedOther, c.crash, c.hang]
           .concat([s.slow, s.rssOver])
@@ -179,7 +191,7 @@ function examples(report: SafetyReport): string[] {
       // One line per input, naming every notable thing it did (a hang is also slow, ...).
       const byIndex = new Map<number, { kinds: string[]; ex: (typeof s.examples)["hang"] }>();
       for (const [kind, list] of Object.entries(s.examples)) {
-        if (kind === "rejectedOther" && row.target === "raw") continue; // expected of raw libraries
+        if (kind === "rejectedOther" && row.target !== "adapter") continue; // expected of libraries
         for (const ex of list ?? []) {
           const seen = byIndex.get(ex.index) ?? { kinds: [], ex: [ex] };
           seen.kinds.push(kind === "rss" ? "≥ 64 MiB" : kind);
@@ -190,7 +202,7 @@ function examples(report: SafetyReport): string[] {
         const e = ex![0]!;
         const hex = e.hex.length > 80 ? `${e.hex.slice(0, 80)}…` : e.hex;
         lines.push(
-          `- ${row.id}${row.target === "raw" ? " (raw)" : ""}, ${set} #${index}, ${kinds.join(" + ")}: \`${hex}\` (${formatMs(e.ms)}, +${formatBytes(e.rssGrowth)}${e.detail ? `; ${e.detail}` : ""})`,
+          `- ${row.id}${row.target === "adapter" ? "" : ` (${row.target})`}, ${set} #${index}, ${kinds.join(" + ")}: \`${hex}\` (${formatMs(e.ms)}, +${formatBytes(e.rssGrowth)}${e.detail ? `; ${e.detail}` : ""})`,
         );
       }
     }
@@ -224,7 +236,7 @@ export function renderSafetyMarkdown(report: SafetyReport, options: RenderOption
     "",
     "Targets: 0 silent accepts, 0 wrong bytes, 0 crashes, 0 hangs, 0 calls over 100 ms, peak RSS growth under 64 MiB, and (the contract) 0 false rejects and only `SnappyError`s.",
     "",
-    matrix(adapters, false),
+    matrix(adapters, "adapter"),
     "",
   ];
   const missing = adapters.filter((r) => r.missed.length > 0);
@@ -236,7 +248,18 @@ export function renderSafetyMarkdown(report: SafetyReport, options: RenderOption
       "",
       'The same inputs given to each backend library directly: what the adapters\' guards prevent. A raw library throwing its own error type is the right call ("rejects (other error)").',
       "",
-      matrix(raw, true),
+      matrix(raw, "raw"),
+      "",
+    );
+  }
+  const framed = report.rows.filter((r) => r.target === "framed");
+  if (framed.length > 0 && report.framedN) {
+    out.push(
+      `${h(1)} Framed req/resp implementations`,
+      "",
+      `Each framed implementation the bench times (its req/resp table names them) reads ${report.framedN.crafted} crafted and ${report.framedN.mutated} mutated \`ssz_snappy\` encodings, delivered in 7-byte pieces, judged against a by-the-book ssz_snappy decoder with CRCs checked. The libraries read no length prefix: a client reads it (at most 10 bytes, at most MAX_PAYLOAD_SIZE) and checks the decoded length against it, and so does the fuzzer. A stream that never settles is a hang, killed at ${HANG_MS / 1000} s. Silent accepts are what a library lets through (a CRC it does not check, a chunk it should refuse).`,
+      "",
+      matrix(framed, "framed"),
       "",
     );
   }

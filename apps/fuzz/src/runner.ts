@@ -42,6 +42,10 @@ export interface Cell {
   target: Target;
   /** Name of one of the adapter's `createVariants()` codecs, instead of `createCodec()`. */
   variant?: string;
+  /** A `framed` target's implementation id (framed.ts). */
+  framed?: string;
+  /** The Node the children run in, when not this one (a Node line: fuzz.ts). */
+  execPath?: string;
   inputs: Uint8Array[];
   expected: Expected[];
   maxLength: (number | undefined)[];
@@ -67,7 +71,7 @@ function send(child: ChildProcess, message: ParentMessage): void {
 
 /** Fork a worker and wait until it has loaded and warmed up its backend. */
 async function spawn(cell: Cell): Promise<Child | { reason: string }> {
-  const { child, stderr } = forkChild(workerPath);
+  const { child, stderr } = forkChild(workerPath, undefined, cell.execPath);
   return new Promise((resolve) => {
     const timer = setTimeout(() => {
       child.kill("SIGKILL");
@@ -90,6 +94,7 @@ async function spawn(cell: Cell): Promise<Child | { reason: string }> {
     });
     const load: LoadMessage = { type: "load", entry: cell.entry, target: cell.target };
     if (cell.variant !== undefined) load.variant = cell.variant;
+    if (cell.framed !== undefined) load.framed = cell.framed;
     send(child, load);
   });
 }

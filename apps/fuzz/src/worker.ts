@@ -2,13 +2,39 @@
 // the inputs it is sent, one per event-loop turn, reporting each result. The parent kills it
 // on a hang or runaway memory and forks a fresh one, so nothing here needs to survive that.
 import { pathToFileURL } from "node:url";
-import type { AdapterModule } from "@snappykit/core";
+import type { AdapterModule, RawModule, SnappyCodec } from "@snappykit/core";
+import { encodeSszSnappy } from "@snappykit/p2p";
 import { openTarget } from "@snappykit/workspace/targets";
+import { piecesOf, readPrefix } from "./framed.js";
 import { MemoryProbe } from "./memory.js";
 import { classifyReturn, classifyThrow, type Expected } from "./outcome.js";
-import type { ChildMessage, ParentMessage, RunMessage, Target } from "./protocol.js";
+import type { ChildMessage, LoadMessage, ParentMessage, RunMessage } from "./protocol.js";
 
 type Decompress = (input: Uint8Array, maxLength: number | undefined) => unknown;
+
+/**
+ * A framed implementation's decode of a whole `ssz_snappy` input, cut into pieces. A library
+ * that reads no prefix gets what a client hands it: the prefix read (and bounded) first, the
+ * decoded length checked against it after.
+ */
+async function framedDecoder(
+  id: string,
+  codec: SnappyCodec,
+): Promise<(input: Uint8Array) => Promise<Uint8Array>> {
+  const { FRAMED } = await import("@snappykit/bench/framed");
+  const impl = FRAMED.find((f) => f.id === id);
+  if (!impl) throw new Error(`no framed implementation "${id}"`);
+  const decode = impl.decode(codec);
+  const none = new Uint8Array(0);
+  if (impl.overCodec) return (input) => decode(none, piecesOf(input));
+  return async (input) => {
+    const { declared, at } = readPrefix(input);
+    const out = await decode(none, piecesOf(input.subarray(at)));
+    if (out.length !== declared)
+      throw new Error(`decoded ${out.length} bytes, the prefix declares ${declared}`);
+    return out;
+  };
+}
 
 const probe = new MemoryProbe();
 let decompress: Decompress | undefined;
@@ -36,12 +62,20 @@ function describeOutput(output: unknown, expected: Expected): string {
   return `returned ${output.length} bytes (${ref}${first})`;
 }
 
-async function load(entry: string, target: Target, variant?: string): Promise<void> {
+async function load(message: LoadMessage): Promise<void> {
+  const { entry, target, variant } = message;
   try {
-    const mod = (await import(pathToFileURL(entry).href)) as Partial<AdapterModule>;
+    const mod = (await import(pathToFileURL(entry).href)) as Partial<AdapterModule & RawModule>;
     let library: string;
     let compress: (input: Uint8Array) => Uint8Array;
-    if (target === "adapter") {
+    if (target === "framed") {
+      const codec = await openTarget(mod, { impl: "adapter" }, entry);
+      const id = message.framed ?? "";
+      const framed = await framedDecoder(id, codec);
+      library = `${id} (over ${codec.library})`;
+      compress = (input) => encodeSszSnappy(codec, input);
+      decompress = (input) => framed(input);
+    } else if (target === "adapter") {
       const codec = await openTarget(mod, { impl: "adapter", variant }, entry);
       library = codec.library;
       compress = (input) => codec.compress(input);
@@ -56,7 +90,7 @@ async function load(entry: string, target: Target, variant?: string): Promise<vo
     // Warm up (lazy wasm compilation, JIT, first-call allocations) so the first fuzz
     // input is not charged for them and counted as slow.
     const sample = new TextEncoder().encode("snappykit fuzz warm-up ".repeat(40));
-    for (let i = 0; i < 20; i++) decompress(compress(sample), undefined);
+    for (let i = 0; i < 20; i++) await decompress(compress(sample), undefined);
     send({ type: "ready", library, rss: probe.rss() });
   } catch (error) {
     send({ type: "loadFailed", reason: describeError(error) });
@@ -66,7 +100,7 @@ async function load(entry: string, target: Target, variant?: string): Promise<vo
 function run(message: RunMessage): void {
   const { inputs, expected, maxLength } = message;
   let index = message.from;
-  const step = () => {
+  const step = async () => {
     if (index >= inputs.length) return;
     const input = inputs[index]!;
     const want = expected[index]!;
@@ -76,7 +110,9 @@ function run(message: RunMessage): void {
     let ms: number;
     const start = performance.now();
     try {
-      const output = decompress!(input, maxLength[index]);
+      let output = decompress!(input, maxLength[index]);
+      // A framed target's call is a stream: awaited (the parent's watchdog times it).
+      if (output instanceof Promise) output = await output;
       ms = performance.now() - start;
       outcome = classifyReturn(output, want);
       detail = describeOutput(output, want);
@@ -98,12 +134,12 @@ function run(message: RunMessage): void {
     index++;
     // One event-loop turn per call: lets the IPC message leave now (the parent's watchdog
     // counts from it) and lets finalizer-freed backends (snappy@7) release their buffers.
-    setImmediate(step);
+    setImmediate(() => void step());
   };
-  step();
+  void step();
 }
 
 process.on("message", (message: ParentMessage) => {
-  if (message.type === "load") void load(message.entry, message.target, message.variant);
+  if (message.type === "load") void load(message);
   else run(message);
 });

@@ -14,10 +14,24 @@ export function prng(seed: number): () => number {
 }
 
 /** `n` pseudo-random bytes from `seed`. */
-export function randomBytes(n: number, seed: number): Uint8Array {
+export function randomBytes(n: number, seed = 1): Uint8Array {
   const next = prng(seed);
   const out = new Uint8Array(n);
   for (let i = 0; i < n; i++) out[i] = (next() * 256) | 0;
+  return out;
+}
+
+/**
+ * `n` compressible, block-like bytes: lanes of small integers, zeros (as in 32-byte roots and
+ * padding) and noise from `seed`, each 32 bytes wide.
+ */
+export function structuredBytes(n: number, seed = 7): Uint8Array {
+  const noise = randomBytes(n, seed);
+  const out = new Uint8Array(n);
+  for (let i = 0; i < n; i++) {
+    const lane = (i >>> 5) % 8;
+    out[i] = lane < 3 ? (i & 31) * lane : lane < 6 ? 0 : noise[i]!;
+  }
   return out;
 }
 

@@ -65,3 +65,22 @@ export function expectSnappyError(
   const got = result instanceof Uint8Array ? `${result.length} bytes` : String(result);
   fail(`${what}: returned ${got} instead of throwing SnappyError ${codes.join(" or ")}`);
 }
+
+/**
+ * `result` is a plain Uint8Array owning all of its buffer, and keeps `expected`'s bytes when
+ * `input`, the array it was made from, is overwritten.
+ */
+export function expectOwned(
+  result: Uint8Array,
+  expected: Uint8Array,
+  input: Uint8Array,
+  what: string,
+): void {
+  if (Object.getPrototypeOf(result) !== Uint8Array.prototype)
+    fail(`${what}: not a plain Uint8Array`);
+  if (result.byteOffset !== 0 || result.buffer.byteLength !== result.byteLength) {
+    fail(`${what}: a view into a larger buffer`);
+  }
+  input.fill(0xa5);
+  sameBytes(result, expected, `${what}, after the input was overwritten`);
+}

@@ -84,9 +84,13 @@ async function afterEachCall(
   }
 }
 
-/** A Uint8Array holding `bytes` in each kind of memory a caller may pass, named. */
-function inputKinds(bytes: Uint8Array): [string, Uint8Array][] {
-  const kinds: [string, Uint8Array][] = [["plain", bytes]];
+/**
+ * A copy of `bytes` in each kind of memory a caller may pass, named: a plain array, a view at
+ * an offset, a pooled Buffer (Node), a SharedArrayBuffer view and a length-tracking view of a
+ * resizable buffer. Each call makes fresh copies.
+ */
+export function inputKinds(bytes: Uint8Array): [string, Uint8Array][] {
+  const kinds: [string, Uint8Array][] = [["plain", bytes.slice()]];
   const padded = new Uint8Array(bytes.length + 19).fill(0xee);
   padded.set(bytes, 11);
   kinds.push(["view at an offset", padded.subarray(11, 11 + bytes.length)]);

@@ -27,10 +27,11 @@ export {
   mutate,
   prng,
   randomBytes,
+  structuredBytes,
   TRUNCATE_SHARE,
 } from "./corpus.js";
 export { backendRejection, snappyErrorOf, thrown } from "./errors.js";
-export { firstDifference, sameBytes } from "./expect.js";
+export { expectOwned, firstDifference, sameBytes } from "./expect.js";
 export {
   type CopyForm,
   copyFits,
@@ -39,6 +40,7 @@ export {
   legalForms,
   literalHeaderIn,
 } from "./legal-forms.js";
+export { inputKinds } from "./lifetime.js";
 export { oracleUncompress } from "./oracle.js";
 export {
   type BoundaryLimits,

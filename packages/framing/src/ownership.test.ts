@@ -2,6 +2,7 @@
 // an uncompressed chunk's data must be copied out of the input, and a Node Buffer's
 // `slice()` does not copy (decodeFramed, decodeFramedStream and FrameDecoder once returned
 // views of a Buffer input, so a caller reusing it changed the "decoded" data).
+import { expectOwned, inputKinds } from "@snappykit/conformance/cases";
 import { describe, expect, it } from "vitest";
 import {
   createFrameDecoderStream,
@@ -13,24 +14,6 @@ import {
 } from "./index.js";
 import { codecs, concat, expectBytes, randomBytes, structuredBytes } from "./test/helpers.js";
 
-/** The memory a caller's bytes may sit in: each a fresh copy of `bytes`. */
-function inputKinds(bytes: Uint8Array): [string, Uint8Array][] {
-  const atOffset = new Uint8Array(bytes.length + 24);
-  atOffset.set(bytes, 16);
-  const shared = new Uint8Array(new SharedArrayBuffer(bytes.length + 8), 8, bytes.length);
-  shared.set(bytes);
-  const bigBuffer = Buffer.alloc(bytes.length + 100);
-  bigBuffer.set(bytes, 50);
-  return [
-    ["plain", bytes.slice()],
-    ["view at an offset", atOffset.subarray(16, 16 + bytes.length)],
-    // Buffer.from of a small array is a view into Node's shared 8 KiB pool.
-    ["Buffer (pooled when small)", Buffer.from(bytes)],
-    ["Buffer view at an offset", bigBuffer.subarray(50, 50 + bytes.length)],
-    ["SharedArrayBuffer view", shared],
-  ];
-}
-
 /** Uncompressed chunks (random data) and compressed ones, around the 64 KiB chunk size. */
 const payloads = [
   ["random 100 B", randomBytes(100, 3)],
@@ -39,15 +22,6 @@ const payloads = [
   ["structured 150000 B", structuredBytes(150_000, 6)],
   ["mixed", concat(randomBytes(70_000, 7), structuredBytes(70_000, 8))],
 ] as const;
-
-/** Each result owns its memory and keeps its bytes when the input is overwritten. */
-function expectOwned(result: Uint8Array, expected: Uint8Array, input: Uint8Array, what: string) {
-  expect(Object.getPrototypeOf(result), what).toBe(Uint8Array.prototype);
-  expect(result.byteOffset, what).toBe(0);
-  expect(result.buffer.byteLength, what).toBe(result.byteLength);
-  input.fill(0xa5);
-  expectBytes(result, expected, `${what}, after the input was overwritten`);
-}
 
 async function collect(pieces: AsyncIterable<Uint8Array> | Iterable<Uint8Array>) {
   const out: Uint8Array[] = [];

@@ -2,6 +2,7 @@
 // flattened), and sources that must be told when framing stops reading them.
 import { Uint8ArrayList } from "uint8arraylist";
 import { describe, expect, it } from "vitest";
+import { readerInternals } from "./chunks.js";
 import {
   ByteReader,
   createFrameDecoderStream,
@@ -99,6 +100,20 @@ describe.each(codecs.map((c) => [c.name, c] as const))("Uint8ArrayList chunks, %
     const acrossParts = await reader.read(3);
     bytes.fill(0);
     expect([inOnePart, acrossParts]).toEqual([Uint8Array.of(1, 2, 3), Uint8Array.of(4, 5, 6)]);
+  });
+
+  it("the chunk-level reads (view, skip, readInto) read lists cut at every byte in place", async () => {
+    // What a protocol built on ./chunks (ssz_snappy in @snappykit/p2p) reads with.
+    const bytes = structuredBytes(60, 3);
+    for (const lists of everyCut(bytes)) {
+      const reader = new ByteReader(lists);
+      expectBytes((await readerInternals.view(reader, 20))!, bytes.subarray(0, 20));
+      expect(await readerInternals.skip(reader, 15)).toBe(true);
+      const into = new Uint8Array(25);
+      expect(await readerInternals.readInto(reader, into)).toBe(true);
+      expectBytes(into, bytes.subarray(35));
+      expect(await readerInternals.view(reader, 1)).toBeUndefined();
+    }
   });
 });
 

@@ -195,6 +195,41 @@ describe("bench-ratios", () => {
   });
 });
 
+describe("reqresp", () => {
+  const render = (args, ctx = context) =>
+    renderDoc("x.md", `<!-- generated: reqresp${args} -->\n<!-- /generated -->\n`, ctx);
+
+  it("says how to make the run when none is committed", () => {
+    expect(render("", { ...context, reqresp: null })).toContain(
+      "No req/resp run is committed yet: `npm run bench:reqresp`",
+    );
+  });
+
+  it("answers from the committed run: the pick, the table with peak memory, the fuzzer's rows", () => {
+    expect(context.reqresp).not.toBeNull();
+    const text = render("");
+    expect(text).toMatch(/\*\*For req\/resp: [a-z-]+( over [a-z]+)?\*\* \(/);
+    expect(text).toContain("`npm run bench:reqresp` on ");
+    expect(text).toContain("peak external memory ÷ response");
+    expect(render(" answer")).not.toContain("| response");
+    const stats = context.safety.rows[0].total;
+    const framed = { id: "chainsafe-snappy-stream", target: "framed", library: "x", sets: {} };
+    const row = {
+      ...framed,
+      total: { ...stats, counts: { ...stats.counts, hang: 7 } },
+      missed: [],
+    };
+    const safety = {
+      ...context.safety,
+      framedN: { crafted: 17, mutated: 500 },
+      rows: [...context.safety.rows, row],
+    };
+    expect(render("", { ...context, safety })).toMatch(
+      /\| chainsafe-snappy-stream +\| +[\d,]+ \| +\d+ \| +\d+ \| +\d+ \| +7 \|/,
+    );
+  });
+});
+
 describe("auto-routes", () => {
   const render = (ctx = context) =>
     renderDoc("x.md", "<!-- generated: auto-routes -->\n<!-- /generated -->\n", ctx);

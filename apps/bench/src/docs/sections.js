@@ -8,8 +8,16 @@ import { createCodec as createAuto } from "@snappykit/auto";
 import { loadPayloads } from "@snappykit/fixtures";
 import { formatBytes, formatDuration, markdownTable } from "@snappykit/workspace/format";
 import { formatTime } from "../render/numbers.js";
+import { REQRESP_METHOD, reqrespAnswer, reqrespTable } from "../render/reqresp.js";
 import { crossoverLine } from "../render/sweep-md.js";
-import { overheadTable, payloadLabel, relativeTable, speedTable } from "../render/tables.js";
+import { markdownTable as tableMarkdown } from "../render/table.js";
+import {
+  overheadTable,
+  payloadLabel,
+  ratedRows,
+  relativeTable,
+  speedTable,
+} from "../render/tables.js";
 import { day, machine, short, timedIn } from "./format.js";
 import { RUN_SECTIONS } from "./runs.js";
 import { REPORTS } from "./sources.js";
@@ -106,13 +114,55 @@ function ratios(report, { payloads, ops, codecs }) {
   const keep = (row) =>
     (!payloads || payloads.includes(row.payload)) && (!ops || ops.includes(row.op));
   const columns = codecs ?? table.headers.slice(2);
-  const picked = pick(table, report.relative, keep, ["payload", "op", ...columns]);
-  const fastest = report.relative.filter(keep).map((row) => tied(row.fastest));
+  const picked = pick(table, ratedRows(report), keep, ["payload", "op", ...columns]);
+  const fastest = ratedRows(report)
+    .filter(keep)
+    .map((row) => tied(row.fastest));
   return markdownTable(
     ["payload", "op", "fastest (or tied)", ...columns],
     ["l", "l", "l", ...columns.map(() => "r")],
     picked.rows.map((row, i) => [row[0], row[1], fastest[i], ...row.slice(2)]),
   );
+}
+
+/** The fuzzer's verdicts on the framed implementations (apps/fuzz, its framed matrix). */
+function framedSafety(safety, at) {
+  const rows = safety.rows.filter((r) => r.target === "framed");
+  const link = at.link(REPORTS.safety.replace(/json$/, "md"));
+  if (rows.length === 0 || !safety.framedN) {
+    return `The committed fuzz report (${link}) has no framed rows yet: \`pnpm fuzz --out apps/fuzz/docs\` adds them.`;
+  }
+  const n = safety.framedN;
+  return [
+    `**Hostile framed input** (\`pnpm fuzz\`, ${day(safety.date)}; ${link}): ${n.crafted} crafted and ` +
+      `${int(n.mutated)} mutated \`ssz_snappy\` encodings in 7-byte pieces, each call in a child process ` +
+      "under a watchdog, judged against a by-the-book decoder with CRCs checked.",
+    "",
+    markdownTable(
+      [
+        "implementation",
+        "calls",
+        "silent accepts",
+        "wrong bytes",
+        "crashes",
+        "hangs",
+        "peak RSS growth",
+      ],
+      ["l", "r", "r", "r", "r", "r", "r"],
+      rows.map((r) => {
+        const c = r.total.counts;
+        return [
+          r.id,
+          int(r.total.calls),
+          int(c.silentAccept),
+          int(c.wrongBytes),
+          int(c.crash),
+          int(c.hang),
+          formatBytes(r.total.maxRssGrowth),
+        ];
+      }),
+    ),
+  ].join("\n");
 }
 
 export const SECTIONS = {
@@ -173,20 +223,42 @@ export const SECTIONS = {
     ].join("\n");
   },
 
+  /**
+   * The req/resp answer from the framed implementations' run (`npm run bench:reqresp`):
+   * `reqresp` the answer, how it was measured and the table; `reqresp answer` the answer alone.
+   */
+  reqresp(context, [part], at) {
+    const report = context.reqresp;
+    if (!report) {
+      return `No req/resp run is committed yet: \`npm run bench:reqresp\`, then \`npm run docs -- --adopt\`.`;
+    }
+    const source = benchSource(report, at, REPORTS.reqresp, "npm run bench:reqresp");
+    const lines = reqrespAnswer(report);
+    const answer = `${lines.join(" ")} (${source}.)`;
+    // The README's: the pick and what it leaves out for checking no CRC, not the ties.
+    if (part === "answer") return `${[lines[0], ...lines.slice(2)].join(" ")} (${source}.)`;
+    return [
+      answer,
+      "",
+      REQRESP_METHOD,
+      "",
+      tableMarkdown(reqrespTable(report)),
+      "",
+      framedSafety(context.safety, at),
+    ].join("\n");
+  },
+
   /** One codec's rows: time, ratio to the reference, who is fastest; its adapter overhead. */
   "bench-codec"(context, [id], at) {
     const report = context.bench;
     const speed = speedTable(report);
     const relative = relativeTable(report);
     const reference = id === report.reference;
-    const rows = report.relative.flatMap((row, i) => {
-      const column = speed.headers.indexOf(id);
-      const timeRow = speed.rows.find(
-        (r) => r[0].text === payloadLabel(report, row.payload) && r[1].text === row.op,
-      );
-      const time = timeRow?.[column];
+    const rows = report.relative.flatMap((row) => {
+      const at = (r) => r[0].text === payloadLabel(report, row.payload) && r[1].text === row.op;
+      const time = speed.rows.find(at)?.[speed.headers.indexOf(id)];
       if (!time || time.text === "—") return [];
-      const ratio = relative.rows[i][relative.headers.indexOf(id)];
+      const ratio = relative.rows.find(at)?.[relative.headers.indexOf(id)] ?? { text: "—" };
       return [
         [
           payloadLabel(report, row.payload),
@@ -317,12 +389,30 @@ export const SECTIONS = {
     const ids = context.packages
       .filter((p) => p.adapter && /^packages\/[^/]+$/.test(p.relDir))
       .map((p) => posix.basename(p.relDir));
+    // One that runs in other runtimes than the tools' Node (ffi) has its rows under
+    // `<id>-<runtime>` (ffi-node26, ffi-bun, ffi-deno): each gets its paragraph, named.
+    const sections = (id, section, names) => {
+      const runs = names.includes(id)
+        ? [id]
+        : [...new Set(names.filter((n) => new RegExp(`^${id}-(node\\d+|bun|deno)$`).test(n)))];
+      return (runs.length > 0 ? runs : [id]).map(
+        (n) => `${n === id ? "" : `**${n}**: `}${SECTIONS[section](context, [n], at)}`,
+      );
+    };
     return ids
       .map((id) =>
         [
           `### ${id}`,
-          SECTIONS["fuzz-codec"](context, [id], at),
-          SECTIONS["bench-codec"](context, [id], at),
+          ...sections(
+            id,
+            "fuzz-codec",
+            context.safety.rows.map((r) => r.id),
+          ),
+          ...sections(
+            id,
+            "bench-codec",
+            context.bench.cases.map((c) => c.codec),
+          ),
         ].join("\n\n"),
       )
       .join("\n\n");
@@ -379,7 +469,7 @@ export const SECTIONS = {
       safety() {
         const s = context.safety;
         const adapters = s.rows.filter((r) => r.target === "adapter");
-        const raw = s.rows.filter((r) => r.target !== "adapter");
+        const raw = s.rows.filter((r) => r.target === "raw");
         const missed = raw.filter((r) => r.missed.length > 0);
         const sum = (rows, key) => rows.reduce((n, r) => n + r.total.counts[key], 0);
         const peak = Math.max(...adapters.map((r) => r.total.maxRssGrowth));

@@ -1,5 +1,5 @@
 // What the generated blocks of the docs are made from: the committed reports (the bench's
-// payload run, sweep, soak, trials and standard-corpus run in apps/bench/docs, the fuzzer's runs in apps/fuzz/docs),
+// payload run, sweep, soak, trials, standard-corpus and req/resp runs in apps/bench/docs, the fuzzer's runs in apps/fuzz/docs),
 // auto's shipped thresholds, the fixtures' manifest and the adapters' package.json files.
 // Each is read once, when a section first asks for it, from the repository at `root`.
 import { existsSync, readdirSync, readFileSync } from "node:fs";
@@ -13,6 +13,7 @@ export const REPORTS = {
   soak: "apps/bench/docs/soak.json",
   trials: "apps/bench/docs/trials.json",
   corpus: "apps/bench/docs/corpus.json",
+  reqresp: "apps/bench/docs/reqresp.json",
   safety: "apps/fuzz/docs/safety.json",
   encoders: "apps/fuzz/docs/encoders.json",
   async: "apps/fuzz/docs/async.json",
@@ -39,6 +40,8 @@ export function docsContext(root = repoRoot) {
     packages: () => workspacePackages(root),
     // Made by hand on a quiet machine (`npm run bench:trials`), so a checkout may lack it.
     trials: () => (existsSync(join(root, REPORTS.trials)) ? json(REPORTS.trials) : null),
+    // Opt-in (`npm run bench:reqresp`): absent until a run is adopted.
+    reqresp: () => (existsSync(join(root, REPORTS.reqresp)) ? json(REPORTS.reqresp) : null),
   };
   const context = { root };
   for (const [name, load] of Object.entries(loaders)) {

@@ -1,10 +1,10 @@
 // The framed (req/resp) implementations a consensus client can install, side by side: each
 // encodes one response chunk's SSZ bytes as `ssz_snappy` (varint length + Snappy framing
-// format) and decodes one from the pieces a stream delivers. The bench times them (ops.ts),
-// measures their peak memory (measure/framed-memory.ts) and the report answers "which framed
-// implementation for req/resp?" from both.
+// format) and decodes one from the pieces a stream delivers. The bench times them and
+// measures their peak memory (ops.ts, measure/run.ts) and the report answers "which framed
+// implementation for req/resp?" from both (render/reqresp.ts).
+import { createRequire } from "node:module";
 import { Readable } from "node:stream";
-import chainsafe from "@chainsafe/snappy-stream";
 import type { SnappyCodec } from "@snappykit/core";
 import { ByteReader, crc32c, maskChecksum } from "@snappykit/framing";
 import { encodeSszSnappy, MAX_PAYLOAD_SIZE, readSszSnappy } from "@snappykit/p2p";
@@ -18,6 +18,14 @@ import {
 } from "snappy";
 import { SnappyStream, UnsnappyStream } from "snappystream";
 import { Uint8ArrayList } from "uint8arraylist";
+
+// @chainsafe/snappy-stream loads snappy@6, a nan addon that Bun and Deno cannot open: it is
+// required at its first use, so that a fork in those runtimes (bench --runtime bun, ffi-bun)
+// can load this file.
+const chainsafe = () =>
+  createRequire(import.meta.url)(
+    "@chainsafe/snappy-stream",
+  ) as typeof import("@chainsafe/snappy-stream").default;
 
 /** One response chunk's encoding as written to a stream: the pieces, in order. */
 export type Encoded = readonly Uint8Array[];
@@ -37,6 +45,8 @@ export interface FramedImpl {
    * a library with its own Snappy, run in the reference codec's forks.
    */
   readonly overCodec: boolean;
+  /** Decodes with the codec's `uncompressInto`: runs only over codecs that have it. */
+  readonly needsInto?: boolean;
   encode(codec: SnappyCodec): (ssz: Uint8Array) => Promise<Encoded>;
   /**
    * Decode one chunk from `prefix` (its varint length) and `pieces` (the framed bytes after
@@ -45,7 +55,7 @@ export interface FramedImpl {
    */
   decode(
     codec: SnappyCodec,
-  ): (prefix: Uint8Array, pieces: readonly Uint8Array[]) => Promise<Uint8Array>;
+  ): (prefix: Uint8Array, pieces: Iterable<Uint8Array>) => Promise<Uint8Array>;
 }
 
 /** The varint (unsigned LEB128) `ssz_snappy` prefixes a chunk with. */
@@ -69,7 +79,7 @@ const ANY_SIZE = { minSize: 0, maxSize: MAX_PAYLOAD_SIZE };
 
 async function* sourceOf(
   prefix: Uint8Array | undefined,
-  pieces: readonly Uint8Array[],
+  pieces: Iterable<Uint8Array>,
 ): AsyncGenerator<Uint8Array> {
   if (prefix) yield prefix;
   yield* pieces;
@@ -78,7 +88,7 @@ async function* sourceOf(
 /** Everything a Node stream emits, after `pieces` were written into it. */
 async function throughNodeStream(
   stream: NodeJS.ReadWriteStream,
-  pieces: readonly Uint8Array[],
+  pieces: Iterable<Uint8Array>,
 ): Promise<Buffer[]> {
   const out: Buffer[] = [];
   Readable.from(pieces, { objectMode: false }).pipe(stream as NodeJS.WritableStream);
@@ -89,7 +99,7 @@ async function throughNodeStream(
 /** Everything a WHATWG transform emits from `pieces`. */
 async function throughWebStream(
   transform: (input: ReadableStream<Uint8Array>) => ReadableStream<Buffer>,
-  pieces: readonly Uint8Array[],
+  pieces: Iterable<Uint8Array>,
 ): Promise<Buffer[]> {
   const out: Buffer[] = [];
   for await (const part of transform(ReadableStream.from(pieces))) out.push(part);
@@ -129,7 +139,9 @@ const STREAM_IDENTIFIER = Uint8Array.of(0xff, 0x06, 0x00, 0x00, 0x73, 0x4e, 0x61
  * as the issue describes it: encode each 65,536-byte piece with the codec (an uncompressed
  * chunk when that is not smaller); decode with the prefix read byte by byte, each chunk read
  * by its exact length from a `Uint8ArrayList` (2.4.8, Lodestar's range), its CRC checked,
- * decoded into `Buffer.alloc(n)`, the chunks accumulated in a `Uint8ArrayList` and joined.
+ * decoded into `Buffer.alloc(n)`, the chunks accumulated in a `Uint8ArrayList` and joined;
+ * the declared length over MAX_PAYLOAD_SIZE, a stream without its identifier first, a reserved
+ * chunk type and more bytes than declared rejected, as a client must.
  */
 const lodestar: Pick<FramedImpl, "encode" | "decode"> = {
   encode: (codec) => async (ssz) => {
@@ -160,7 +172,9 @@ const lodestar: Pick<FramedImpl, "encode" | "decode"> = {
       declared += (byte & 0x7f) * 2 ** shift;
       if ((byte & 0x80) === 0) break;
     }
+    if (declared > MAX_PAYLOAD_SIZE) throw new Error("declared length over MAX_PAYLOAD_SIZE");
     const decoded = new Uint8ArrayList();
+    let identified = false;
     while (decoded.length < declared) {
       await need(4);
       const type = buffered.get(0);
@@ -168,7 +182,10 @@ const lodestar: Pick<FramedImpl, "encode" | "decode"> = {
       await need(4 + length);
       const frame = buffered.subarray(4, 4 + length);
       buffered.consume(4 + length);
-      if (type === 0xff || type >= 0x80) continue; // identifier, skippable
+      if (type === 0xff) identified = true;
+      if (!identified) throw new Error("stream does not start with the identifier");
+      if (type === 0xff || type >= 0x80) continue; // identifier, padding, skippable
+      if (type > 0x01) throw new Error(`reserved chunk type ${type}`);
       const crc = new DataView(frame.buffer, frame.byteOffset).getUint32(0, true);
       const body = frame.subarray(4);
       let data = body;
@@ -178,6 +195,7 @@ const lodestar: Pick<FramedImpl, "encode" | "decode"> = {
       }
       if (maskChecksum(crc32c(data)) !== crc) throw new Error("CRC mismatch");
       decoded.append(data);
+      if (decoded.length > declared) throw new Error("more bytes than the prefix declares");
     }
     return decoded.subarray();
   },
@@ -203,6 +221,7 @@ export const FRAMED: readonly FramedImpl[] = [
     includes:
       "Buffer.alloc per chunk, chunks kept in a Uint8ArrayList, joined at the end (one copy)",
     overCodec: true,
+    needsInto: true,
     ...lodestar,
   },
   {
@@ -262,6 +281,9 @@ export const FRAMED: readonly FramedImpl[] = [
     crc: "not checked (its decoder leaves CRC checking as a TODO)",
     includes: "Node Transform over a BufferList, snappy@6's async uncompress per chunk, concat",
     overCodec: false,
-    ...nodeStreamPair(chainsafe.createCompressStream, chainsafe.createUncompressStream),
+    ...nodeStreamPair(
+      () => chainsafe().createCompressStream(),
+      () => chainsafe().createUncompressStream(),
+    ),
   },
 ];

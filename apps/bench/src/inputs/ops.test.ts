@@ -109,3 +109,19 @@ describe("client-pattern and owned-result ops", () => {
     ]);
   });
 });
+
+describe("framed req/resp rows", () => {
+  it("run a pattern over every req/resp codec, Lodestar's only where uncompressInto is", () => {
+    expect(napi.backend.uncompressInto).toBeUndefined();
+    const runs = (id: string, target: Target) =>
+      (["encode", "read"] as const).map(
+        (k) => getOp(`reqresp-${k}:${id}`).call(target, []) !== undefined,
+      );
+    expect(runs("snappykit", napi)).toEqual([true, true]);
+    expect(runs("snappykit", ts)).toEqual([true, true]);
+    expect(runs("lodestar", napi)).toEqual([false, false]);
+    expect(runs("lodestar", ts)).toEqual([true, true]);
+    expect(runs("snappy-frames", napi)).toEqual([true, true]);
+    expect(runs("snappy-frames", ts)).toEqual([false, false]);
+  });
+});

@@ -9,7 +9,14 @@ import {
   MAX_PAYLOAD_SIZE,
   readSszSnappy,
 } from "@snappykit/p2p";
-import type { Backend, BenchPayload, OpSpec, PreparedPayload, Target } from "../model/case.js";
+import {
+  type Backend,
+  type BenchPayload,
+  type OpSpec,
+  OVER_CODEC,
+  type PreparedPayload,
+  type Target,
+} from "../model/case.js";
 import { DEFAULT_REFERENCE } from "../model/options.js";
 import { FRAMED, type FramedImpl, prefixLength } from "./framed.js";
 
@@ -202,12 +209,24 @@ export const REQRESP_CODECS: readonly string[] = ["ts", "auto", "napi"];
 /** A libp2p stream's pieces: a Noise transport message carries at most 65,535 − 16 bytes. */
 export const LIBP2P_PIECE = 65_519;
 
-/** Whether `target` runs `impl`: a pattern over a codec in its codecs' forks, a library in napi's. */
+/**
+ * Whether `target` runs `impl`: a pattern over a codec in its codecs' forks (Lodestar's only
+ * where the codec has `uncompressInto`: napi has none), a library in napi's.
+ */
 const runsFramed = (impl: FramedImpl, target: Target) =>
   target.impl === "adapter" &&
   (impl.overCodec
-    ? REQRESP_CODECS.includes(target.codec) && typeof target.backend.uncompressInto === "function"
+    ? REQRESP_CODECS.includes(target.codec) &&
+      (!impl.needsInto || typeof target.backend.uncompressInto === "function")
     : target.codec === DEFAULT_REFERENCE);
+
+/** `pieces`, calling `sample()` before each is handed over. */
+function* sampling(pieces: readonly Uint8Array[], sample: () => void): Generator<Uint8Array> {
+  for (const piece of pieces) {
+    sample();
+    yield piece;
+  }
+}
 
 /**
  * A framed implementation's op (inputs/framed.ts): `encode` every chunk of a response, or
@@ -222,7 +241,7 @@ function framedImplOp(impl: FramedImpl, kind: "encode" | "read" | "read-1b"): Op
       : `read every chunk from ${kind === "read" ? "libp2p-sized (65,519-byte)" : "1-byte"} pieces`;
   return {
     id: `reqresp-${kind}:${impl.id}`,
-    description: `${impl.library}: ${what}; CRC ${impl.crc}`,
+    description: `${impl.library}${impl.overCodec ? OVER_CODEC : ""}: ${what}; CRC ${impl.crc}`,
     async: true,
     call: (target, inputs = []) => {
       if (!runsFramed(impl, target)) return undefined;
@@ -239,7 +258,11 @@ function framedImplOp(impl: FramedImpl, kind: "encode" | "read" | "read-1b"): Op
         const { prefix, pieces } = split.get(item)!;
         return decode(prefix, pieces);
       };
-      return { receiver: { run }, method: "run" };
+      const sampled = (item: Uint8Array, sample: () => void) => {
+        const { prefix, pieces } = split.get(item)!;
+        return decode(prefix, sampling(pieces, sample));
+      };
+      return { receiver: { run }, method: "run", sampled };
     },
     ...(kind === "encode" ? SSZ_ENCODING : SSZ_DECODING),
     // Opt-in (`--op reqresp`): through Node streams a response takes up to seconds, which the

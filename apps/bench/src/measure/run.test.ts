@@ -3,6 +3,8 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import type { SnappyCodec } from "@snappykit/core";
+import { encodeSszSnappy } from "@snappykit/p2p";
 import { discoverAdapters, loadAdapters } from "@snappykit/workspace";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { TINY_TIMING, takeTurns } from "../__fixtures__/timing.js";
@@ -10,12 +12,12 @@ import { adapterTarget } from "../inputs/cases.js";
 import { getOp } from "../inputs/ops.js";
 import { prepareInputs } from "../inputs/prepare.js";
 import { syntheticPayloads } from "../inputs/synthetic.js";
-import type { PreparedPayload, RowInputs, TargetSpec } from "../model/case.js";
+import type { PreparedPayload, RowInputs, Target, TargetSpec } from "../model/case.js";
 import type { TimingOptions } from "../model/timing.js";
 import { ChildWorker, ForkError, readInputs, writeInputs } from "./fork.js";
 import { LocalWorker } from "./local.js";
 import { INPUT_OFFSET, OUTPUT_OFFSET, PAGE } from "./placement.js";
-import { CaseTimer, hasGc, MAX_BATCHES, settleHeap } from "./run.js";
+import { CaseTimer, hasGc, MAX_BATCHES, peakExternal, settleHeap } from "./run.js";
 import { runForks } from "./schedule.js";
 
 const TINY = TINY_TIMING;
@@ -28,12 +30,14 @@ const spec = (over: Partial<TargetSpec> = {}): TargetSpec => ({
   ...over,
 });
 
+let napiTarget: Target;
 let prepared: PreparedPayload[];
 let rows: RowInputs[];
 let dir: string;
 beforeAll(async () => {
   const { loaded } = await loadAdapters([napi]);
   const reference = adapterTarget("napi", loaded[0]!.codec);
+  napiTarget = reference;
   prepared = (await prepareInputs(reference, [reference], syntheticPayloads())).prepared;
   rows = prepared.flatMap((p) =>
     ["compress", "uncompress", "uncompress-async"].map((id) => {
@@ -170,6 +174,38 @@ describe("CaseTimer", () => {
     await timer.warm();
     const { samples } = await takeTurns(() => timer.sample());
     expect(Math.min(...samples)).toBeGreaterThanOrEqual(2e6);
+  });
+});
+
+describe("peakExternal", () => {
+  const one = [new Uint8Array(16)];
+
+  it("sees what an op holds between two pieces and drops before it returns", async () => {
+    let scratch: Uint8Array | undefined;
+    const holding = await peakExternal(async (item, sample) => {
+      scratch = new Uint8Array(16 << 20).fill(1);
+      sample();
+      scratch = undefined;
+      return item;
+    }, one);
+    expect(scratch).toBeUndefined();
+    expect(holding).toBeGreaterThanOrEqual(16 << 20);
+    const idle = await peakExternal(async (item, sample) => {
+      sample();
+      return item;
+    }, one);
+    expect(idle).toBeLessThan(1 << 20);
+  });
+
+  it("is a framed read's allocation figure, at least the decoded response held", async () => {
+    const ssz = Uint8Array.from({ length: 1 << 20 }, (_, i) => (i * 2654435761) >>> 27);
+    const inputs = [encodeSszSnappy(napiTarget.backend as SnappyCodec, ssz)];
+    const timer = (op: string) =>
+      new CaseTimer({ target: napiTarget, op: getOp(op), inputs, outputBytes: ssz.length }, TINY);
+    const { peak } = await timer("reqresp-read:snappykit").allocation();
+    expect(peak).toBeGreaterThanOrEqual(ssz.length);
+    expect(peak).toBeLessThan(4 * ssz.length);
+    expect((await timer("ssz_snappy-decode").allocation()).peak).toBeUndefined();
   });
 });
 

@@ -7,7 +7,7 @@
 // Every backend gets the same treatment. Which process a case runs in, and when, is
 // schedule.ts's business.
 import { getHeapStatistics } from "node:v8";
-import type { OpSpec, Target } from "../model/case.js";
+import type { OpCall, OpSpec, Target } from "../model/case.js";
 import type { Allocation, Clock, TimingOptions, Turn } from "../model/timing.js";
 import { medianOf } from "../summarise/stats.js";
 import { place } from "./placement.js";
@@ -53,9 +53,7 @@ function clockOf(c: TimedCase, clock: Clock): () => number {
  * call instead read the clock around every call, which added 50-130 % to a 0.3 us call rather
  * than the fraction asked for.
  */
-function makeBatch(c: TimedCase, now: () => number): Batch {
-  const call = c.op.call(c.target, c.inputs);
-  if (!call) throw new Error(`${c.target.codec} cannot run ${c.op.id}`);
+function makeBatch(c: TimedCase, call: OpCall, now: () => number): Batch {
   const method = JSON.stringify(call.method);
   // An into-call writes every item into the one array, and returns the length written; both
   // at offsets that never alias modulo 4096 (placement.ts).
@@ -176,6 +174,37 @@ async function allocation(batch: Batch, runs: number): Promise<Allocation> {
   };
 }
 
+/** Each fork's external memory now: what V8 counts, `arrayBuffers` included (not added twice). */
+const externalNow = () => process.memoryUsage().external;
+
+/**
+ * Peak external memory over one op on every item (a response's chunks), as a client that
+ * keeps the decoded chunks holds it: after two full GCs, `external` sampled wherever the op
+ * hands control back (`sample`, each piece a stream delivers) and after each item, minus the
+ * level before. NaN without --expose-gc or without `process` (a browser page).
+ */
+export async function peakExternal(
+  sampled: NonNullable<OpCall["sampled"]>,
+  inputs: readonly Uint8Array[],
+): Promise<number> {
+  if (!hasGc() || typeof process === "undefined") return Number.NaN;
+  await yieldTurn();
+  gc();
+  gc();
+  const base = externalNow();
+  let top = base;
+  const sample = () => {
+    top = Math.max(top, externalNow());
+  };
+  const held: unknown[] = [];
+  for (const item of inputs) {
+    held.push(await sampled(item, sample));
+    sample();
+  }
+  keep(held.length);
+  return top - base;
+}
+
 /** Batches per case and fork at most: a clock too coarse to see a batch never fills the budget. */
 export const MAX_BATCHES = 1 << 12;
 
@@ -187,6 +216,7 @@ export const MAX_BATCHES = 1 << 12;
  */
 export class CaseTimer {
   private readonly now: () => number;
+  private readonly call: OpCall;
   private readonly batch: Batch;
   private k = 1;
   /** Sampling is open between the warm-up and the turn that completes the case. */
@@ -200,7 +230,10 @@ export class CaseTimer {
     private readonly options: TimingOptions,
   ) {
     this.now = clockOf(c, options.clock);
-    this.batch = makeBatch(c, this.now);
+    const call = c.op.call(c.target, c.inputs);
+    if (!call) throw new Error(`${c.target.codec} cannot run ${c.op.id}`);
+    this.call = call;
+    this.batch = makeBatch(c, call, this.now);
   }
 
   /** Untimed warm-up; grows the batch towards `batchMs` within the output cap; its size. */
@@ -259,8 +292,10 @@ export class CaseTimer {
     return { done: true, samples };
   }
 
-  /** Bytes one op allocates (NaN without --expose-gc). */
-  allocation(): Promise<Allocation> {
-    return allocation(this.batch, this.options.allocationRuns);
+  /** Bytes one op allocates (NaN without --expose-gc), and its peak where the op samples. */
+  async allocation(): Promise<Allocation> {
+    const alloc = await allocation(this.batch, this.options.allocationRuns);
+    const { sampled } = this.call;
+    return sampled ? { ...alloc, peak: await peakExternal(sampled, this.c.inputs) } : alloc;
   }
 }

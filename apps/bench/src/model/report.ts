@@ -173,6 +173,16 @@ export interface CaseResult extends CaseIdentity {
    * not see (where output bytes live). Median of single ops after a forced GC.
    */
   readonly alloc: Allocation;
+  /**
+   * Peak external memory of one op (ops that sample it: the framed reads), bytes: the median
+   * over the forks that measured it, and their lowest and highest (measure/run.ts).
+   */
+  readonly peak?: {
+    readonly bytes: number;
+    readonly low: number;
+    readonly high: number;
+    readonly forks: number;
+  };
   /** Wall time the case took over all forks (warm-up, sampling, allocation). */
   readonly wallMs: number;
 }

@@ -96,6 +96,11 @@ export type Turn = { readonly done: false } | { readonly done: true; readonly sa
 export interface Allocation {
   readonly heap: number;
   readonly external: number;
+  /**
+   * Peak external memory over one op on every item, the results held, above the level after
+   * a full GC (ops with a `sampled` call only: measure/run.ts's peakExternal).
+   */
+  readonly peak?: number;
 }
 
 /** A target's case on one row. */
@@ -115,6 +120,8 @@ export interface CaseMeasurement {
   /** Ops per batch in the first fork that timed the case. */
   batch: number;
   alloc: Allocation;
+  /** The peak external memory of each fork that measured it (the first PEAK_FORKS). */
+  peaks: number[];
   /** Wall time spent on the case, all forks. */
   wallMs: number;
 }

@@ -3,6 +3,7 @@ import { formatDuration } from "@snappykit/workspace/format";
 import type { BenchReport, SafetySection } from "../model/report.js";
 import { comparisonSummary, comparisonTable } from "./comparison.js";
 import { reportLevels } from "./levels.js";
+import { REQRESP_METHOD, reqrespAnswer, reqrespTable } from "./reqresp.js";
 import { markdownTable } from "./table.js";
 import {
   allocationTable,
@@ -39,7 +40,8 @@ export function renderMarkdown(report: BenchReport): string {
     `Each codec's time per op as a multiple of **${report.reference}**'s, measured in the same ` +
       "forks' interleaved turns (so the machine's drift cancels), with its interval over the forks " +
       `(${levels.ratios}: the level order statistics reach with ${forksText(report)}). ` +
-      "Below 1× is faster. **Bold** = fastest, or not distinguishable from the fastest.",
+      "Below 1× is faster. **Bold** = fastest, or not distinguishable from the fastest. " +
+      `Ops ${report.reference} does not offer are in the speed table only.`,
     "",
     markdownTable(relativeTable(report)),
   );
@@ -72,6 +74,17 @@ export function renderMarkdown(report: BenchReport): string {
     "",
     markdownTable(allocationTable(report)),
   );
+  const framed = reqrespTable(report);
+  if (framed.rows.length > 0) {
+    section(
+      "Req/resp: framed implementations",
+      REQRESP_METHOD,
+      "",
+      markdownTable(framed),
+      "",
+      reqrespAnswer(report).join(" "),
+    );
+  }
   if (report.overhead.length > 0) {
     section(
       "Adapter overhead",

@@ -2,6 +2,7 @@
 import type { BenchReport } from "../model/report.js";
 import { comparisonSummary, comparisonTable } from "./comparison.js";
 import { reportLevels } from "./levels.js";
+import { reqrespAnswer, reqrespTable } from "./reqresp.js";
 import { type Table, textTable, type View, wrapText } from "./table.js";
 import {
   allocationTable,
@@ -36,6 +37,12 @@ export function renderTerminal(report: BenchReport, view: View): string {
   add(`Time per op ± ${levels.cases} interval (${best} = fastest or tied)`, speedTable(report));
   add(`Compressed bytes (ratio) (${best} = smallest)`, sizeTable(report));
   add(`Allocated per op, JS heap / external (${best} = least)`, allocationTable(report));
+  add(
+    `Req/resp: framed implementations, time ± ${levels.cases} interval, peak external memory (${best} = fastest or tied, least)`,
+    reqrespTable(report),
+  );
+  const answer = reqrespAnswer(report);
+  if (answer.length > 0) out.push(...answer.map((line) => wrapText(line, view.width)), "");
   add("Adapter overhead (library direct vs through adapter)", overheadTable(report));
   add("Unavailable codecs", unavailableTable(report));
   const table = comparisonTable(report);

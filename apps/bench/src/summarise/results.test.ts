@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { CaseMeasurement } from "../model/timing.js";
-import { wideRows } from "./results.js";
+import { summarise, wideRows } from "./results.js";
 
 const measured = (
   codec: string,
@@ -14,6 +14,7 @@ const measured = (
   samples: [],
   batch: 1,
   alloc: { heap: 0, external: 0 },
+  peaks: [],
   wallMs: 0,
 });
 
@@ -48,5 +49,24 @@ describe("wideRows", () => {
     expect(wideRows([measured("napi", 3, [100]), measured("ts", 3, [200])], "napi", 5)).toEqual([
       3,
     ]);
+  });
+});
+
+describe("summarise", () => {
+  const id = {
+    key: "k",
+    codec: "ts",
+    impl: "adapter",
+    library: "l",
+    payload: "p",
+    op: "o",
+    items: 1,
+    bytes: 10,
+  } as const;
+
+  it("gives the peak as the median of the forks that measured one, with their range", () => {
+    const m = { ...measured("ts", 0, [1, 2, 3]), peaks: [30, 10, 20] };
+    expect(summarise(id, m).peak).toEqual({ bytes: 20, low: 10, high: 30, forks: 3 });
+    expect(summarise(id, measured("ts", 0, [1, 2, 3]))).not.toHaveProperty("peak");
   });
 });

@@ -7,6 +7,7 @@ import type { CaseMeasurement } from "../model/timing.js";
 import {
   halfWidthPercent,
   medianEstimate,
+  medianOf,
   pairedRatio,
   percentInterval,
   ratioToPercent,
@@ -33,6 +34,14 @@ export function summarise(id: CaseIdentity, m: CaseMeasurement): CaseResult {
     min: s[0] ?? Number.NaN,
     max: s[s.length - 1] ?? Number.NaN,
     alloc: m.alloc,
+    ...(m.peaks.length > 0 && {
+      peak: {
+        bytes: medianOf(m.peaks),
+        low: Math.min(...m.peaks),
+        high: Math.max(...m.peaks),
+        forks: m.peaks.length,
+      },
+    }),
     wallMs: m.wallMs,
   };
 }

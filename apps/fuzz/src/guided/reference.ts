@@ -106,6 +106,11 @@ export interface SszBounds {
   minSize: number;
   maxSize: number;
   verifyChecksums: boolean;
+  /**
+   * Bytes after the payload are the next chunk of a stream, left for the next read (a stream
+   * reader's view), not an error (a whole-input decoder's).
+   */
+  followedByMore?: boolean;
 }
 
 /**
@@ -147,6 +152,8 @@ export function referenceSsz(bytes: Uint8Array, bounds: SszBounds): Uint8Array {
     if (produced > n) throw new Error("payload longer than its length prefix");
     parts.push(data);
   }
-  if (pos !== bytes.length) throw new Error("trailing bytes after the payload");
+  if (pos !== bytes.length && !bounds.followedByMore) {
+    throw new Error("trailing bytes after the payload");
+  }
   return concat(...parts);
 }

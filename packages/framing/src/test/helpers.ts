@@ -15,29 +15,8 @@ import { decodeFramed, FrameDecoder } from "../index.js";
 /** The two real adapters the framing layer is tested over. */
 export const codecs: SnappyCodec[] = [await createNapi(), await createSnappyWasm()];
 
-/** Deterministic pseudo-random bytes (xorshift32). */
-export function randomBytes(n: number, seed = 1): Uint8Array {
-  const out = new Uint8Array(n);
-  let x = seed >>> 0 || 1;
-  for (let i = 0; i < n; i++) {
-    x ^= x << 13;
-    x ^= x >>> 17;
-    x ^= x << 5;
-    out[i] = x & 0xff;
-  }
-  return out;
-}
-
-/** Compressible, block-like bytes: small integers, repeated 32-byte roots, some noise. */
-export function structuredBytes(n: number, seed = 7): Uint8Array {
-  const noise = randomBytes(n, seed);
-  const out = new Uint8Array(n);
-  for (let i = 0; i < n; i++) {
-    const lane = (i >>> 5) % 8;
-    out[i] = lane < 3 ? (i & 31) * lane : lane < 6 ? 0 : noise[i]!;
-  }
-  return out;
-}
+/** Inputs shared with the other packages' tests (conformance's corpus). */
+export { randomBytes, structuredBytes } from "@snappykit/conformance/cases";
 
 /** `parts` back to back (core's `concatBytes`, spread for brevity in tests). */
 export const concat = (...parts: Uint8Array[]): Uint8Array => concatBytes(parts);

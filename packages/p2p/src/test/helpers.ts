@@ -1,7 +1,8 @@
+import { sameBytes, snappyErrorOf } from "@snappykit/conformance/cases";
 import {
   concatBytes,
-  isSnappyError,
   type SnappyCodec,
+  type SnappyError,
   type SnappyErrorCode,
 } from "@snappykit/core";
 import { crc32c, maskChecksum } from "@snappykit/framing";
@@ -44,29 +45,7 @@ export const GOSSIP_FIXTURES = [
 /** The codecs the ssz_snappy tests run over: ours, and libsnappy's through snappy@7. */
 export const codecs: SnappyCodec[] = [await createTs(), await createNapi()];
 
-/** Deterministic pseudo-random bytes (xorshift32). */
-export function randomBytes(n: number, seed = 1): Uint8Array {
-  const out = new Uint8Array(n);
-  let x = seed >>> 0 || 1;
-  for (let i = 0; i < n; i++) {
-    x ^= x << 13;
-    x ^= x >>> 17;
-    x ^= x << 5;
-    out[i] = x & 0xff;
-  }
-  return out;
-}
-
-/** Compressible, block-like bytes: small integers, repeated 32-byte roots, some noise. */
-export function structuredBytes(n: number, seed = 7): Uint8Array {
-  const noise = randomBytes(n, seed);
-  const out = new Uint8Array(n);
-  for (let i = 0; i < n; i++) {
-    const lane = (i >>> 5) % 8;
-    out[i] = lane < 3 ? (i & 31) * lane : lane < 6 ? 0 : noise[i]!;
-  }
-  return out;
-}
+export { randomBytes, structuredBytes } from "@snappykit/conformance/cases";
 
 /** `parts` back to back. */
 export const concat = (...parts: Uint8Array[]): Uint8Array => concatBytes(parts);
@@ -83,32 +62,30 @@ export function crcOf(data: Uint8Array): Uint8Array {
   return Uint8Array.of(crc & 0xff, (crc >>> 8) & 0xff, (crc >>> 16) & 0xff, crc >>> 24);
 }
 
-/** The error code `fn` throws, or "no error". */
-export function codeOf(fn: () => unknown): SnappyErrorCode | "no error" {
-  try {
-    fn();
-  } catch (error) {
-    if (isSnappyError(error)) return error.code;
-    throw error;
-  }
-  return "no error";
-}
-
-/** The error code `fn`'s promise rejects with, or "no error". */
-export async function asyncCodeOf(
-  fn: () => Promise<unknown>,
-): Promise<SnappyErrorCode | "no error"> {
+/** The SnappyError `fn` throws or rejects with, checked for `code` when one is given. */
+export async function errorOf(fn: () => unknown, code?: SnappyErrorCode): Promise<SnappyError> {
   try {
     await fn();
   } catch (error) {
-    if (isSnappyError(error)) return error.code;
-    throw error;
+    return snappyErrorOf(() => {
+      throw error;
+    }, code);
+  }
+  throw new Error(`expected a SnappyError${code ? ` ${code}` : ""}, but the call succeeded`);
+}
+
+/** The code of the SnappyError `fn` throws or rejects with, or "no error". */
+export async function codeOf(fn: () => unknown): Promise<SnappyErrorCode | "no error"> {
+  try {
+    await fn();
+  } catch (error) {
+    return snappyErrorOf(() => {
+      throw error;
+    }).code;
   }
   return "no error";
 }
 
-/** Byte equality, fast on large arrays and blind to Buffer vs Uint8Array. */
-export function expectBytes(actual: Uint8Array, expected: Uint8Array, label?: string): void {
-  expect(actual, label).toBeInstanceOf(Uint8Array);
-  expect(Buffer.compare(actual, expected) === 0 ? "equal" : "bytes differ", label).toBe("equal");
-}
+/** Byte equality (conformance's), named by `label`. */
+export const expectBytes = (actual: Uint8Array, expected: Uint8Array, label = "bytes") =>
+  sameBytes(actual, expected, label);
