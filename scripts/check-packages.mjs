@@ -167,6 +167,8 @@ function checkAdapter(p) {
   if (!p.pkg.keywords?.includes("snappykit-adapter")) {
     report(p.name, `keywords: "snappykit-adapter" is missing`);
   }
+  // createRaw (no guards) lives on ./raw, which the bench and the fuzzer import, never on ".".
+  if (!p.pkg.exports?.["./raw"]) report(p.name, `exports: "./raw" (createRaw) is missing`);
   // The README's adapter table is generated from these (apps/bench/src/docs).
   for (const field of ["wraps", "runtime", "guard"]) {
     if (typeof p.pkg.snappykit?.[field] !== "string" || !p.pkg.snappykit[field]) {

@@ -5,8 +5,9 @@
 //      proxying third-party packages from the registry this machine's npm uses.
 //   2. Clones HEAD into the temp folder and installs it (`npm run setup`). There, with the
 //      root scripts the release workflow runs (`npm run version-packages`, `npm run release`):
-//      - a stale report: with the reports stamped as measured at HEAD, a change to a measured
-//        package's source makes `version-packages` refuse (`bench docs --stale`, apps/bench/src/docs/stale.js);
+//      - a stale report: with the reports stamped as measured at HEAD, a commit changing only a
+//        measured package's source passes the docs check `npm test` runs and makes
+//        `version-packages` refuse (`bench docs --stale`, apps/bench/src/docs/stale.js);
 //      - first release: a changeset for every publishable package; all are published, each
 //        `latest` is the version changesets wrote, and a git tag names it;
 //      - second release: a change to one adapter that others depend on, bumped past their
@@ -109,7 +110,7 @@ async function main() {
   };
 
   // ---- 2. releases in the clone: refused on stale reports; everything, then one adapter ----
-  await step("a stale report: npm run version-packages refuses the release", () =>
+  await step("a library-only change: the docs check passes, version-packages refuses", () =>
     staleReportGate(clone),
   );
   const first = await step("first release: npm run version-packages, npm run release", () =>

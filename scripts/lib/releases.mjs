@@ -30,9 +30,11 @@ const writeChangeset = (clone, file, bumps, summary) =>
   );
 
 /**
- * The clone's reports stamped as measured at its HEAD (the test cannot measure again), then
- * the gate: after a change to a measured package's source, `npm run version-packages` refuses
- * the release, naming the stale report; the change is dropped again.
+ * The clone's reports stamped as measured at its HEAD (the test cannot measure again, so the
+ * docs are regenerated from them), then a commit that changes only a measured package's
+ * source: the docs check `npm test` runs (`bench docs --check`, the only part of it that reads
+ * reports) passes, and `npm run version-packages` refuses the release, naming the stale
+ * report. The change is dropped again.
  */
 export async function staleReportGate(clone) {
   const git = (...args) => clone.run("git", args, { cwd: clone.dir, quiet: true });
@@ -49,19 +51,25 @@ export async function staleReportGate(clone) {
   }
   const commit = (subject) =>
     git("-c", "user.name=release-test", "-c", "user.email=t@t", "commit", "-qam", subject);
+  await clone.inRepo(["docs"]);
   await commit("release-test: reports as if measured at HEAD");
   appendFileSync(join(clone.dir, "packages/core/src/index.ts"), "\n// release-test\n");
   await commit("core: a source change the reports did not measure");
+  const checked = await clone.inRepo(["docs", "--", "--check"]).then(
+    () => null,
+    (error) => String(error.message),
+  );
   const refused = await clone.inRepo(["version-packages"]).then(
     () => null,
     (error) => String(error.message),
   );
   await git("reset", "--quiet", "--hard", "HEAD~1");
-  fail(
-    refused?.includes("is stale: changed since it was measured: packages/core")
+  fail([
+    ...(checked ? [`the docs check failed on a library-only change: ${checked}`] : []),
+    ...(refused?.includes("is stale: changed since it was measured: packages/core")
       ? []
-      : [`version-packages ${refused ? `failed otherwise: ${refused}` : "took stale reports"}`],
-  );
+      : [`version-packages ${refused ? `failed otherwise: ${refused}` : "took stale reports"}`]),
+  ]);
 }
 
 /**

@@ -8,6 +8,8 @@ export type LibsnappySource =
 export interface LibsnappyFlags {
   readonly compiler: string;
   readonly cxxFlags: string;
+  /** The shared library's (-fno-semantic-interposition added: build.mjs says why). */
+  readonly sharedCxxFlags?: string;
   readonly cmake: readonly string[];
   readonly cpu: readonly string[];
 }

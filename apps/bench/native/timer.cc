@@ -4,7 +4,7 @@
 // on stdin (ready, warm, sample, allocation) with the timing rules of src/measure/run.ts: a
 // warm-up that sizes the batch (about batchMs, at most batchMaxBytes written), then turns of
 // batches until sliceMs of batch time has passed, until the row has minSamples batches and
-// timeMs of batch time (mitata's min_samples and min_cpu_time in the JavaScript forks).
+// timeMs of batch time, as CaseTimer stops in the JavaScript forks.
 // `timer gate` instead compresses or decompresses one item for the bench's gate.
 #include <snappy.h>
 #include <stdlib.h>

@@ -49,6 +49,7 @@ export async function runPipeline(
   const catalog = await loadCatalog(opts.data ? readUserPayloads(opts.data) : []);
   if (opts.list) {
     io.stdout.write(listing(catalog));
+    await catalog.close();
     return 0;
   }
   for (const f of catalog.failed) log(`unavailable: ${f.id} (${f.packageName}): ${f.reason}`);
@@ -59,6 +60,7 @@ export async function runPipeline(
     const reference = gateReference(catalog);
     log(`gate: ${selection.describe} against ${reference.codec}`);
     const gate = await prepareInputs(reference, selection.targets, selection.payloads);
+    await catalog.close();
     // Before timing: the commit and date of what is measured, not of whatever the work tree
     // holds when minutes of timing end.
     const environment = collectEnvironment(

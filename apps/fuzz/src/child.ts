@@ -9,11 +9,16 @@ export interface ForkedChild {
 }
 
 /**
- * Fork `path`. `--no-warnings` by default: the WASI build prints an experimental warning per
- * process, which is not a result.
+ * Fork `path`, in this Node or the one at `execPath`. `--no-warnings` by default: the WASI
+ * build and node:ffi print an experimental warning per process, which is not a result.
  */
-export function forkChild(path: string, execArgv: string[] = ["--no-warnings"]): ForkedChild {
+export function forkChild(
+  path: string,
+  execArgv: string[] = ["--no-warnings"],
+  execPath?: string,
+): ForkedChild {
   const child = fork(path, [], {
+    ...(execPath !== undefined && { execPath }),
     serialization: "advanced",
     stdio: ["ignore", "ignore", "pipe", "ipc"],
     execArgv,

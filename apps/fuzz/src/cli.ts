@@ -87,6 +87,40 @@ process.on("warning", (warning) => {
   }
 });
 
+/**
+ * Progress on stderr: a live line 4× a second on a terminal, else a line whenever `final`
+ * (one per cell or row in CI logs). `clear()` wipes the live line before the report prints.
+ */
+function progress() {
+  const started = performance.now();
+  const tty = process.stderr.isTTY;
+  let last = 0;
+  return {
+    elapsed: () => performance.now() - started,
+    line(text: (elapsed: number) => string, final: boolean, force = false) {
+      const now = performance.now();
+      if (!tty ? !final : now - last < 250 && !force) return;
+      last = now;
+      const line = text(now - started);
+      process.stderr.write(tty ? `\r${line}\x1b[K` : `${line}\n`);
+    },
+    clear: () => tty && process.stderr.write("\r\x1b[K"),
+  };
+}
+
+/** Write `<out>/<name>.json` and `.md`, and print the Markdown. */
+function writeReport(out: string, name: string, report: object, markdown: string, note = "") {
+  mkdirSync(out, { recursive: true });
+  writeFileSync(join(out, `${name}.json`), `${JSON.stringify(report, null, 2)}\n`);
+  writeFileSync(join(out, `${name}.md`), `${markdown}\n`);
+  process.stdout.write(
+    `${markdown}\n\nWrote ${join(out, `${name}.json`)} and ${name}.md.${note}\n`,
+  );
+}
+
+const eta = (elapsed: number, done: number, total: number) =>
+  done > 0 ? formatDuration((elapsed / done) * (total - done)) : "?";
+
 async function main(): Promise<number> {
   const { values } = parseArgs({
     // `pnpm fuzz -- --quick` forwards the "--" itself; it is not an end-of-options marker here.
@@ -122,18 +156,21 @@ async function main(): Promise<number> {
     return 0;
   }
   const here = dirname(fileURLToPath(import.meta.url));
+  const out = resolve(values.out ?? join(here, "..", "results"));
+  const corpusDir = resolve(values.corpus ?? join(here, "..", "corpus"));
+  const seed = count(values.seed, "seed") ?? 1;
+  const codecs = list(values.codec);
   if (values.guided && values.distill) {
-    const corpusDir = resolve(values.corpus ?? join(here, "..", "corpus"));
-    const found = join(resolve(values.out ?? join(here, "..", "results")), "guided");
     for (const target of GUIDED_TARGETS) {
       if (values.target && !list(values.target)?.includes(target.name)) continue;
       const into = join(corpusDir, target.name);
+      const found = join(out, "guided", target.name);
       const { read, kept, known, reached, unreached } = await distill(
         target,
-        [into, join(found, target.name, "corpus")],
+        [into, join(found, "corpus")],
         into,
       );
-      const listing = join(found, target.name, "unreached.txt");
+      const listing = join(found, "unreached.txt");
       mkdirSync(dirname(listing), { recursive: true });
       writeFileSync(listing, `${unreached.join("\n")}\n`);
       process.stdout.write(
@@ -147,33 +184,25 @@ async function main(): Promise<number> {
       targets: list(values.target),
       seconds: count(values.seconds, "seconds") ?? 60,
       jobs: count(values.jobs, "jobs") ?? 1,
-      seed: count(values.seed, "seed") ?? 1,
-      corpusDir: resolve(values.corpus ?? join(here, "..", "corpus")),
-      out: join(resolve(values.out ?? join(here, "..", "results")), "guided"),
+      seed,
+      corpusDir,
+      out: join(out, "guided"),
     });
   }
+  const p = progress();
   if (values.async) {
-    const started = performance.now();
-    const out = resolve(values.out ?? join(here, "..", "results"));
     const report = await runAsyncFuzz({
       calls: count(values.calls, "calls") ?? (values.quick ? 2000 : 30_000),
       wave: count(values.wave, "wave") ?? (values.quick ? 500 : 10_000),
-      seed: count(values.seed, "seed") ?? 1,
-      codecs: list(values.codec),
+      seed,
+      codecs,
       // Adapters without async APIs take no time, so the ETA is rough early on.
-      onRow: (id, i, total) => {
-        const elapsed = performance.now() - started;
-        const eta = i > 0 ? formatDuration((elapsed / i) * (total - i)) : "?";
+      onRow: (id, i, total) =>
         process.stderr.write(
-          `async ${id} (${i + 1}/${total})  elapsed ${formatDuration(elapsed)}  ETA ${eta}\n`,
-        );
-      },
+          `async ${id} (${i + 1}/${total})  elapsed ${formatDuration(p.elapsed())}  ETA ${eta(p.elapsed(), i, total)}\n`,
+        ),
     });
-    const markdown = renderAsyncMarkdown(report);
-    mkdirSync(out, { recursive: true });
-    writeFileSync(join(out, "async.json"), `${JSON.stringify(report, null, 2)}\n`);
-    writeFileSync(join(out, "async.md"), `${markdown}\n`);
-    process.stdout.write(`${markdown}\n\nWrote ${join(out, "async.json")} and async.md.\n`);
+    writeReport(out, "async", report, renderAsyncMarkdown(report));
     const bad = report.rows.some(
       (r) =>
         r.failed ||
@@ -183,70 +212,66 @@ async function main(): Promise<number> {
     return bad ? 1 : 0;
   }
   if (values.encoders) {
-    return encoders({
-      seed: count(values.seed, "seed") ?? 1,
+    const report = await runEncoderFuzz({
+      seed,
       quick: values.quick ?? false,
-      codecs: list(values.codec),
+      codecs,
       raw: !values["no-raw"],
-      out: resolve(values.out ?? join(here, "..", "results")),
+      onProgress: (row, done, total, runDone, runTotal) =>
+        p.line(
+          (ms) =>
+            `encoders ${row.padEnd(18)} ${String(done).padStart(4)}/${total}  elapsed ${formatDuration(ms)}  ETA ${eta(ms, runDone, runTotal)}`,
+          done === total,
+        ),
     });
+    p.clear();
+    writeReport(out, "encoders", report, renderEncoderMarkdown(report));
+    const bad = report.rows.filter((r) => r.target === "adapter" && r.counts.ok !== r.inputs);
+    for (const r of bad)
+      process.stderr.write(`${r.id}: ${r.inputs - r.counts.ok} input(s) did not round-trip\n`);
+    return bad.length > 0 || report.failed.length > 0 ? 1 : 0;
   }
   const sets = list(values.set);
   const badSet = sets?.find((s) => !SET_NAMES.includes(s as SetName));
   if (badSet) throw new Error(`unknown --set ${badSet} (crafted, random, mutated)`);
   const n = count(values.n, "n") ?? (values.quick ? 200 : 10_000);
-  const rawN = count(values["raw-n"], "raw-n") ?? (values.quick ? 50 : n);
-  const out = resolve(values.out ?? join(here, "..", "results"));
-
-  const started = performance.now();
-  const tty = process.stderr.isTTY;
-  let lastPrint = 0;
   let lastCell = "";
-  const onProgress = (p: Progress) => {
-    const now = performance.now();
-    const cell = `${p.set}/${p.codec}`;
-    const end = p.done === p.total;
-    // A line per cell when not a terminal (CI logs); a live line 4x a second otherwise.
-    if (!tty ? !end : now - lastPrint < 250 && !(end && cell !== lastCell)) return;
-    lastPrint = now;
-    lastCell = cell;
-    const elapsed = now - started;
-    const eta = p.runDone > 0 ? (elapsed / p.runDone) * (p.runTotal - p.runDone) : 0;
-    const line = `${p.set.padEnd(7)} ${p.codec.padEnd(18)} ${String(p.done).padStart(6)}/${p.total}  elapsed ${formatDuration(elapsed)}  ETA ${formatDuration(eta)}`;
-    process.stderr.write(tty ? `\r${line}\x1b[K` : `${line}\n`);
-  };
-
   const report = await runFuzz({
     n,
-    rawN,
-    codecs: list(values.codec),
+    rawN: count(values["raw-n"], "raw-n") ?? (values.quick ? 50 : n),
+    codecs,
     sets: sets as SetName[] | undefined,
     raw: values["no-raw"] ? false : (values.raw ?? true),
+    seed,
     framed: !values["no-framed"],
     framedN: count(values["framed-n"], "framed-n") ?? (values.quick ? 50 : 500),
-    seed: count(values.seed, "seed") ?? 1,
-    onProgress,
+    onProgress: (q: Progress) => {
+      const cell = `${q.set}/${q.codec}`;
+      const end = q.done === q.total;
+      p.line(
+        (ms) =>
+          `${q.set.padEnd(7)} ${q.codec.padEnd(18)} ${String(q.done).padStart(6)}/${q.total}  elapsed ${formatDuration(ms)}  ETA ${eta(ms, q.runDone, q.runTotal)}`,
+        end,
+        end && cell !== lastCell,
+      );
+      lastCell = cell;
+    },
   });
-  if (tty) process.stderr.write("\r\x1b[K");
-
-  const markdown = renderSafetyMarkdown(report);
+  p.clear();
   // The bench embeds safety.json's `markdown` under its own "Safety on hostile input".
   report.markdown = renderSafetyMarkdown(report, { omitHeading: true });
-  mkdirSync(out, { recursive: true });
-  writeFileSync(join(out, "safety.json"), `${JSON.stringify(report, null, 2)}\n`);
-  writeFileSync(join(out, "safety.md"), `${markdown}\n`);
-  process.stdout.write(`${markdown}\n`);
-
-  const missed = report.rows.filter((r) => r.target === "adapter" && r.missed.length > 0);
-  const took = formatDuration(report.durationMs);
-  process.stdout.write(`\nWrote ${join(out, "safety.json")} and safety.md. Took ${took}.\n`);
+  writeReport(
+    out,
+    "safety",
+    report,
+    renderSafetyMarkdown(report),
+    ` Took ${formatDuration(report.durationMs)}.`,
+  );
   for (const f of report.failed)
     process.stderr.write(`not loaded: ${f.id} (${f.target}): ${f.reason}\n`);
-  if (missed.length > 0) {
-    for (const row of missed) process.stderr.write(`${row.id} misses: ${row.missed.join(", ")}\n`);
-    return 1;
-  }
-  return 0;
+  const missed = report.rows.filter((r) => r.target === "adapter" && r.missed.length > 0);
+  for (const row of missed) process.stderr.write(`${row.id} misses: ${row.missed.join(", ")}\n`);
+  return missed.length > 0 ? 1 : 0;
 }
 
 /** `--guided`: run the targets, a progress line per target every 10 s, a summary at the end. */
@@ -277,43 +302,6 @@ async function guided(
   }
   process.stdout.write(`Reports, corpus and findings under ${options.out}.\n`);
   return reports.some((r) => r.findings.length > 0) ? 1 : 0;
-}
-
-/** `--encoders`: the encoder matrix, with a progress line per codec (or a live one on a terminal). */
-async function encoders(options: {
-  seed: number;
-  quick: boolean;
-  codecs: string[] | undefined;
-  raw: boolean;
-  out: string;
-}): Promise<number> {
-  const started = performance.now();
-  const tty = process.stderr.isTTY;
-  let lastPrint = 0;
-  const report = await runEncoderFuzz({
-    ...options,
-    onProgress: (row, done, total, runDone, runTotal) => {
-      const now = performance.now();
-      if (!tty ? done !== total : now - lastPrint < 250) return;
-      lastPrint = now;
-      const elapsed = now - started;
-      const eta = (elapsed / runDone) * (runTotal - runDone);
-      const line = `encoders ${row.padEnd(18)} ${String(done).padStart(4)}/${total}  elapsed ${formatDuration(elapsed)}  ETA ${formatDuration(eta)}`;
-      process.stderr.write(tty ? `\r${line}\x1b[K` : `${line}\n`);
-    },
-  });
-  if (tty) process.stderr.write("\r\x1b[K");
-  const markdown = renderEncoderMarkdown(report);
-  mkdirSync(options.out, { recursive: true });
-  writeFileSync(join(options.out, "encoders.json"), `${JSON.stringify(report, null, 2)}\n`);
-  writeFileSync(join(options.out, "encoders.md"), `${markdown}\n`);
-  process.stdout.write(
-    `${markdown}\n\nWrote ${join(options.out, "encoders.json")} and encoders.md.\n`,
-  );
-  const bad = report.rows.filter((r) => r.target === "adapter" && r.counts.ok !== r.inputs);
-  for (const r of bad)
-    process.stderr.write(`${r.id}: ${r.inputs - r.counts.ok} input(s) did not round-trip\n`);
-  return bad.length > 0 || report.failed.length > 0 ? 1 : 0;
 }
 
 main().then(

@@ -7,10 +7,12 @@ import { loadPayloads } from "@snappykit/fixtures";
 import {
   declaredUnloadable,
   discoverAdapters,
+  type FailedAdapter,
   type LoadedAdapter,
   loadAdapters,
 } from "@snappykit/workspace";
 import { machine, measuredTrees } from "@snappykit/workspace/environment";
+import { newestLineFor, nodeLineBinary } from "@snappykit/workspace/node-lines";
 import { adapterTargets } from "@snappykit/workspace/targets";
 import { runFramed } from "./framed.js";
 import {
@@ -96,11 +98,34 @@ function poolSource(): { source: string; items: Uint8Array[] } {
 }
 
 /** One row to fuzz: an adapter's codec (or one of its variants), or its raw backend. */
-interface Subject {
+export interface Subject {
   id: string;
   entry: string;
   target: Target;
   variant?: string;
+  /** The Node its children run in, when not this one. */
+  execPath?: string;
+}
+
+/**
+ * Adapters declared not to load in this Node (ffi before Node 26) run in the newest Node line
+ * that loads them, as `<id>-<line>` (the bench's name for the same codec); without one, they
+ * are left out, said so. Bun and Deno cannot be the children: the protocol is Node's IPC with
+ * its advanced (V8) serialization.
+ */
+export function inOtherNodes(failed: readonly FailedAdapter[], withRaw: boolean): Subject[] {
+  return failed.filter(declaredUnloadable).flatMap((f): Subject[] => {
+    const line = newestLineFor(f.metadata.cannotLoad);
+    if (!line) {
+      process.stderr.write(`left out: ${f.id}: ${declaredUnloadable(f)}\n`);
+      return [];
+    }
+    const from = { id: `${f.id}-${line}`, entry: f.entry, execPath: nodeLineBinary(line) };
+    return [
+      { ...from, target: "adapter" },
+      ...(withRaw ? [{ ...from, target: "raw" as const }] : []),
+    ];
+  });
 }
 
 function pickCompressor(loaded: readonly LoadedAdapter[]): SnappyCodec {
@@ -156,26 +181,26 @@ export async function runFuzz(options: FuzzOptions = {}): Promise<SafetyReport> 
   const setNames = options.sets ?? SET_NAMES;
   const rssCapBytes = options.rssCapBytes ?? 6 * 2 ** 30;
 
-  let entries = discoverAdapters();
+  const entries = discoverAdapters();
   if (options.codecs) {
     const unknown = options.codecs.filter((id) => !entries.some((e) => e.id === id));
     if (unknown.length > 0) throw new Error(`unknown codec(s): ${unknown.join(", ")}`);
-    entries = entries.filter((e) => options.codecs!.includes(e.id));
   }
   // Loaded here too (not only in the children): to learn each adapter's variants, to
-  // report the ones that do not load, and to build the mutated set's valid streams.
-  const { loaded, failed: notLoaded } = await loadAdapters(entries);
-  const pool = buildPool(pickCompressor(loaded));
+  // report the ones that do not load, and to build the mutated set's valid streams (with
+  // the same compressor whatever --codec picks: ffi alone does not load in Node 20).
+  const every = await loadAdapters(entries);
+  const chosen = (a: { id: string }) => !options.codecs || options.codecs.includes(a.id);
+  const loaded = every.loaded.filter(chosen);
+  const notLoaded = every.failed.filter(chosen);
+  const pool = buildPool(pickCompressor(every.loaded));
   const subjects: Subject[] = adapterTargets(loaded, { raw: withRaw }).map((t) => ({
     id: t.id,
     entry: t.entry,
     target: t.impl,
     ...(t.impl === "adapter" && t.variant !== undefined && { variant: t.variant }),
   }));
-  // Adapters declared not to load in this Node (ffi before Node 26) are left out, said so.
-  for (const f of notLoaded.filter(declaredUnloadable)) {
-    process.stderr.write(`left out: ${f.id}: ${declaredUnloadable(f)}\n`);
-  }
+  subjects.push(...inOtherNodes(notLoaded, withRaw));
   const failed: FailedRow[] = notLoaded
     .filter((f) => !declaredUnloadable(f))
     .map((f) => ({
@@ -228,6 +253,7 @@ export async function runFuzz(options: FuzzOptions = {}): Promise<SafetyReport> 
       const cell = {
         entry: subject.entry,
         target,
+        ...(subject.execPath !== undefined && { execPath: subject.execPath }),
         ...slice(set, (target === "raw" ? expectedRaw : expected).get(set.name)!, size),
       };
       const result = await runCell(

@@ -44,6 +44,8 @@ export interface Cell {
   variant?: string;
   /** A `framed` target's implementation id (framed.ts). */
   framed?: string;
+  /** The Node the children run in, when not this one (a Node line: fuzz.ts). */
+  execPath?: string;
   inputs: Uint8Array[];
   expected: Expected[];
   maxLength: (number | undefined)[];
@@ -69,7 +71,7 @@ function send(child: ChildProcess, message: ParentMessage): void {
 
 /** Fork a worker and wait until it has loaded and warmed up its backend. */
 async function spawn(cell: Cell): Promise<Child | { reason: string }> {
-  const { child, stderr } = forkChild(workerPath);
+  const { child, stderr } = forkChild(workerPath, undefined, cell.execPath);
   return new Promise((resolve) => {
     const timer = setTimeout(() => {
       child.kill("SIGKILL");

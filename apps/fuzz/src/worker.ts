@@ -2,7 +2,7 @@
 // the inputs it is sent, one per event-loop turn, reporting each result. The parent kills it
 // on a hang or runaway memory and forks a fresh one, so nothing here needs to survive that.
 import { pathToFileURL } from "node:url";
-import type { AdapterModule, SnappyCodec } from "@snappykit/core";
+import type { AdapterModule, RawModule, SnappyCodec } from "@snappykit/core";
 import { encodeSszSnappy } from "@snappykit/p2p";
 import { openTarget } from "@snappykit/workspace/targets";
 import { piecesOf, readPrefix } from "./framed.js";
@@ -73,7 +73,7 @@ function describeOutput(output: unknown, expected: Expected): string {
 async function load(message: LoadMessage): Promise<void> {
   const { entry, target, variant } = message;
   try {
-    const mod = (await import(pathToFileURL(entry).href)) as Partial<AdapterModule>;
+    const mod = (await import(pathToFileURL(entry).href)) as Partial<AdapterModule & RawModule>;
     let library: string;
     let compress: (input: Uint8Array) => Uint8Array;
     if (target === "framed") {

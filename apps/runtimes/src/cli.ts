@@ -34,9 +34,11 @@ const RUNTIMES: readonly Runtime[] = [...NODE_LINES, "bun", "deno", "browser"];
  * any adapter), the `browser` one for Chromium.
  */
 function adapters(runtime: Runtime): Target[] {
-  return discoverAdapters().map(({ id, entry, browserEntry }) => ({
-    id,
-    module: runtime === "browser" ? browserEntry : pathToFileURL(entry).href,
+  const browser = runtime === "browser";
+  return discoverAdapters().map((a) => ({
+    id: a.id,
+    module: browser ? a.browserEntry : pathToFileURL(a.entry).href,
+    raw: browser ? a.browserRawEntry : pathToFileURL(a.rawEntry).href,
   }));
 }
 

@@ -11,7 +11,7 @@ import {
   sameBytes,
   snappyErrorOf,
 } from "@snappykit/conformance/cases";
-import type { AdapterModule, SnappyCodec } from "@snappykit/core";
+import type { AdapterModule, RawModule, SnappyCodec } from "@snappykit/core";
 
 /** One adapter's outcome in one runtime. */
 export type AdapterResult =
@@ -64,11 +64,11 @@ async function run(id: string, load: () => Promise<Suite>): Promise<AdapterResul
  */
 function runAdapter(
   id: string,
-  load: () => Promise<Partial<AdapterModule>>,
+  load: () => Promise<[Partial<AdapterModule>, Partial<RawModule>]>,
   payloads: readonly PayloadSet[],
 ): Promise<AdapterResult> {
   return run(id, async () => {
-    const module = await loadModule(await load());
+    const module = await loadModule(...(await load()));
     const checks = conformanceChecks({ payloads });
     // The runtime too: where ts's WebAssembly kernel cannot compile it runs its TypeScript
     // loops ("js"), which pass the same checks, slower.
@@ -203,6 +203,8 @@ export interface Target {
    * the package name.
    */
   readonly module: string;
+  /** For an adapter, its `./raw` entry the same way (`createRaw()` must load too). */
+  readonly raw?: string;
 }
 
 /** The framing target, run after the adapters. */
@@ -215,7 +217,9 @@ const TS = "@snappykit/ts";
 
 /** The modules `target` imports (the browser bundle needs each as a literal import). */
 export const importsOf = (target: Target): string[] =>
-  PACKAGES.some((p) => p.id === target.id) ? [target.module, TS] : [target.module];
+  PACKAGES.some((p) => p.id === target.id)
+    ? [target.module, TS]
+    : [target.module, ...(target.raw ? [target.raw] : [])];
 
 /** Run `target`, importing its modules with `importer` (`import()` where it is available). */
 export function runTarget(
@@ -233,5 +237,11 @@ export function runTarget(
   if (target.id === P2P.id) {
     return runP2p(async () => [(await importer(target.module)) as P2p, await load(TS)], payloads);
   }
-  return runAdapter(target.id, () => load(target.module), payloads);
+  const raw = target.raw;
+  if (!raw) throw new Error(`${target.id}: no ./raw entry to import`);
+  return runAdapter(
+    target.id,
+    async () => [await load(target.module), (await importer(raw)) as Partial<RawModule>],
+    payloads,
+  );
 }

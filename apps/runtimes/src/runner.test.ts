@@ -1,12 +1,18 @@
 import type { SnappyCodec } from "@snappykit/core";
-import { createCodec, createRaw } from "@snappykit/ts";
+import { createCodec } from "@snappykit/ts";
+import { createRaw } from "@snappykit/ts/raw";
 import { describe, expect, it } from "vitest";
 import { runTarget } from "./portable.js";
 import { expectedCannotLoad, report } from "./report.js";
 
-const target = { id: "ts", module: "@snappykit/ts" };
+const target = { id: "ts", module: "@snappykit/ts", raw: "@snappykit/ts/raw" };
 const run = (codec: () => Promise<SnappyCodec>, variants?: () => Promise<SnappyCodec[]>) =>
-  runTarget(target, async () => ({ createCodec: codec, createRaw, createVariants: variants }), []);
+  runTarget(
+    target,
+    async (specifier) =>
+      specifier === target.raw ? { createRaw } : { createCodec: codec, createVariants: variants },
+    [],
+  );
 
 describe("runTarget", () => {
   it("passes a conforming codec on every check", async () => {

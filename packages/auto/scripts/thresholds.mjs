@@ -3,9 +3,9 @@
 //
 //   pnpm --filter @snappykit/auto run thresholds [path/to/sweep.json]
 //
-// The sweep is the bench's (`pnpm bench --sweep` writes apps/bench/results/sweep.json). The
+// The sweep is the bench's (`pnpm bench sweep` writes apps/bench/results/sweep.json). The
 // derivation is this package's own `thresholdsFromSweep` (src/calibrate.ts), the one
-// `pnpm bench --calibrate` uses on a user's machine: per op and stream, the ts/napi
+// `npx @snappykit/auto calibrate` uses on a user's machine: per op and stream, the ts/napi
 // crossover becomes the smallest size of that kind sent to native.
 import { readFileSync, writeFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
@@ -27,7 +27,7 @@ export function readSweep(path) {
     throw new Error(`cannot read sweep ${path}: ${error.message}`);
   }
   if (!Array.isArray(sweep?.series)) {
-    throw new Error(`${path} is not a size sweep with series (\`pnpm bench --sweep\` writes one)`);
+    throw new Error(`${path} is not a size sweep with series (\`pnpm bench sweep\` writes one)`);
   }
   return sweep;
 }

@@ -6,6 +6,9 @@ import { type SnappyCodec, SnappyError } from "@snappykit/core";
 import type { AutoOptions } from "./auto.js";
 import type { NativeResult } from "./route.js";
 
+/** Why the browser builds route every call to ts unless given a codec of their own. */
+export const NO_NATIVE = { reason: "browser build: no native code, @snappykit/ts for every call" };
+
 /** What admission found: the codec, and how its bytes compare with ts's. */
 export interface Admission {
   readonly codec: SnappyCodec;

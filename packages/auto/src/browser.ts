@@ -1,16 +1,13 @@
 // The browser build (package.json "browser" condition): the same codec without ever
 // importing the native binding, so bundlers do not pull Node-only code in.
-import type { RawBackend } from "@snappykit/core";
 import * as ts from "@snappykit/ts";
-import { ownNative } from "./admit.js";
+import { NO_NATIVE, ownNative } from "./admit.js";
 import type { AutoCodec, AutoOptions } from "./auto.js";
-import { route, routeRaw } from "./route.js";
+import { route } from "./route.js";
 
 export * from "./auto.js";
 export * from "./calibrate.js";
 export * from "./crossover.js";
-
-const NO_NATIVE = { reason: "browser build: no native code, @snappykit/ts for every call" };
 
 /**
  * {@link AutoCodec} over `@snappykit/ts` alone (no native code in a browser), or with a
@@ -19,10 +16,4 @@ const NO_NATIVE = { reason: "browser build: no native code, @snappykit/ts for ev
 export async function createCodec(options: AutoOptions = {}): Promise<AutoCodec> {
   const codec = ts.createCodec();
   return route(await codec, (await ownNative(options, codec)) ?? NO_NATIVE, options);
-}
-
-/** The raw ts functions, for the bench. */
-export async function createRaw(options: AutoOptions = {}): Promise<RawBackend> {
-  const native = (await ownNative(options, ts.createCodec())) ?? NO_NATIVE;
-  return routeRaw(await ts.createRaw(), native, options);
 }

@@ -1,6 +1,6 @@
 // From a size sweep to the thresholds auto routes by: the one derivation both the shipped
-// thresholds.json (scripts/thresholds.mjs) and a calibration on the user's machine (`pnpm
-// bench --calibrate`) use. It reads only what it needs of the sweep (the bench's sweep.json
+// thresholds.json (scripts/thresholds.mjs) and a calibration on the user's machine (`npx
+// @snappykit/auto calibrate`) use. It reads only what it needs of the sweep (the bench's sweep.json
 // has all of it), so this package depends on no tool or app.
 import type { KindThresholds, Provenance, Thresholds } from "./auto.js";
 
@@ -123,7 +123,7 @@ export function thresholdsFromSweep(
       const series = (sweep.series ?? []).find((s) => s.name === name);
       if (!series) {
         throw new Error(
-          `the sweep has no "${name}" series (made before --sweep timed each stream?)`,
+          `the sweep has no "${name}" series (made before \`bench sweep\` timed each stream?)`,
         );
       }
       const entry = series.crossover.find(

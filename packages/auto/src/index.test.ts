@@ -4,13 +4,9 @@ import { getPayload, payloadNames } from "@snappykit/fixtures";
 import { createCodec as createTs } from "@snappykit/ts";
 import { describe, expect, it } from "vitest";
 import * as browser from "./browser.js";
-import {
-  createCodec,
-  createRaw,
-  provenance,
-  shippedThresholds,
-  thresholdsFromSweep,
-} from "./index.js";
+import { createCodec, provenance, shippedThresholds, thresholdsFromSweep } from "./index.js";
+import { createRaw } from "./raw.js";
+import { createRaw as createBrowserRaw } from "./raw-browser.js";
 
 const block = getPayload("beacon-block").items[0]!;
 
@@ -262,7 +258,7 @@ describe("@snappykit/auto", () => {
     expect(codec.describe().native).toBeNull();
     expect(codec.describe().reason).toMatch(/browser/);
     expect(codec.uncompress(codec.compress(block))).toEqual(block);
-    const raw = await browser.createRaw();
+    const raw = await createBrowserRaw();
     expect(raw.uncompress(raw.compress(block))).toEqual(block);
   });
 

@@ -27,11 +27,11 @@ import {
 } from "./auto.js";
 
 /**
- * The native codec if it loaded (with its unguarded functions, or the codec itself for a
- * backend of your own), or why not.
+ * The native codec if it loaded (with its unguarded functions when asked for: the codec
+ * itself for a backend of your own), or why not.
  */
 export type NativeResult =
-  | { codec: SnappyCodec; raw: RawBackend; reason?: string }
+  | { codec: SnappyCodec; raw?: RawBackend; reason?: string }
   | { reason: string };
 
 const OPS = ["compress", "uncompress"] as const;
@@ -321,7 +321,7 @@ function into(codec: SnappyCodec): Pick<AutoCodec, "compressInto" | "uncompressI
 
 /** The raw backends routed the same way, for the bench and the fuzzer: no guards at all. */
 export function routeRaw(ts: RawBackend, native: NativeResult, options: AutoOptions): RawBackend {
-  if (!("raw" in native))
+  if (!("raw" in native) || !native.raw)
     return { library: ts.library, compress: ts.compress, uncompress: ts.uncompress };
   const thresholds = resolveThresholds(options);
   const compressNative = chooser("compress", thresholds.compress);

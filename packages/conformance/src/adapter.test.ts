@@ -10,9 +10,14 @@ describe("the adapter module checks", () => {
     expect(await moduleFailures(referenceModule)).toEqual([]);
   });
 
-  it("fail a module without createRaw", async () => {
-    const { createRaw: _, ...partial } = referenceModule;
-    await expect(moduleFailures(partial)).rejects.toThrow(/createCodec and createRaw/);
+  it("fail a module without createRaw on its ./raw entry, or with it on its main entry", async () => {
+    const { createRaw, ...main } = referenceModule;
+    await expect(moduleFailures(main)).rejects.toThrow(
+      /the \.\/raw entry does not export createRaw/,
+    );
+    await expect(loadModule(referenceModule, { createRaw })).rejects.toThrow(
+      /the main entry exports createRaw/,
+    );
   });
 
   it("fail a codec named other than its folder", async () => {
@@ -64,7 +69,11 @@ describe("the adapter module checks", () => {
         return shared.subarray(0, out.length);
       },
     };
-    const loaded = await loadModule({ ...referenceModule, createVariants: async () => [aliasing] });
+    const { createRaw, ...main } = referenceModule;
+    const loaded = await loadModule(
+      { ...main, createVariants: async () => [aliasing] },
+      { createRaw },
+    );
     const ownership = conformanceChecks().find((c) => c.name.startsWith("results are fresh"))!;
     await expect(onEveryCodec(ownership, codecsOf(loaded))).rejects.toThrow(/^reference-pooled: /);
     await expect(onEveryCodec(ownership, [reference])).resolves.toBeUndefined();

@@ -1,8 +1,8 @@
 // Checks on an adapter module as a whole, not only the codec `createCodec` returns: every
-// variant from `createVariants`, the raw backend from `createRaw`, and that the module's
-// names agree with its folder and with what it really loaded. Plain functions like the codec
+// variant from `createVariants`, the raw backend from the `./raw` entry's `createRaw`, and
+// that the module's names agree with its folder and with what it really loaded. Plain functions like the codec
 // checks, so the suite's own tests can prove each one fails on a broken module.
-import type { AdapterModule, RawBackend, SnappyCodec } from "@snappykit/core";
+import type { AdapterModule, RawBackend, RawModule, SnappyCodec } from "@snappykit/core";
 import type { Check } from "./check.js";
 import { builtinCorpus } from "./corpus.js";
 import { fail, sameBytes } from "./expect.js";
@@ -16,12 +16,20 @@ export interface LoadedModule {
   readonly raw: RawBackend;
 }
 
-/** Run a module's factories; throws naming what it does not export. */
-export async function loadModule(module: Partial<AdapterModule>): Promise<LoadedModule> {
-  const { createCodec, createRaw, createVariants } = module;
-  if (typeof createCodec !== "function" || typeof createRaw !== "function") {
-    fail("the module does not export createCodec and createRaw");
-  }
+/**
+ * Run the factories of an adapter's main entry (`module`) and of its `./raw` entry (`rawModule`);
+ * throws naming what is missing, or `createRaw` on the main entry, where users would find
+ * an unguarded backend beside the codec.
+ */
+export async function loadModule(
+  module: Partial<AdapterModule>,
+  rawModule: Partial<RawModule>,
+): Promise<LoadedModule> {
+  const { createCodec, createVariants } = module;
+  const { createRaw } = rawModule;
+  if (typeof createCodec !== "function") fail("the main entry does not export createCodec");
+  if (typeof createRaw !== "function") fail("the ./raw entry does not export createRaw");
+  if ("createRaw" in module) fail("the main entry exports createRaw: it belongs on ./raw only");
   if (createVariants !== undefined && typeof createVariants !== "function") {
     fail("createVariants is exported but is not a function");
   }

@@ -2,7 +2,7 @@ import { existsSync } from "node:fs";
 import { createRequire } from "node:module";
 import { basename, dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import type { AdapterModule, SnappyCodec } from "@snappykit/core";
+import type { AdapterModule, RawModule, SnappyCodec } from "@snappykit/core";
 import { installedLibrary } from "@snappykit/core/node";
 import { getGolden, loadPayloads } from "@snappykit/fixtures";
 import { afterAll, beforeAll, describe, it } from "vitest";
@@ -23,8 +23,10 @@ interface SuiteInputs extends ConformanceInputs {
 
 /** An adapter's whole module: `createCodec`, every variant and `createRaw` are checked. */
 export interface ModuleConformanceOptions extends SuiteInputs {
-  /** The adapter module, e.g. `await import("./index.js")`. */
+  /** The adapter's main entry, e.g. `await import("./index.js")`. */
   module: Partial<AdapterModule>;
+  /** Its `./raw` entry, with `createRaw`, e.g. `await import("./raw.js")`. */
+  raw: Partial<RawModule>;
   /**
    * `import.meta.url` of the test file: its package's folder is the id the codec must be
    * named, and the backend version it reports is checked against what that package has
@@ -76,7 +78,11 @@ function packageDir(url: string | URL): string {
  *
  * ```ts
  * import { runConformance } from "@snappykit/conformance";
- * runConformance({ module: await import("./index.js"), url: import.meta.url });
+ * runConformance({
+ *   module: await import("./index.js"),
+ *   raw: await import("./raw.js"),
+ *   url: import.meta.url,
+ * });
  * ```
  *
  * Every codec check runs on `createCodec()`'s codec and on each `createVariants()` codec;
@@ -90,7 +96,7 @@ export function runConformance(options: ConformanceOptions): void {
     let module: LoadedModule | undefined;
     beforeAll(async () => {
       if ("module" in options) {
-        module = await loadModule(options.module);
+        module = await loadModule(options.module, options.raw);
         codecs = codecsOf(module);
       } else {
         codecs = [await options.setup()];

@@ -110,9 +110,9 @@ export interface SnappyCodec {
 
 /**
  * A backend library called directly, with only the conversions it cannot work without
- * and none of the adapter's guards. Adapters export it (as `createRaw`) so the bench can
- * show what the adapter costs and the fuzzer what its guards prevent. Never use it on
- * untrusted input.
+ * and none of the adapter's guards. Adapters export it (as `createRaw`) from their `./raw`
+ * entry, not the main one, so the bench can show what the adapter costs and the fuzzer what
+ * its guards prevent. Never use it on untrusted input.
  */
 export interface RawBackend {
   /** The backend package and version, as in {@link SnappyCodec.library}. */
@@ -127,13 +127,17 @@ export interface RawBackend {
   uncompressAsync?(input: Uint8Array): Promise<Uint8Array>;
 }
 
-/** The shape of an adapter package's module: what the bench and the fuzzer import. */
+/** The shape of an adapter package's main entry. */
 export interface AdapterModule {
   createCodec(): Promise<SnappyCodec>;
-  createRaw(): Promise<RawBackend>;
   /**
    * Optional: the same backend with other settings than `createCodec`'s defaults (each
    * with its own `name`), which the bench reports as rows of their own.
    */
   createVariants?(): Promise<SnappyCodec[]>;
+}
+
+/** The shape of an adapter package's `./raw` entry, which the bench and the fuzzer import. */
+export interface RawModule {
+  createRaw(): Promise<RawBackend>;
 }

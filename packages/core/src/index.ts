@@ -3,6 +3,7 @@ export type {
   AdapterModule,
   CodecRuntime,
   RawBackend,
+  RawModule,
   SnappyCodec,
   UncompressOptions,
 } from "./codec.js";

@@ -4,7 +4,8 @@ import { execFileSync } from "node:child_process";
 import { snappyErrorOf } from "@snappykit/conformance";
 import { isSnappyError } from "@snappykit/core";
 import { describe, expect, it } from "vitest";
-import { createCodec, createRaw, LIBRARY_ENV, VERSION_ENV } from "./index.js";
+import { createCodec, LIBRARY_ENV, VERSION_ENV } from "./index.js";
+import { createRaw } from "./raw.js";
 
 const text = new TextEncoder().encode("attestation ".repeat(500));
 const library = process.env[LIBRARY_ENV]!;

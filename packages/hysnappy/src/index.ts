@@ -2,30 +2,11 @@
  * snappykit adapter for `hysnappy`: snappy-c compiled to a small WebAssembly module.
  * @packageDocumentation
  */
-import {
-  guardedCodec,
-  type RawBackend,
-  readUncompressedLength,
-  type SnappyCodec,
-  toSnappyError,
-} from "@snappykit/core";
-import { snappyCompressor, snappyUncompressor } from "hysnappy";
-// The version of the copy actually loaded, read without Node APIs so that the adapter
-// bundles for browsers (JSON import attributes: Node 20.10+, Bun, Deno, bundlers).
-import pkg from "hysnappy/package.json" with { type: "json" };
+import { guardedCodec, type SnappyCodec, toSnappyError } from "@snappykit/core";
+import { instantiate } from "./instantiate.js";
 
 /** Short id of this adapter in reports and CLI filters. */
 export const name = "hysnappy";
-
-// One wasm instance per direction for the life of the codec: hysnappy's one-shot
-// snappyCompress/snappyUncompress rebuild the module on every call.
-function instantiate() {
-  return {
-    library: `${pkg.name}@${pkg.version}`,
-    compress: snappyCompressor(),
-    uncompress: snappyUncompressor(),
-  };
-}
 
 /**
  * Create a {@link SnappyCodec} backed by hysnappy.
@@ -58,18 +39,4 @@ export async function createCodec(): Promise<SnappyCodec> {
       }
     },
   });
-}
-
-/**
- * hysnappy called directly, for the bench and the fuzzer: `uncompress` passes the
- * preamble's length because hysnappy cannot work without it, and checks nothing else.
- * Never use it on untrusted input.
- */
-export async function createRaw(): Promise<RawBackend> {
-  const backend = instantiate();
-  return {
-    library: backend.library,
-    compress: backend.compress,
-    uncompress: (input) => backend.uncompress(input, readUncompressedLength(input).length),
-  };
 }

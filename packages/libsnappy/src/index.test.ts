@@ -3,7 +3,8 @@ import { backendRejection, snappyErrorOf, thrown } from "@snappykit/conformance"
 import { isSnappyError } from "@snappykit/core";
 import { crc32c, decodeFramed, maskChecksum, STREAM_IDENTIFIER } from "@snappykit/framing";
 import { describe, expect, it } from "vitest";
-import { createCodec, createRaw } from "./index.js";
+import { createCodec } from "./index.js";
+import { createRaw } from "./raw.js";
 
 // What conformance.test.ts does not cover: which snappy line this is, the Buffer-only
 // binding, and what the raw binding does with bad input.

@@ -3,35 +3,12 @@
  * compiled by node-gyp at install. The bench's reference codec.
  * @packageDocumentation
  */
-import {
-  guardedCodec,
-  type RawBackend,
-  refuseWrappingLiterals,
-  type SnappyCodec,
-} from "@snappykit/core";
-import { asBuffer, loadBackend } from "@snappykit/core/node";
+import { guardedCodec, refuseWrappingLiterals, type SnappyCodec } from "@snappykit/core";
+import { asBuffer } from "@snappykit/core/node";
+import { AS_BUFFER, type Callback, load } from "./load.js";
 
 /** Short id of this adapter in reports and CLI filters. */
 export const name = "libsnappy";
-
-const PACKAGE = "snappy";
-
-type Callback = (error: Error | null, result?: Buffer) => void;
-
-/** The part of `snappy@6`'s API this adapter uses (from its snappy.js). */
-interface SnappyV6 {
-  compressSync(input: Buffer): Buffer;
-  compress(input: Buffer, callback: Callback): void;
-  uncompressSync(compressed: Buffer, options: { asBuffer: true }): Buffer;
-  uncompress(compressed: Buffer, options: { asBuffer: true }, callback: Callback): void;
-}
-
-// Without asBuffer: true snappy@6 would decode to a string.
-const AS_BUFFER = { asBuffer: true } as const;
-
-// Loaded on first use, not at import: the addon is compiled at install and may be missing
-// or built for another Node ABI. createCodec then rejects with UNSUPPORTED and the reason.
-const load = () => loadBackend<SnappyV6>(PACKAGE, import.meta.url);
 
 /** `input` as a Buffer, after refusing a literal length libsnappy would wrap to 0. */
 function unwrapped(input: Uint8Array, length: number): Buffer {
@@ -78,19 +55,4 @@ export async function createCodec(): Promise<SnappyCodec> {
       );
     },
   });
-}
-
-/**
- * `snappy@6` called directly, for the bench and the fuzzer: inputs are viewed as `Buffer`s
- * (the binding asserts on anything else) and output is requested as a `Buffer`; no length
- * guard, no error mapping. Never use it on untrusted input: a 5-byte preamble makes it
- * zero-fill 4 GiB.
- */
-export async function createRaw(): Promise<RawBackend> {
-  const { module: binding, library } = load();
-  return {
-    library,
-    compress: (input) => binding.compressSync(asBuffer(input)),
-    uncompress: (input) => binding.uncompressSync(asBuffer(input), AS_BUFFER),
-  };
 }

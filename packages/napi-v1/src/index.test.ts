@@ -2,7 +2,8 @@ import { createRequire } from "node:module";
 import { backendRejection, snappyErrorOf, thrown } from "@snappykit/conformance";
 import { isSnappyError } from "@snappykit/core";
 import { describe, expect, it } from "vitest";
-import { createCodec, createRaw } from "./index.js";
+import { createCodec } from "./index.js";
+import { createRaw } from "./raw.js";
 
 // What conformance.test.ts does not cover: which line of the binding this is, that it
 // writes libsnappy's bytes, and what the raw binding does with bad input.

@@ -3,34 +3,14 @@
  * Rust `snap` crate, published before it was renamed to `snappy@7`.
  * @packageDocumentation
  */
-import { isMainThread } from "node:worker_threads";
-import { guardedCodec, type RawBackend, type SnappyCodec, SnappyError } from "@snappykit/core";
-import { asBuffer, externalBuffersTransferable, loadBackend } from "@snappykit/core/node";
+import { guardedCodec, type SnappyCodec } from "@snappykit/core";
+import { asBuffer, externalBuffersTransferable } from "@snappykit/core/node";
+import { load, WORKER_REFUSAL } from "./load.js";
+
+export { WORKER_REFUSAL };
 
 /** Short id of this adapter in reports and CLI filters. */
 export const name = "napi-v1";
-
-const PACKAGE = "@napi-rs/snappy";
-
-/** The part of `@napi-rs/snappy@1`'s API this adapter uses (from its index.d.ts). */
-interface NapiSnappyV1 {
-  compressSync(input: Uint8Array): Buffer;
-  uncompressSync(compressed: Buffer): Buffer;
-}
-
-/**
- * Why the binding is not loaded in a worker thread: the addon (napi-rs 1.x) cannot be
- * unloaded, and ending a worker that loaded it (`terminate()`, `process.exit()` in it)
- * kills the whole process with SIGSEGV, on every Node line.
- */
-export const WORKER_REFUSAL = `${PACKAGE}@1 crashes the process (SIGSEGV) when a worker thread that loaded it ends; load it on the main thread, or use @snappykit/napi in workers`;
-
-// Loaded on first use, not at import, so a missing or broken prebuilt binary becomes an
-// UNSUPPORTED rejection of createCodec that the bench can report; in a worker, never.
-const load = () => {
-  if (!isMainThread) throw new SnappyError("unsupported", WORKER_REFUSAL);
-  return loadBackend<NapiSnappyV1>(PACKAGE, import.meta.url);
-};
 
 /**
  * Create a {@link SnappyCodec} backed by `@napi-rs/snappy@1` (native).
@@ -66,18 +46,4 @@ export async function createCodec(): Promise<SnappyCodec> {
     compress: (input) => own(binding.compressSync(input)),
     uncompress: (input) => own(binding.uncompressSync(asBuffer(input))),
   });
-}
-
-/**
- * `@napi-rs/snappy@1` called directly, for the bench and the fuzzer: no length guard, no
- * error mapping; `uncompress` only views its input as a `Buffer`. Never use it on
- * untrusted input. Refused in a worker thread, like {@link createCodec}.
- */
-export async function createRaw(): Promise<RawBackend> {
-  const { module: binding, library } = load();
-  return {
-    library,
-    compress: (input) => binding.compressSync(input),
-    uncompress: (input) => binding.uncompressSync(asBuffer(input)),
-  };
 }

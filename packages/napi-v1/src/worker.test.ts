@@ -11,25 +11,27 @@ const here = dirname(fileURLToPath(import.meta.url));
 const dir = join(here, "..", "node_modules", ".worker-test");
 
 /**
- * src/index.ts as JavaScript, in a folder of this package (so that it resolves the package's
- * dependencies as the built entry does): a worker cannot load TypeScript, and the tests may
- * run before this package is built.
+ * The entry `call` is on (src/index.ts or src/raw.ts) as JavaScript, with the loader they
+ * share, in a folder of this package (so that it resolves the package's dependencies as the
+ * built entry does): a worker cannot load TypeScript, and the tests may run before this
+ * package is built.
  */
-function entry(): string {
+function entry(call: "createCodec" | "createRaw"): string {
   mkdirSync(dir, { recursive: true });
-  const { outputText } = ts.transpileModule(readFileSync(join(here, "index.ts"), "utf8"), {
-    compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 },
-  });
-  const file = join(dir, "index.mjs");
-  writeFileSync(file, outputText);
-  return pathToFileURL(file).href;
+  for (const name of ["index", "load", "raw"]) {
+    const { outputText } = ts.transpileModule(readFileSync(join(here, `${name}.ts`), "utf8"), {
+      compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 },
+    });
+    writeFileSync(join(dir, `${name}.js`), outputText);
+  }
+  return pathToFileURL(join(dir, call === "createRaw" ? "raw.js" : "index.js")).href;
 }
 
 /** In a child process: a worker imports the adapter, calls `call`, then ends by `end`. */
 function inWorker(call: "createCodec" | "createRaw", end: "terminate" | "exit") {
   const worker = `
     import { parentPort } from "node:worker_threads";
-    const adapter = await import(${JSON.stringify(entry())});
+    const adapter = await import(${JSON.stringify(entry(call))});
     try {
       await adapter.${call}();
       parentPort.postMessage({ loaded: true });

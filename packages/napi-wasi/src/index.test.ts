@@ -1,7 +1,8 @@
 import { backendRejection, snappyErrorOf, thrown } from "@snappykit/conformance";
 import { isSnappyError } from "@snappykit/core";
 import { describe, expect, it } from "vitest";
-import { createCodec, createRaw } from "./index.js";
+import { createCodec } from "./index.js";
+import { createRaw } from "./raw.js";
 
 // What conformance.test.ts does not cover: the copy out of wasm memory, libsnappy's bytes,
 // and what the raw build does with bad input.

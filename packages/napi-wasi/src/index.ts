@@ -3,9 +3,9 @@
  * compiled to WASI and run by `@napi-rs/wasm-runtime` (emnapi) instead of as a native addon.
  * @packageDocumentation
  */
-import type { RawBackend, SnappyCodec } from "@snappykit/core";
+import type { SnappyCodec } from "@snappykit/core";
 import { loadBackend } from "@snappykit/core/node";
-import { codecOver, PACKAGE, rawOver, type SnappyWasi } from "./codec.js";
+import { codecOver, PACKAGE, type SnappyWasi } from "./codec.js";
 
 export { name } from "./codec.js";
 
@@ -28,13 +28,4 @@ const load = () => loadBackend<SnappyWasi>(PACKAGE, import.meta.url);
  */
 export async function createCodec(): Promise<SnappyCodec> {
   return codecOver(load());
-}
-
-/**
- * The WASI build called directly, for the bench and the fuzzer: library defaults (outputs
- * view wasm memory), `asBuffer: true` only, no length guard, no error mapping. Never use
- * it on untrusted input: a 10-byte stream can make it allocate gigabytes.
- */
-export async function createRaw(): Promise<RawBackend> {
-  return rawOver(load());
 }

@@ -1,6 +1,7 @@
 import { backendRejection } from "@snappykit/conformance";
 import { describe, expect, it } from "vitest";
-import { createCodec, createRaw, createVariants } from "./index.js";
+import { createCodec, createVariants } from "./index.js";
+import { createRaw } from "./raw.js";
 
 const text = new TextEncoder().encode("attestation ".repeat(500));
 

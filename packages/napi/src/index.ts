@@ -1,4 +1,4 @@
-import { checkOptions, guardedCodec, type RawBackend, type SnappyCodec } from "@snappykit/core";
+import { checkOptions, guardedCodec, type SnappyCodec } from "@snappykit/core";
 import { externalBuffersTransferable, loadBackend } from "@snappykit/core/node";
 
 type SnappyModule = typeof import("snappy");
@@ -81,17 +81,4 @@ export async function createVariants(): Promise<SnappyCodec[]> {
     { ...external, name: "napi-external" },
     { ...copy, name: "napi-copy" },
   ];
-}
-
-/** `snappy@7` called directly with its defaults: no guards, no copy options, no input copy. */
-export async function createRaw(): Promise<RawBackend> {
-  const { module: snappy, library } = loadBackend<SnappyModule>("snappy", import.meta.url);
-  return {
-    library,
-    compress: (input) => snappy.compressSync(input),
-    uncompress: (input) => snappy.uncompressSync(input, { asBuffer: true }) as Buffer,
-    compressAsync: (input) => snappy.compress(input),
-    uncompressAsync: async (input) =>
-      (await snappy.uncompress(input, { asBuffer: true })) as Buffer,
-  };
 }

@@ -2,9 +2,9 @@
  * snappykit adapter for `snappy-wasm`: a wasm-bindgen build of the Rust `snap` crate.
  * @packageDocumentation
  */
-import type { RawBackend, SnappyCodec } from "@snappykit/core";
+import type { SnappyCodec } from "@snappykit/core";
 import { loadBackend } from "@snappykit/core/node";
-import { codecOver, rawOver, type SnappyWasm } from "./codec.js";
+import { codecOver, type SnappyWasm } from "./codec.js";
 
 export { name } from "./codec.js";
 
@@ -20,12 +20,4 @@ const load = () => loadBackend<SnappyWasm>("snappy-wasm", import.meta.url);
  */
 export async function createCodec(): Promise<SnappyCodec> {
   return codecOver(load());
-}
-
-/**
- * snappy-wasm's `compress_raw`/`decompress_raw` called directly, for the bench and the
- * fuzzer. No length guard: never use it on untrusted input.
- */
-export async function createRaw(): Promise<RawBackend> {
-  return rawOver(load());
 }

@@ -1,6 +1,7 @@
 import { isSnappyError } from "@snappykit/core";
 import { describe, expect, it } from "vitest";
-import { createCodec, createRaw } from "./index.js";
+import { createCodec } from "./index.js";
+import { createRaw } from "./raw.js";
 
 const text = new TextEncoder().encode("sync committee ".repeat(200));
 

@@ -1,4 +1,4 @@
-import { guardedCodec, type RawBackend, type SnappyCodec } from "@snappykit/core";
+import { guardedCodec, type SnappyCodec } from "@snappykit/core";
 import snappyjs from "snappyjs";
 // The version of the copy actually loaded, read without Node APIs so that the adapter
 // bundles for browsers (JSON import attributes: Node 20.10+, Bun, Deno, bundlers).
@@ -36,13 +36,4 @@ function plain(input: Uint8Array): Uint8Array {
   return Object.getPrototypeOf(input) === Uint8Array.prototype
     ? input
     : new Uint8Array(input.buffer, input.byteOffset, input.length);
-}
-
-/** snappyjs called directly: no validation, no length limit. */
-export async function createRaw(): Promise<RawBackend> {
-  return {
-    library,
-    compress: (input) => snappyjs.compress(input),
-    uncompress: (input) => snappyjs.uncompress(input),
-  };
 }

@@ -1,7 +1,8 @@
 import { backendRejection, snappyErrorOf } from "@snappykit/conformance";
 import type { SnappyCodec } from "@snappykit/core";
 import { beforeAll, describe, expect, it } from "vitest";
-import { createCodec, createRaw } from "./index.js";
+import { createCodec } from "./index.js";
+import { createRaw } from "./raw.js";
 
 const ABCDE = [97, 98, 99, 100, 101];
 

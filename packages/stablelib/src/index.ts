@@ -2,13 +2,7 @@
  * snappykit adapter for `@stablelib/snappy`: a TypeScript port of Go's snappy.
  * @packageDocumentation
  */
-import {
-  guardedCodec,
-  maxCompressedLength,
-  type RawBackend,
-  type SnappyCodec,
-  SnappyError,
-} from "@snappykit/core";
+import { guardedCodec, maxCompressedLength, type SnappyCodec, SnappyError } from "@snappykit/core";
 import { compress, decompress } from "@stablelib/snappy";
 // The version of the copy actually loaded, read without Node APIs so that the adapter
 // bundles for browsers (JSON import attributes: Node 20.10+, Bun, Deno, bundlers).
@@ -83,16 +77,4 @@ export async function createCodec(): Promise<SnappyCodec> {
     compressInto: (input, output) => wroteInto(compress(input, output), output),
     uncompressInto: (input, output) => wroteInto(decompress(input, output), output),
   });
-}
-
-/**
- * `@stablelib/snappy` called directly, for the bench and the fuzzer. No guards: never
- * use it on untrusted input.
- */
-export async function createRaw(): Promise<RawBackend> {
-  return {
-    library,
-    compress: (input) => compress(input),
-    uncompress: (input) => decompress(input),
-  };
 }

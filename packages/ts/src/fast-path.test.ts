@@ -68,21 +68,21 @@ function run(fastEnd: number, fastOutEnd: number) {
 /**
  * Every element the fast path takes, in one stream: literals of each length in the tag
  * (1–60), with one length byte (61–255) and two (256 up to DIRECT − 1); copy-1 and copy-2 at
- * every offset class either loop treats apart (1, 2, 3, 4, 5–7, 8–15, 16 and more) and
- * around every length where its moves change (8, 16, 32: the kernel's unconditional moves).
+ * every offset below 16 (each has pattern masks of its own in the kernel), at offsets of 16
+ * and more, and around every length where its moves change (8, 16, 32: the kernel's
+ * unconditional moves).
  */
 function everyFastElement(): Element[] {
   const e: Element[] = [lit(data(64))];
   for (let n = 1; n <= 60; n++) e.push(lit(data(n)));
-  for (const offset of [1, 2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 31, 255, 256, 2047]) {
-    for (let length = 4; length <= 11; length++) e.push(copy1(offset, length));
+  const copy1Offsets = [...Array.from({ length: 17 }, (_, i) => i + 1), 31, 255, 256, 2047];
+  // Each offset's copies after fresh bytes: after a run (offset 1) every copy would repeat it.
+  for (const offset of copy1Offsets) {
+    for (let length = 4; length <= 11; length++) e.push(lit(data(16)), copy1(offset, length));
   }
   for (const n of [61, 62, 100, 255]) e.push(lit(data(n)));
-  for (const offset of [1, 2, 3, 4, 6, 8, 15, 16, 17, 100, 2048, 4000]) {
-    for (const length of [1, 3, 4, 8, 9, 16, 17, 24, 31, 32, 33, 63, 64]) {
-      e.push(copy2(offset, length));
-    }
-  }
+  for (let offset = 1; offset <= 17; offset++) copy2Lengths(e, offset);
+  for (const offset of [100, 2048, 4000]) copy2Lengths(e, offset);
   for (const n of [256, 257, 1000, DIRECT - 1]) e.push(lit(data(n)), copy2(n, 64));
   // A tail of short elements whose output (~6 KiB) gives the literals above the window room
   // they need: the room is counted up to the limits, which the tests put at the last element.
@@ -90,6 +90,13 @@ function everyFastElement(): Element[] {
     e.push(lit(data(1 + (k % 16))), copy1(1 + k, 4 + (k % 8)), copy2(100 + k, 64));
   }
   return e;
+}
+
+/** Copy-2 at `offset`, after fresh bytes, around every length where the kernel's moves change. */
+function copy2Lengths(e: Element[], offset: number): void {
+  for (const length of [1, 3, 4, 8, 9, 16, 17, 24, 31, 32, 33, 63, 64]) {
+    e.push(lit(data(16)), copy2(offset, length));
+  }
 }
 
 describe("fastPath: how far it goes", () => {
@@ -146,7 +153,7 @@ describe("fastPath: how far it goes", () => {
     run(last.pos, last.op);
     expect(OUT.subarray(last.op + 72, last.op + 72 + 256).every((b) => b === 0xee)).toBe(true);
     // The same for an element of each kind of move, the last one its limits allow: a short
-    // literal, copies from 16+ and 8-15 back, runs at offsets 1, 2 and 4, a copy at offset 3.
+    // literal, copies from 16+ and 8-15 back, runs at offsets 1 to 4.
     const kinds = [
       lit(data(1)),
       lit(data(16)),

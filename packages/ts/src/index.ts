@@ -5,7 +5,7 @@
  * JavaScript does (no Node APIs, no third-party dependencies).
  * @packageDocumentation
  */
-import { maxCompressedLength, type RawBackend, type SnappyCodec } from "@snappykit/core";
+import { maxCompressedLength, type SnappyCodec } from "@snappykit/core";
 // JSON import attributes: the version reported is the one in the package actually loaded.
 import pkg from "../package.json" with { type: "json" };
 import { compress, compressInto } from "./compress.js";
@@ -52,12 +52,4 @@ export async function createCodec(): Promise<SnappyCodec> {
     compressInto,
     uncompressInto,
   };
-}
-
-/**
- * The bare functions, for the bench and the fuzzer. The same functions as
- * {@link createCodec}: this codec has no unguarded mode.
- */
-export async function createRaw(): Promise<RawBackend> {
-  return { library, compress, uncompress };
 }

@@ -17,6 +17,7 @@
 (module
   ;; 12 pages (768 KiB). Regions, by byte address:
   ;;        0  state: [0] the decoder's output position, [4] where the compressor's last literal starts
+  ;;     1024  the decoder's pattern masks (2 x 256 bytes)
   ;;     4096  IN, the decoder's input window (32 KiB)
   ;;    65536  OUT, the decoder's output window (256 KiB)
   ;;   327680  the compressor's hash table (16384 x u16)
@@ -34,6 +35,12 @@
   (global (export "outAt") i32 (i32.const 65536))
   (global (export "blockAt") i32 (i32.const 360448))
   (global (export "stagedAt") i32 (i32.const 432128))
+  ;; The decoder's pattern masks (fastPath): at 1024 + 16·d, byte i is i % d; at 1280 + 16·d,
+  ;; (16 + i) % d, for offsets d from 1 to 15.
+  (data (i32.const 1024)
+    "\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\01\00\01\00\01\00\01\00\01\00\01\00\01\00\01\00\01\02\00\01\02\00\01\02\00\01\02\00\01\02\00\00\01\02\03\00\01\02\03\00\01\02\03\00\01\02\03\00\01\02\03\04\00\01\02\03\04\00\01\02\03\04\00\00\01\02\03\04\05\00\01\02\03\04\05\00\01\02\03\00\01\02\03\04\05\06\00\01\02\03\04\05\06\00\01\00\01\02\03\04\05\06\07\00\01\02\03\04\05\06\07\00\01\02\03\04\05\06\07\08\00\01\02\03\04\05\06\00\01\02\03\04\05\06\07\08\09\00\01\02\03\04\05\00\01\02\03\04\05\06\07\08\09\0a\00\01\02\03\04\00\01\02\03\04\05\06\07\08\09\0a\0b\00\01\02\03\00\01\02\03\04\05\06\07\08\09\0a\0b\0c\00\01\02\00\01\02\03\04\05\06\07\08\09\0a\0b\0c\0d\00\01\00\01\02\03\04\05\06\07\08\09\0a\0b\0c\0d\0e\00")
+  (data (i32.const 1280)
+    "\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\01\00\01\00\01\00\01\00\01\00\01\00\01\00\01\01\02\00\01\02\00\01\02\00\01\02\00\01\02\00\01\00\01\02\03\00\01\02\03\00\01\02\03\00\01\02\03\01\02\03\04\00\01\02\03\04\00\01\02\03\04\00\01\04\05\00\01\02\03\04\05\00\01\02\03\04\05\00\01\02\03\04\05\06\00\01\02\03\04\05\06\00\01\02\03\00\01\02\03\04\05\06\07\00\01\02\03\04\05\06\07\07\08\00\01\02\03\04\05\06\07\08\00\01\02\03\04\06\07\08\09\00\01\02\03\04\05\06\07\08\09\00\01\05\06\07\08\09\0a\00\01\02\03\04\05\06\07\08\09\04\05\06\07\08\09\0a\0b\00\01\02\03\04\05\06\07\03\04\05\06\07\08\09\0a\0b\0c\00\01\02\03\04\05\02\03\04\05\06\07\08\09\0a\0b\0c\0d\00\01\02\03\01\02\03\04\05\06\07\08\09\0a\0b\0c\0d\0e\00\01")
 
   ;; The decoder's fast path (checked.ts drives it), with 16-byte moves (more than the
   ;; element needs, so that its length takes no branch up to 32 or 64 bytes) and a copy's
@@ -44,7 +51,7 @@
   (func (export "fastPath") (param $pos i32) (param $op i32) (param $fastEnd i32) (param $fastOutEnd i32) (result i32)
     (local $end i32) (local $outLimit i32) (local $word i32) (local $tag i32) (local $length i32)
     (local $from i32) (local $done i32) (local $extra i32) (local $stop i32)
-    (local $offset i32) (local $pattern i64) (local $copy1 i32) (local $repeat v128)
+    (local $offset i32) (local $copy1 i32) (local $repeat v128) (local $next v128)
     (local.set $end (i32.add (local.get $fastEnd) (i32.const 17)))
     (local.set $outLimit (i32.add (local.get $fastOutEnd) (i32.const 72)))
     (block $exit
@@ -153,62 +160,28 @@
                 (v128.store offset=65584 align=1 (local.get $op) (v128.load offset=65584 align=1 (local.get $from)))))
             (local.set $op (local.get $stop))
             (br $element)))
-        (if (i32.ge_u (local.get $offset) (i32.const 8))
-          (then
-            ;; From 8 to 15 bytes back: 32 bytes, then the rest, 8 at a time (a 16-byte move
-            ;; would read bytes the move before it had not yet written).
-            (i64.store offset=65536 align=1 (local.get $op) (i64.load offset=65536 align=1 (local.get $from)))
-            (i64.store offset=65544 align=1 (local.get $op) (i64.load offset=65544 align=1 (local.get $from)))
-            (i64.store offset=65552 align=1 (local.get $op) (i64.load offset=65552 align=1 (local.get $from)))
-            (i64.store offset=65560 align=1 (local.get $op) (i64.load offset=65560 align=1 (local.get $from)))
-            (if (i32.gt_u (local.get $length) (i32.const 32))
-              (then
-                (local.set $op (i32.add (local.get $op) (i32.const 32)))
-                (local.set $from (i32.add (local.get $from) (i32.const 32)))
-                (loop $far
-                  (i64.store offset=65536 align=1 (local.get $op) (i64.load offset=65536 align=1 (local.get $from)))
-                  (local.set $op (i32.add (local.get $op) (i32.const 8)))
-                  (local.set $from (i32.add (local.get $from) (i32.const 8)))
-                  (br_if $far (i32.lt_s (local.get $op) (local.get $stop))))))
-            (local.set $op (local.get $stop))
-            (br $element)))
-        ;; §2.2 overlap (offset < length: the last `offset` bytes repeat).
-        (if (i32.and (i32.shl (i32.const 1) (local.get $offset)) (i32.const 0x16))
-          (then
-            ;; Offsets 1, 2 and 4 (runs of one byte, e.g. SSZ's zero padding, of a pair, of
-            ;; four): the pattern built once, then 64 bytes of stores whatever the length
-            ;; (a copy-1 or copy-2 is at most 64 bytes), so no branch on the length.
-            (local.set $pattern
-              (if (result i64) (i32.eq (local.get $offset) (i32.const 1))
-                (then (i64.mul (i64.load8_u offset=65536 (local.get $from)) (i64.const 0x0101010101010101)))
-                (else
-                  (if (result i64) (i32.eq (local.get $offset) (i32.const 2))
-                    (then (i64.mul (i64.load16_u offset=65536 align=1 (local.get $from)) (i64.const 0x0001000100010001)))
-                    (else (i64.mul (i64.load32_u offset=65536 align=1 (local.get $from)) (i64.const 0x0000000100000001)))))))
-            (local.set $repeat (i64x2.splat (local.get $pattern)))
-            (v128.store offset=65536 align=1 (local.get $op) (local.get $repeat))
-            (v128.store offset=65552 align=1 (local.get $op) (local.get $repeat))
-            (v128.store offset=65568 align=1 (local.get $op) (local.get $repeat))
-            (v128.store offset=65584 align=1 (local.get $op) (local.get $repeat))
-            (local.set $op (local.get $stop))
-            (br $element)))
-        (if (i32.eq (local.get $offset) (i32.const 3))
-          (then
-            ;; Offset 3: the pattern's three bytes and its first again, from one 4-byte load
-            ;; (whose last byte, op's, is not written yet); the output from op - 3 on is
-            ;; periodic, so reading 6 back gives the same bytes, and 4-byte moves follow.
-            (local.set $word (i32.load offset=65536 align=1 (local.get $from)))
-            (i32.store offset=65536 align=1 (local.get $op)
-              (i32.or (i32.and (local.get $word) (i32.const 0xffffff)) (i32.shl (local.get $word) (i32.const 24))))
-            (local.set $op (i32.add (local.get $op) (i32.const 4)))
-            (local.set $from (i32.sub (local.get $op) (i32.const 6)))))
-        ;; Offsets 5, 6, 7 (and 3 from here): 4-byte moves, exact at a distance of 4 or more.
-        (loop $near
-          (i32.store offset=65536 align=1 (local.get $op) (i32.load offset=65536 align=1 (local.get $from)))
-          (i32.store offset=65540 align=1 (local.get $op) (i32.load offset=65540 align=1 (local.get $from)))
-          (local.set $op (i32.add (local.get $op) (i32.const 8)))
-          (local.set $from (i32.add (local.get $from) (i32.const 8)))
-          (br_if $near (i32.lt_s (local.get $op) (local.get $stop))))
+        ;; §2.2 overlap from 1 to 15 bytes back (the last `offset` bytes repeat): the 16
+        ;; bytes from op on, as the pattern repeats them, picked out of the 16 bytes from
+        ;; `from` by i8x16.swizzle (libsnappy's pshufb) with a mask of i % offset, then each
+        ;; next 16 by a mask of (16 + i) % offset (the masks' table, above); 64 bytes stored
+        ;; whatever the length (a copy-1 or copy-2 is at most 64 bytes), so no branch on the
+        ;; length. A run of one byte (most of these: SSZ's zero padding) is that byte's
+        ;; splat: a 16-byte load from op - 1 would also read bytes the element before has
+        ;; just stored, which the CPU cannot forward from its pending stores (it waits for
+        ;; them), and attestation's uncompressInto took 3 % longer with it.
+        (local.set $repeat
+          (if (result v128) (i32.eq (local.get $offset) (i32.const 1))
+            (then (v128.load8_splat offset=65536 (local.get $from)))
+            (else (i8x16.swizzle (v128.load offset=65536 align=1 (local.get $from))
+              (v128.load offset=1024 (i32.shl (local.get $offset) (i32.const 4)))))))
+        (local.set $next (v128.load offset=1280 (i32.shl (local.get $offset) (i32.const 4))))
+        (v128.store offset=65536 align=1 (local.get $op) (local.get $repeat))
+        (local.set $repeat (i8x16.swizzle (local.get $repeat) (local.get $next)))
+        (v128.store offset=65552 align=1 (local.get $op) (local.get $repeat))
+        (local.set $repeat (i8x16.swizzle (local.get $repeat) (local.get $next)))
+        (v128.store offset=65568 align=1 (local.get $op) (local.get $repeat))
+        (local.set $repeat (i8x16.swizzle (local.get $repeat) (local.get $next)))
+        (v128.store offset=65584 align=1 (local.get $op) (local.get $repeat))
         (local.set $op (local.get $stop))
         (br $element)))
     (i32.store (i32.const 0) (local.get $op))

@@ -1,5 +1,6 @@
 import { runConformance } from "@snappykit/conformance";
 import * as adapter from "./index.js";
+import * as raw from "./raw.js";
 
-// createCodec, every createVariants codec and createRaw, named after this folder.
-runConformance({ module: adapter, url: import.meta.url });
+// createCodec, every createVariants codec and createRaw (./raw), named after this folder.
+runConformance({ module: adapter, raw, url: import.meta.url });

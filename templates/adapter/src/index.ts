@@ -1,7 +1,7 @@
 // Template adapter. scripts/new-adapter.mjs fills ADAPTER_ID, BACKEND_PACKAGE and
 // BACKEND_VERSION; then adapt the calls below to the backend's API. Keep it thin: load,
 // convert at the edge, pick the guard. guardedCodec does the rest of the contract.
-import { guardedCodec, type RawBackend, type SnappyCodec } from "@snappykit/core";
+import { guardedCodec, type SnappyCodec } from "@snappykit/core";
 import { loadBackend } from "@snappykit/core/node";
 
 // A backend without types: add src/BACKEND_PACKAGE.d.ts declaring the calls used here.
@@ -24,14 +24,4 @@ export async function createCodec(): Promise<SnappyCodec> {
     compress: (input) => backend.compress(input),
     uncompress: (input) => backend.uncompress(input),
   });
-}
-
-/** `BACKEND_PACKAGE` called directly, without guards: for the bench and the fuzzer only. */
-export async function createRaw(): Promise<RawBackend> {
-  const { module: backend, library } = loadBackend<Library>("BACKEND_PACKAGE", import.meta.url);
-  return {
-    library,
-    compress: (input) => backend.compress(input),
-    uncompress: (input) => backend.uncompress(input),
-  };
 }

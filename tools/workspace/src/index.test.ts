@@ -18,9 +18,11 @@ describe("discovery", () => {
     for (const a of adapters) {
       expect(a.packageName).toBe(`@snappykit/${a.id}`);
       expect(a.entry).toBe(`${a.dir}/dist/index.js`);
+      expect(a.rawEntry).toBe(`${a.dir}/dist/raw.js`);
       expect(existsSync(a.dir)).toBe(true);
     }
     const wasi = adapters.find((a) => a.id === "napi-wasi")!;
     expect(wasi.browserEntry).toBe(`${wasi.dir}/dist/browser.js`);
+    expect(wasi.browserRawEntry).toBe(`${wasi.dir}/dist/raw-browser.js`);
   });
 });

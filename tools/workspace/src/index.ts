@@ -8,7 +8,7 @@ import { readFileSync } from "node:fs";
 import { basename, dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { loadModule } from "@snappykit/conformance/cases";
-import type { AdapterModule, RawBackend, SnappyCodec } from "@snappykit/core";
+import type { RawBackend, SnappyCodec } from "@snappykit/core";
 import { exports as resolveExports } from "resolve.exports";
 
 /** The repository root (tools/workspace/{src,dist}/ → ../../..). */
@@ -98,14 +98,19 @@ export interface AdapterEntry {
   readonly entry: string;
   /** The same for a browser bundler (the `browser` condition where it has one). */
   readonly browserEntry: string;
+  /** `entry` and `browserEntry` of its `./raw` entry, with `createRaw` (no guards). */
+  readonly rawEntry: string;
+  readonly browserRawEntry: string;
   readonly metadata: AdapterMetadata;
 }
 
-/** The module `pkg`'s `exports["."]` gives under `conditions` (plus `import`, `default`). */
-function entryOf(p: WorkspacePackage, conditions: string[]): string {
+/** The module `pkg`'s `exports[path]` gives under `conditions` (plus `import`, `default`). */
+function entryOf(p: WorkspacePackage, conditions: string[], path = "."): string {
   const [target] =
-    resolveExports(p.pkg, ".", { conditions: [...conditions, "import"], unsafe: true }) ?? [];
-  if (!target) throw new Error(`${p.name}: exports["."] has no entry for ${conditions.join(", ")}`);
+    resolveExports(p.pkg, path, { conditions: [...conditions, "import"], unsafe: true }) ?? [];
+  if (!target) {
+    throw new Error(`${p.name}: exports["${path}"] has no entry for ${conditions.join(", ")}`);
+  }
   return join(p.dir, target);
 }
 
@@ -119,6 +124,8 @@ export function discoverAdapters(root = repoRoot): AdapterEntry[] {
       dir: p.dir,
       entry: entryOf(p, ["node"]),
       browserEntry: entryOf(p, ["browser"]),
+      rawEntry: entryOf(p, ["node"], "./raw"),
+      browserRawEntry: entryOf(p, ["browser"], "./raw"),
       metadata: p.pkg.snappykit ?? {},
     }))
     .sort((a, b) => a.id.localeCompare(b.id));
@@ -156,8 +163,10 @@ export async function loadAdapters(
   const failed: FailedAdapter[] = [];
   for (const entry of entries) {
     try {
-      const mod = (await import(pathToFileURL(entry.entry).href)) as Partial<AdapterModule>;
-      loaded.push({ ...entry, ...(await loadModule(mod)) });
+      const [mod, raw] = await Promise.all(
+        [entry.entry, entry.rawEntry].map((file) => import(pathToFileURL(file).href)),
+      );
+      loaded.push({ ...entry, ...(await loadModule(mod, raw)) });
     } catch (error) {
       failed.push({ ...entry, reason: error instanceof Error ? error.message : String(error) });
     }

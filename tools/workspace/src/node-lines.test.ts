@@ -3,7 +3,13 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { repoRoot } from "./index.js";
-import { addonFailure, isNodeLine, NODE_LINES, nodeLineBinary } from "./node-lines.js";
+import {
+  addonFailure,
+  isNodeLine,
+  NODE_LINES,
+  newestLineFor,
+  nodeLineBinary,
+} from "./node-lines.js";
 
 describe("node lines", () => {
   it("are the optional dependencies tools/node-lines pins, each a node@<line> package", () => {
@@ -19,6 +25,17 @@ describe("node lines", () => {
     expect(nodeLineBinary("node24", "/r")).toMatch(
       /tools[/\\]node-lines[/\\]node_modules[/\\]node24[/\\]bin[/\\]node/,
     );
+  });
+
+  it("finds the newest installed line an adapter does not declare it cannot load in", () => {
+    const root = mkdtempSync(join(tmpdir(), "node-lines-"));
+    for (const line of ["node22", "node24"] as const) {
+      mkdirSync(join(nodeLineBinary(line, root), ".."), { recursive: true });
+      writeFileSync(nodeLineBinary(line, root), "");
+    }
+    expect(newestLineFor(undefined, root)).toBe("node24");
+    expect(newestLineFor({ node24: "no node:ffi" }, root)).toBe("node22");
+    expect(newestLineFor({ node22: "x", node24: "x" }, root)).toBeUndefined();
   });
 
   it("says why an addon did not build for a line, and nothing when it did", () => {

@@ -22,6 +22,19 @@ export function nodeLineBinary(line: NodeLine, root = repoRoot): string {
   return join(root, "tools/node-lines/node_modules", line, "bin", exe);
 }
 
+/**
+ * The newest installed line an adapter does not declare it cannot load in (its package.json's
+ * `cannotLoad`): where the tools run one that this Node cannot load (ffi: node26).
+ */
+export function newestLineFor(
+  cannotLoad: Readonly<Record<string, string>> | undefined,
+  root = repoRoot,
+): NodeLine | undefined {
+  return [...NODE_LINES]
+    .reverse()
+    .find((line) => cannotLoad?.[line] === undefined && existsSync(nodeLineBinary(line, root)));
+}
+
 /** One line's native addons, as scripts/node-addons.mjs left them. */
 export interface LineAddons {
   readonly installed: boolean;

@@ -1,4 +1,4 @@
-// sweep.json, the bench's size sweep (`pnpm bench --sweep`), as its readers see it: the
+// sweep.json, the bench's size sweep (`pnpm bench sweep`), as its readers see it: the
 // bench writes it, @snappykit/auto's thresholds script turns its ts/napi crossovers into the
 // sizes auto routes by. One type for both, so neither reads a field the other never wrote.
 import { readFileSync } from "node:fs";
@@ -9,7 +9,7 @@ export const SWEEP_SCHEMA = 1;
 
 /** The two byte streams each size is cut from: serialized blocks (compress ~1.8×), sidecars (~1.0×). */
 export const SWEEP_SERIES = ["blocks", "sidecars"] as const;
-/** The one stream of `--sweep --data <file>`: the user's bytes. */
+/** The one stream of `bench sweep --data <file>`: the user's bytes. */
 export const DATA_SERIES = "data";
 /** One of {@link SWEEP_SERIES}, or {@link DATA_SERIES}. */
 export type SweepSeriesName = (typeof SWEEP_SERIES)[number] | typeof DATA_SERIES;
@@ -117,7 +117,7 @@ export function readSweepReport(path: string): SweepReport {
   }
   if (parsed?.schema !== SWEEP_SCHEMA || !Array.isArray(parsed.series)) {
     throw new Error(
-      `${path} is not a schema ${SWEEP_SCHEMA} sweep report (\`pnpm bench --sweep\` writes one)`,
+      `${path} is not a schema ${SWEEP_SCHEMA} sweep report (\`pnpm bench sweep\` writes one)`,
     );
   }
   return parsed as SweepReport;

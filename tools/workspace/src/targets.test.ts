@@ -1,4 +1,4 @@
-import type { AdapterModule, RawBackend, SnappyCodec } from "@snappykit/core";
+import type { AdapterModule, RawBackend, RawModule, SnappyCodec } from "@snappykit/core";
 import { describe, expect, it } from "vitest";
 import type { LoadedAdapter } from "./index.js";
 import { adapterTargets, openTarget } from "./targets.js";
@@ -10,6 +10,7 @@ const adapter = (id: string, variants: string[] = []) =>
     id,
     packageName: `@snappykit/${id}`,
     entry: `/packages/${id}/dist/index.js`,
+    rawEntry: `/packages/${id}/dist/raw.js`,
     codec: codec(id),
     raw,
     variants: variants.map(codec),
@@ -30,6 +31,7 @@ describe("adapterTargets", () => {
       entry: "/packages/napi/dist/index.js",
     });
     expect(targets[0]).not.toHaveProperty("variant");
+    expect(targets[2]).toMatchObject({ impl: "raw", entry: "/packages/napi/dist/raw.js" });
   });
 
   it("leaves the raw libraries out when asked", () => {
@@ -40,7 +42,8 @@ describe("adapterTargets", () => {
 });
 
 describe("openTarget", () => {
-  const mod: AdapterModule = {
+  // A main entry and a ./raw entry in one object: openTarget takes either.
+  const mod: AdapterModule & RawModule = {
     createCodec: async () => codec("napi"),
     createRaw: async () => raw,
     createVariants: async () => [codec("napi-copy")],

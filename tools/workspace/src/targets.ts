@@ -1,9 +1,9 @@
 // What the apps run for each adapter: its codec, each of its `createVariants()` codecs (other
 // settings, under their own names) and, where asked, its raw library (`createRaw()`, no
-// guards). The parent lists them from the loaded adapters (`adapterTargets`); a child process
-// or a browser page, given the adapter's module and which one, builds it again
-// (`openTarget`). No Node APIs here: a browser page bundles this module.
-import type { AdapterModule, RawBackend, SnappyCodec } from "@snappykit/core";
+// guards, from its `./raw` entry). The parent lists them from the loaded adapters
+// (`adapterTargets`); a child process or a browser page, given the target's module and which
+// one, builds it again (`openTarget`). No Node APIs here: a browser page bundles this module.
+import type { AdapterModule, RawBackend, RawModule, SnappyCodec } from "@snappykit/core";
 import type { LoadedAdapter } from "./index.js";
 
 /** Which of an adapter module's backends to build: its codec, a variant, or its raw library. */
@@ -17,7 +17,10 @@ interface FromAdapter {
   /** The adapter's folder name. */
   readonly adapter: string;
   readonly packageName: string;
-  /** Absolute path of the adapter's Node entry, which a child process imports. */
+  /**
+   * Absolute path of the Node module a child process imports for this target: the
+   * adapter's main entry, or its `./raw` entry for a raw target.
+   */
   readonly entry: string;
 }
 
@@ -26,6 +29,8 @@ export interface CodecTarget extends FromAdapter {
   readonly impl: "adapter";
   readonly variant?: string;
   readonly codec: SnappyCodec;
+  /** Absolute path of the adapter's `./raw` entry, where it has a raw library. */
+  readonly rawEntry?: string;
 }
 
 /** An adapter's library called directly. */
@@ -43,41 +48,46 @@ export function adapterTargets(
 ): AdapterTarget[] {
   return loaded.flatMap((a): AdapterTarget[] => {
     const from = { adapter: a.id, packageName: a.packageName, entry: a.entry };
+    const { rawEntry } = a;
     return [
-      { ...from, id: a.id, impl: "adapter", codec: a.codec },
+      { ...from, rawEntry, id: a.id, impl: "adapter", codec: a.codec },
       ...a.variants.map((v) => ({
         ...from,
+        rawEntry,
         id: v.name,
         impl: "adapter" as const,
         variant: v.name,
         codec: v,
       })),
-      ...(options.raw === false ? [] : [{ ...from, id: a.id, impl: "raw" as const, raw: a.raw }]),
+      ...(options.raw === false
+        ? []
+        : [{ ...from, entry: rawEntry, id: a.id, impl: "raw" as const, raw: a.raw }]),
     ];
   });
 }
 
 /**
- * Build the backend `ref` names from an adapter module (`name`, its entry, for messages).
+ * Build the backend `ref` names from an adapter's module: its main entry, or its `./raw`
+ * entry for a raw backend (`name`, the entry, for messages).
  * @throws Error when the module lacks the factory or the variant.
  */
 export async function openTarget(
-  mod: Partial<AdapterModule>,
+  mod: Partial<AdapterModule & RawModule>,
   ref: { readonly impl: "raw" },
   name: string,
 ): Promise<RawBackend>;
 export async function openTarget(
-  mod: Partial<AdapterModule>,
+  mod: Partial<AdapterModule & RawModule>,
   ref: { readonly impl: "adapter"; readonly variant?: string },
   name: string,
 ): Promise<SnappyCodec>;
 export async function openTarget(
-  mod: Partial<AdapterModule>,
+  mod: Partial<AdapterModule & RawModule>,
   ref: TargetRef,
   name: string,
 ): Promise<SnappyCodec | RawBackend>;
 export async function openTarget(
-  mod: Partial<AdapterModule>,
+  mod: Partial<AdapterModule & RawModule>,
   ref: TargetRef,
   name: string,
 ): Promise<SnappyCodec | RawBackend> {

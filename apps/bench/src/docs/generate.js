@@ -26,7 +26,7 @@ import { repoRoot } from "@snappykit/workspace";
 import { generatedBlocks, withGeneratedBlocks } from "./markers.js";
 import { here, SECTIONS } from "./sections.js";
 import { docsContext, REPORTS } from "./sources.js";
-import { staleReports } from "./stale.js";
+import { staleGate } from "./stale.js";
 
 /** The Markdown files the generator and the check read, as globs of one `*` per segment. */
 const DOCS = [
@@ -233,11 +233,10 @@ export function adoptReports(root = repoRoot, log = console.log) {
  * @param {{ stdout: { write(s: string): unknown }, stderr: { write(s: string): unknown } }} io
  */
 export function docsCommand(flags, io, root = repoRoot) {
-  const problems = flags.stale ? staleReports(root) : flags.check ? checkDocs({ root }) : null;
-  if (problems) {
+  if (flags.stale) return staleGate(root, io.stderr);
+  if (flags.check) {
+    const problems = checkDocs({ root });
     for (const p of problems) io.stderr.write(`${p}\n`);
-    if (flags.stale && problems.length > 0)
-      io.stderr.write("a release publishes only what the committed reports measured\n");
     return problems.length > 0 ? 1 : 0;
   }
   if (flags.adopt) adoptReports(root, (line) => io.stdout.write(`${line}\n`));

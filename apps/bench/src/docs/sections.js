@@ -11,7 +11,13 @@ import { formatTime } from "../render/numbers.js";
 import { REQRESP_METHOD, reqrespAnswer, reqrespTable } from "../render/reqresp.js";
 import { crossoverLine } from "../render/sweep-md.js";
 import { markdownTable as tableMarkdown } from "../render/table.js";
-import { overheadTable, payloadLabel, relativeTable, speedTable } from "../render/tables.js";
+import {
+  overheadTable,
+  payloadLabel,
+  ratedRows,
+  relativeTable,
+  speedTable,
+} from "../render/tables.js";
 import { day, machine, short, timedIn } from "./format.js";
 import { RUN_SECTIONS } from "./runs.js";
 import { REPORTS } from "./sources.js";
@@ -108,8 +114,10 @@ function ratios(report, { payloads, ops, codecs }) {
   const keep = (row) =>
     (!payloads || payloads.includes(row.payload)) && (!ops || ops.includes(row.op));
   const columns = codecs ?? table.headers.slice(2);
-  const picked = pick(table, report.relative, keep, ["payload", "op", ...columns]);
-  const fastest = report.relative.filter(keep).map((row) => tied(row.fastest));
+  const picked = pick(table, ratedRows(report), keep, ["payload", "op", ...columns]);
+  const fastest = ratedRows(report)
+    .filter(keep)
+    .map((row) => tied(row.fastest));
   return markdownTable(
     ["payload", "op", "fastest (or tied)", ...columns],
     ["l", "l", "l", ...columns.map(() => "r")],
@@ -246,14 +254,11 @@ export const SECTIONS = {
     const speed = speedTable(report);
     const relative = relativeTable(report);
     const reference = id === report.reference;
-    const rows = report.relative.flatMap((row, i) => {
-      const column = speed.headers.indexOf(id);
-      const timeRow = speed.rows.find(
-        (r) => r[0].text === payloadLabel(report, row.payload) && r[1].text === row.op,
-      );
-      const time = timeRow?.[column];
+    const rows = report.relative.flatMap((row) => {
+      const at = (r) => r[0].text === payloadLabel(report, row.payload) && r[1].text === row.op;
+      const time = speed.rows.find(at)?.[speed.headers.indexOf(id)];
       if (!time || time.text === "—") return [];
-      const ratio = relative.rows[i][relative.headers.indexOf(id)];
+      const ratio = relative.rows.find(at)?.[relative.headers.indexOf(id)] ?? { text: "—" };
       return [
         [
           payloadLabel(report, row.payload),
@@ -384,12 +389,30 @@ export const SECTIONS = {
     const ids = context.packages
       .filter((p) => p.adapter && /^packages\/[^/]+$/.test(p.relDir))
       .map((p) => posix.basename(p.relDir));
+    // One that runs in other runtimes than the tools' Node (ffi) has its rows under
+    // `<id>-<runtime>` (ffi-node26, ffi-bun, ffi-deno): each gets its paragraph, named.
+    const sections = (id, section, names) => {
+      const runs = names.includes(id)
+        ? [id]
+        : [...new Set(names.filter((n) => new RegExp(`^${id}-(node\\d+|bun|deno)$`).test(n)))];
+      return (runs.length > 0 ? runs : [id]).map(
+        (n) => `${n === id ? "" : `**${n}**: `}${SECTIONS[section](context, [n], at)}`,
+      );
+    };
     return ids
       .map((id) =>
         [
           `### ${id}`,
-          SECTIONS["fuzz-codec"](context, [id], at),
-          SECTIONS["bench-codec"](context, [id], at),
+          ...sections(
+            id,
+            "fuzz-codec",
+            context.safety.rows.map((r) => r.id),
+          ),
+          ...sections(
+            id,
+            "bench-codec",
+            context.bench.cases.map((c) => c.codec),
+          ),
         ].join("\n\n"),
       )
       .join("\n\n");

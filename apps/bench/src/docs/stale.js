@@ -1,9 +1,14 @@
 // Whether the lab's committed reports still describe today's code, as a release asks it
-// (`bench docs --stale`, which `npm run version-packages` runs first): a report is stale when
+// (`bench docs --stale`, and `npm run version-packages` first): a report is stale when
 // a package it measured changed since (reportStatus in @snappykit/workspace/environment;
 // docs, tests and a release's version bump aside). `npm test` does not ask: a change to a
 // library passes it, and the results page shows what changed since each report.
+//
+//   node apps/bench/src/docs/stale.js   the same gate with only @snappykit/workspace built
+//                                       (npm run version-packages: no bench build first)
 import { execFileSync } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import { repoRoot } from "@snappykit/workspace";
 import { reportStatus } from "@snappykit/workspace/environment";
 
 const ADOPT = "npm run docs -- --adopt";
@@ -46,3 +51,14 @@ export function staleReports(root) {
     return [`${file} is stale: changed since it was measured: ${what}${again}`];
   });
 }
+
+/** Lists the stale reports on `stderr`; the exit code (1: a release must not go out). */
+export function staleGate(root = repoRoot, stderr = process.stderr) {
+  const problems = staleReports(root);
+  for (const p of problems) stderr.write(`${p}\n`);
+  if (problems.length === 0) return 0;
+  stderr.write("a release publishes only what the committed reports measured\n");
+  return 1;
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) process.exitCode = staleGate();

@@ -14,9 +14,10 @@ export function rawTarget(id: string, raw: RawBackend): Target {
   return { codec: id, impl: "raw", library: raw.library, backend: raw };
 }
 
-/** Whether `target` can run `op` (a native program: whether it times that op). */
+/** Whether `target` can run `op` (a native program, or a codec of another runtime: whether it times that op). */
 export function supports(op: OpSpec, target: Target): boolean {
-  return target.native ? target.native.includes(op.id) : op.call(target) !== undefined;
+  const timed = target.native ?? target.elsewhere?.ops;
+  return timed ? timed.includes(op.id) : op.call(target) !== undefined;
 }
 
 /** What to build cases for. */

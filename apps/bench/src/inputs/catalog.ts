@@ -1,11 +1,13 @@
 // What a run can choose from, loaded once for every mode: each adapter in the workspace
 // (`@snappykit/workspace`: no list to maintain) as the codecs and raw library it offers, the
-// `cpp` program (libsnappy without bindings, inputs/native.ts), the ones that failed to load
-// with the reason, and the payloads.
+// `cpp` program (libsnappy without bindings, inputs/native.ts), the codecs timed in other
+// runtimes (inputs/elsewhere.ts), the ones that failed to load with the reason, and the
+// payloads.
 import { discoverAdapters, type FailedAdapter, loadAdapters } from "@snappykit/workspace";
 import { adapterTargets, type CodecTarget, type RawTarget } from "@snappykit/workspace/targets";
 import type { BenchPayload, Target } from "../model/case.js";
 import { adapterTarget } from "./cases.js";
+import { isElsewhere, loadElsewhere } from "./elsewhere.js";
 import { loadNative, NATIVE_OPS, NATIVE_PACKAGE } from "./native.js";
 import { loadPayloadSource, type PayloadSource } from "./payloads.js";
 import { chooseReference } from "./prepare.js";
@@ -21,6 +23,8 @@ export interface Catalog {
   readonly raw: readonly RawTarget[];
   readonly failed: readonly Unloaded[];
   readonly payloads: PayloadSource;
+  /** End the processes that stand in for codecs of other runtimes (once the gate is done). */
+  close(): Promise<void>;
 }
 
 /** A codec that could not be loaded (an adapter, or `cpp` without a compiler), and why. */
@@ -33,15 +37,27 @@ export async function loadCatalog(user: readonly BenchPayload[] = []): Promise<C
   const { loaded, failed } = await loadAdapters(entries);
   const targets = adapterTargets(loaded);
   const native = loadNative();
+  const elsewhere = await loadElsewhere(failed);
   return {
-    ids: [...entries.map((e) => e.id), native.ok ? native.target.id : native.id],
+    ids: [
+      ...entries.map((e) => e.id),
+      native.ok ? native.target.id : native.id,
+      ...[...elsewhere.codecs, ...elsewhere.failed].map((c) => c.id),
+    ],
     codecs: [
       ...targets.filter((t): t is CodecTarget => t.impl === "adapter"),
       ...(native.ok ? [native.target] : []),
+      ...elsewhere.codecs,
     ],
     raw: targets.filter((t): t is RawTarget => t.impl === "raw"),
-    failed: [...failed, ...(native.ok ? [] : [native])],
+    // An adapter timed in other runtimes is not unavailable for failing in this Node.
+    failed: [
+      ...failed.filter((f) => !elsewhere.codecs.some((c) => c.adapter === f.id)),
+      ...(native.ok ? [] : [native]),
+      ...elsewhere.failed,
+    ],
     payloads,
+    close: () => Promise.all(elsewhere.codecs.map((c) => c.close())).then(() => {}),
   };
 }
 
@@ -52,6 +68,7 @@ export const isNative = (c: CodecTarget): boolean => c.packageName === NATIVE_PA
 export const codecTarget = (c: CodecTarget): Target => ({
   ...adapterTarget(c.id, c.codec, c.variant !== undefined),
   ...(isNative(c) && { native: NATIVE_OPS }),
+  ...(isElsewhere(c) && { elsewhere: c.elsewhere }),
 });
 
 /**

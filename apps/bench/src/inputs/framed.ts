@@ -3,8 +3,8 @@
 // format) and decodes one from the pieces a stream delivers. The bench times them and
 // measures their peak memory (ops.ts, measure/run.ts) and the report answers "which framed
 // implementation for req/resp?" from both (render/reqresp.ts).
+import { createRequire } from "node:module";
 import { Readable } from "node:stream";
-import chainsafe from "@chainsafe/snappy-stream";
 import type { SnappyCodec } from "@snappykit/core";
 import { ByteReader, crc32c, maskChecksum } from "@snappykit/framing";
 import { encodeSszSnappy, MAX_PAYLOAD_SIZE, readSszSnappy } from "@snappykit/p2p";
@@ -18,6 +18,14 @@ import {
 } from "snappy";
 import { SnappyStream, UnsnappyStream } from "snappystream";
 import { Uint8ArrayList } from "uint8arraylist";
+
+// @chainsafe/snappy-stream loads snappy@6, a nan addon that Bun and Deno cannot open: it is
+// required at its first use, so that a fork in those runtimes (bench --runtime bun, ffi-bun)
+// can load this file.
+const chainsafe = () =>
+  createRequire(import.meta.url)(
+    "@chainsafe/snappy-stream",
+  ) as typeof import("@chainsafe/snappy-stream").default;
 
 /** One response chunk's encoding as written to a stream: the pieces, in order. */
 export type Encoded = readonly Uint8Array[];
@@ -273,6 +281,9 @@ export const FRAMED: readonly FramedImpl[] = [
     crc: "not checked (its decoder leaves CRC checking as a TODO)",
     includes: "Node Transform over a BufferList, snappy@6's async uncompress per chunk, concat",
     overCodec: false,
-    ...nodeStreamPair(chainsafe.createCompressStream, chainsafe.createUncompressStream),
+    ...nodeStreamPair(
+      () => chainsafe().createCompressStream(),
+      () => chainsafe().createUncompressStream(),
+    ),
   },
 ];

@@ -77,6 +77,8 @@ export async function prepareInputs(
     });
 
     for (const target of targets) {
+      // A codec of another runtime answers through its process there (inputs/elsewhere.ts).
+      const calls = target.elsewhere?.gate ?? target.backend;
       let compressedBytes = 0;
       for (let i = 0; i < payload.items.length; i++) {
         const item = payload.items[i]!;
@@ -87,7 +89,7 @@ export async function prepareInputs(
         let compressed: Uint8Array;
         let roundTrip: Uint8Array;
         try {
-          compressed = target.backend.compress(item);
+          compressed = await calls.compress(item);
         } catch (error) {
           throw fail(encodeDirection, `compress threw: ${describe(error)}`);
         }
@@ -103,7 +105,7 @@ export async function prepareInputs(
         const decodeDirection = `${reference.codec}.compress → ${target.codec}.uncompress`;
         let decoded: Uint8Array;
         try {
-          decoded = target.backend.uncompress(referenceCompressed[i]!);
+          decoded = await calls.uncompress(referenceCompressed[i]!);
         } catch (error) {
           throw fail(decodeDirection, `uncompress threw: ${describe(error)}`);
         }

@@ -6,6 +6,7 @@ import type { BenchPayload, OpSpec } from "../model/case.js";
 import { BROWSER_REFERENCE, type CliOptions, DEFAULT_REFERENCE } from "../model/options.js";
 import { selectNames, UsageError } from "./args.js";
 import { type Catalog, isNative } from "./catalog.js";
+import { isElsewhere } from "./elsewhere.js";
 import { FRAMED_OPS, OPS, REQRESP_SELECTION } from "./ops.js";
 
 /** What a payload run times. */
@@ -26,9 +27,16 @@ export interface Selection {
 export function selectRun(opts: CliOptions, catalog: Catalog): Selection {
   const available = catalog.codecs;
   const ids = [...new Set([...catalog.ids, ...available.map((a) => a.id)])];
-  const requested = opts.codecs
-    ? selectNames("codec", opts.codecs, ids)
-    : available.map((a) => a.id);
+  // An adapter timed only in other runtimes (`ffi`) names its codecs there (`ffi-bun`, ...).
+  const elsewhere = (n: string) =>
+    available.some((a) => a.id === n)
+      ? [n]
+      : available.filter((a) => isElsewhere(a) && a.adapter === n).map((a) => a.id);
+  const named = opts.codecs?.flatMap((n) => {
+    const found = elsewhere(n);
+    return found.length > 0 ? found : [n];
+  });
+  const requested = named ? selectNames("codec", named, ids) : available.map((a) => a.id);
   const notLoaded = requested.filter((id) => !available.some((a) => a.id === id));
   if (opts.codecs && notLoaded.length > 0) {
     throw new UsageError(
@@ -44,7 +52,7 @@ export function selectRun(opts: CliOptions, catalog: Catalog): Selection {
   const preferred = opts.runtime === "browser" ? BROWSER_REFERENCE : DEFAULT_REFERENCE;
   const reference =
     opts.reference ?? (available.some((a) => a.id === preferred) ? preferred : available[0]?.id);
-  if (reference === undefined) throw new Error("no adapter loaded; see --list");
+  if (reference === undefined) throw new Error("no adapter loaded; see `bench list`");
   selectNames(
     "reference codec",
     [reference],
@@ -110,17 +118,19 @@ export function chooseCodecs(
 ): CodecTarget[] {
   // `cpp` is not an adapter: the sweep times it only when named (its crossovers and auto's
   // series are between adapters); the soak, whose workers import adapters, never does.
+  // Nor codecs of other runtimes (inputs/elsewhere.ts): the sweep's and soak's forks are Node's.
   const codecs = catalog.codecs.filter(
-    (a) => !isNative(a) || (native === "named" && opts.codecs?.includes(a.id)),
+    (a) => !isElsewhere(a) && (!isNative(a) || (native === "named" && opts.codecs?.includes(a.id))),
   );
   const all = codecs.map((a) => a.id);
   const ids = opts.codecs ? selectNames("codec", opts.codecs, all) : all;
   const selected = codecs.filter((a) => ids.includes(a.id));
-  if (selected.length === 0) throw new UsageError("nothing to run: no codec loaded (see --list)");
+  if (selected.length === 0)
+    throw new UsageError("nothing to run: no codec loaded (see `bench list`)");
   return selected;
 }
 
-/** Load-time facts for `--list`: codecs, payloads (default set marked) and ops. */
+/** Load-time facts for `bench list`: codecs, payloads (default set marked) and ops. */
 export function listing(catalog: Catalog): string {
   const lines = ["codecs:"];
   // Columns as wide as the longest name, so every description starts in one column.

@@ -1,7 +1,7 @@
 // The page side of a `--runtime browser` fork: bundled with one adapter, it builds the
 // target the parent asks for and times its cases with the same LocalWorker as a process
 // fork, answering the parent's calls through `globalThis.benchFork` (browser.ts).
-import type { AdapterModule } from "@snappykit/core";
+import type { AdapterModule, RawModule } from "@snappykit/core";
 import type { RowInputs, TargetSpec } from "../model/case.js";
 import type { TimingOptions, Turn } from "../model/timing.js";
 import { LocalWorker, targetOf } from "./local.js";
@@ -29,8 +29,8 @@ export interface BenchFork {
   allocation(row: number): Promise<{ heap: number; external: number }>;
 }
 
-/** Expose `benchFork` over the adapter module `mod`. */
-export function serveFork(mod: AdapterModule): void {
+/** Expose `benchFork` over the adapter module `mod` (its main entry or its `./raw` entry). */
+export function serveFork(mod: Partial<AdapterModule & RawModule>): void {
   let worker: LocalWorker | undefined;
   const started = () => {
     if (!worker) throw new Error("benchFork.start was not called");

@@ -25,14 +25,16 @@ const SHIMS = {
 }`,
 };
 
-/** The module a browser bundler would pick for the adapter whose Node entry is `entry`. */
+/** The module a browser bundler would pick for the adapter entry (main or `./raw`) `entry`. */
 function browserEntry(entry: string): string {
   const dir = resolve(dirname(entry), "..");
   const pkg = JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as {
-    exports?: { ".": { browser?: string } };
+    exports?: Record<string, { browser?: string; default?: string }>;
   };
-  const target = pkg.exports?.["."]?.browser;
-  return target ? join(dir, target) : entry;
+  const exported = Object.values(pkg.exports ?? {}).find(
+    (e) => e.default && join(dir, e.default) === entry,
+  );
+  return exported?.browser ? join(dir, exported.browser) : entry;
 }
 
 // As for a process fork (fork.ts): a page once missed 30 s on a loaded 2-core machine.

@@ -6,12 +6,13 @@
 // The same interface runs the cases in the bench's own process for `--forks 0`.
 import { type ChildProcess, spawn } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
+import type { Socket } from "node:net";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import type { RowInputs, TargetSpec } from "../model/case.js";
 import type { Allocation, TimingOptions, Turn } from "../model/timing.js";
-import { type CaseWorker, LocalWorker } from "./local.js";
+import { type CaseWorker, type Described, LocalWorker } from "./local.js";
 import { settleHeap } from "./run.js";
 import { type ForkCommand, NODE_RUNTIME } from "./runtime.js";
 
@@ -72,7 +73,10 @@ type Request =
   | { cmd: "ready" }
   | { cmd: "warm"; row: number }
   | { cmd: "sample"; row: number }
-  | { cmd: "allocation"; row: number };
+  | { cmd: "allocation"; row: number }
+  // For a codec of another runtime (inputs/elsewhere.ts): what it is, and the gate's calls.
+  | { cmd: "describe" }
+  | { cmd: "call"; method: "compress" | "uncompress"; input: string };
 type Reply = { ok: true; value: unknown } | { ok: false; error: string };
 
 /** Thrown when a child dies, hangs or fails a request: the fork loses that target. */
@@ -154,11 +158,12 @@ export class ChildWorker implements CaseWorker {
 
   /**
    * Spawn the child for `spec` (in Node, or `command`'s runtime; a native program is
-   * `command` itself, {@link nativeCommand}) and wait until its target is loaded.
+   * `command` itself, {@link nativeCommand}) and wait until its target is loaded. Without
+   * `inputsDir` it has no rows to time, only `describe` and `call` to answer.
    */
   static async start(
     spec: TargetSpec,
-    inputsDir: string,
+    inputsDir: string | undefined,
     timing: TimingOptions,
     timeoutMs: number,
     command: ForkCommand = NODE_RUNTIME.command!,
@@ -211,6 +216,23 @@ export class ChildWorker implements CaseWorker {
     return this.call({ cmd: "allocation", row }) as Promise<Allocation>;
   }
 
+  describe(): Promise<Described> {
+    return this.call({ cmd: "describe" }) as Promise<Described>;
+  }
+
+  /** The target's `compress` or `uncompress` on `input`, in the child. */
+  async run(method: "compress" | "uncompress", input: Uint8Array): Promise<Uint8Array> {
+    const base64 = Buffer.from(input.buffer, input.byteOffset, input.length).toString("base64");
+    const out = (await this.call({ cmd: "call", method, input: base64 })) as string;
+    return new Uint8Array(Buffer.from(out, "base64"));
+  }
+
+  /** Let the bench exit without closing this child (which then reads its stdin's end). */
+  unref(): void {
+    this.child.unref();
+    for (const pipe of [this.child.stdin, this.child.stdout]) (pipe as Socket | null)?.unref();
+  }
+
   async close(): Promise<void> {
     if (this.exited) return;
     const gone = new Promise<void>((resolve) => this.child.once("exit", () => resolve()));
@@ -225,7 +247,7 @@ export class ChildWorker implements CaseWorker {
 export async function serveChild(arg: string): Promise<void> {
   const { spec, inputsDir, timing } = JSON.parse(arg) as {
     spec: TargetSpec;
-    inputsDir: string;
+    inputsDir?: string;
     timing: TimingOptions;
   };
   const send = (reply: Reply) => process.stdout.write(`${MARK}${JSON.stringify(reply)}\n`);
@@ -233,7 +255,7 @@ export async function serveChild(arg: string): Promise<void> {
   // parent's "ready", so the parent reports it like any other failed fork.
   let worker: LocalWorker | Error;
   try {
-    worker = await LocalWorker.start(spec, readInputs(inputsDir), timing);
+    worker = await LocalWorker.start(spec, inputsDir ? readInputs(inputsDir) : [], timing);
   } catch (error) {
     worker = new Error(`cannot load ${spec.codec}: ${(error as Error).message}`);
   }
@@ -250,7 +272,13 @@ export async function serveChild(arg: string): Promise<void> {
             ? await worker.warm(request.row)
             : request.cmd === "sample"
               ? await worker.sample(request.row)
-              : await worker.allocation(request.row);
+              : request.cmd === "allocation"
+                ? await worker.allocation(request.row)
+                : request.cmd === "describe"
+                  ? worker.describe()
+                  : Buffer.from(
+                      worker.call(request.method, Buffer.from(request.input, "base64")),
+                    ).toString("base64");
       send({ ok: true, value });
     } catch (error) {
       send({ ok: false, error: (error as Error).message });

@@ -1,9 +1,9 @@
 // One target's cases timed in the current process, and how a fork builds its target: the
 // part of forking that needs no Node APIs, so a browser page can run it too (browser.ts).
-import type { AdapterModule } from "@snappykit/core";
+import type { AdapterModule, RawModule } from "@snappykit/core";
 import { openTarget } from "@snappykit/workspace/targets";
-import { adapterTarget, rawTarget } from "../inputs/cases.js";
-import { getOp } from "../inputs/ops.js";
+import { adapterTarget, rawTarget, supports } from "../inputs/cases.js";
+import { getOp, OPS } from "../inputs/ops.js";
 import type { RowInputs, Target, TargetSpec } from "../model/case.js";
 import type { Allocation, TimingOptions, Turn } from "../model/timing.js";
 import { CaseTimer, type TimedCase } from "./run.js";
@@ -12,12 +12,18 @@ import { CaseTimer, type TimedCase } from "./run.js";
 export async function loadTarget(spec: TargetSpec): Promise<Target> {
   const mod = (await import(
     spec.entry.startsWith("file:") ? spec.entry : `file://${spec.entry}`
-  )) as AdapterModule;
+  )) as AdapterModule & RawModule;
   return targetOf(mod, spec);
 }
 
-/** Build the target a spec describes from its adapter module, however that was imported. */
-export async function targetOf(mod: AdapterModule, spec: TargetSpec): Promise<Target> {
+/**
+ * Build the target a spec describes from its module (the adapter's main entry, or its
+ * `./raw` entry for a raw target), however that was imported.
+ */
+export async function targetOf(
+  mod: Partial<AdapterModule & RawModule>,
+  spec: TargetSpec,
+): Promise<Target> {
   return spec.impl === "raw"
     ? rawTarget(spec.codec, await openTarget(mod, { impl: "raw" }, spec.entry))
     : adapterTarget(
@@ -40,6 +46,12 @@ export interface CaseWorker {
   sample(row: number): Promise<Turn>;
   allocation(row: number): Promise<Allocation>;
   close(): Promise<void>;
+}
+
+/** What a fork says of its target: its library and the ops it has (inputs/elsewhere.ts). */
+export interface Described {
+  readonly library: string;
+  readonly ops: readonly string[];
 }
 
 /** The cases of one target, timed in the current process. */
@@ -99,6 +111,16 @@ export class LocalWorker implements CaseWorker {
 
   allocation(row: number): Promise<Allocation> {
     return this.timer(row).allocation();
+  }
+
+  describe(): Described {
+    const { library } = this.target;
+    return { library, ops: OPS.filter((op) => supports(op, this.target)).map((op) => op.id) };
+  }
+
+  /** The target's own call, untimed: the gate's, for a codec of another runtime. */
+  call(method: "compress" | "uncompress", input: Uint8Array): Uint8Array {
+    return this.target.backend[method](input);
   }
 
   async close(): Promise<void> {

@@ -45,9 +45,10 @@ export function planCases(
       spec: {
         codec: c.target.codec,
         impl: c.target.impl,
-        entry: a.entry,
+        entry: c.target.impl === "raw" ? a.rawEntry! : a.entry,
         ...(a.variant !== undefined && { variant: true }),
         ...(c.target.native && { native: true }),
+        ...(c.target.elsewhere && { runtime: c.target.elsewhere.runtime }),
         ...(slow && { slowdown: slow.percent / 100 }),
       },
       row,

@@ -22,7 +22,7 @@ import { ChildWorker, nativeCommand, writeInputs } from "./fork.js";
 import { holdPollingIdle } from "./idle.js";
 import { type CaseWorker, LocalWorker } from "./local.js";
 import { clearProgress, type Io, progressPrinter } from "./progress.js";
-import { type ForkRuntime, NODE_RUNTIME } from "./runtime.js";
+import { type ForkCommand, type ForkRuntime, NODE_RUNTIME, processRuntime } from "./runtime.js";
 
 /** A row as progress names it: "{codec}/payload/op". */
 export interface RowInfo {
@@ -239,7 +239,7 @@ export async function timeCases(
   const forks = Math.max(1, timing.forks);
   // A native program reads its inputs from the folder even when nothing else forks.
   const inputsDir =
-    timing.forks === 0 && !plan.some((c) => c.spec.native)
+    timing.forks === 0 && !plan.some((c) => c.spec.native || c.spec.runtime)
       ? undefined
       : mkdtempSync(join(tmpdir(), "snappykit-bench-"));
   let measured: Awaited<ReturnType<typeof runForks>>;
@@ -263,17 +263,29 @@ export async function timeCases(
               affinity.command(command, fork),
             )
         : (spec) => LocalWorker.start(spec, rows, timing);
-    // Native programs run as processes of their own whatever the runtime (no JavaScript).
-    const start: StartWorker = (spec, fork) =>
-      spec.native && inputsDir
+    // Native programs run as processes of their own whatever the runtime (no JavaScript),
+    // and a codec of another runtime in that runtime's (inputs/elsewhere.ts).
+    const runtimes = new Map<string, ForkCommand>();
+    const commandOf = (spec: TargetSpec, dir: string): ForkCommand | undefined => {
+      if (spec.native) return nativeCommand(spec, dir, timing);
+      if (!spec.runtime) return undefined;
+      if (!runtimes.has(spec.runtime)) {
+        runtimes.set(spec.runtime, processRuntime(spec.runtime).command!);
+      }
+      return runtimes.get(spec.runtime);
+    };
+    const start: StartWorker = (spec, fork) => {
+      const own = inputsDir && commandOf(spec, inputsDir);
+      return own
         ? ChildWorker.start(
             spec,
             inputsDir,
             timing,
             REQUEST_TIMEOUT_MS,
-            affinity.command(nativeCommand(spec, inputsDir, timing), fork),
+            affinity.command(own, fork),
           )
         : others(spec, fork);
+    };
     measured = await runForks(
       plan,
       rows.map((r) => ({ label: r.label })),

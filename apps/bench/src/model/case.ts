@@ -2,6 +2,7 @@
 // op feeds a target and how it calls it (inputs/ops.ts holds the ops), what the gate makes
 // of the payloads, and how a fork is told which target to build and what to time.
 import type { SnappyCodec } from "@snappykit/core";
+import type { RuntimeName } from "./options.js";
 
 /**
  * What a payload's bytes model: a gossip message, a req/resp response, synthetic data, or the
@@ -53,6 +54,22 @@ export interface Target {
    * `backend` serves the gate only; no JavaScript loop ever calls it.
    */
   readonly native?: readonly string[];
+  /**
+   * A codec the bench's Node cannot load, timed in forks of another runtime
+   * (inputs/elsewhere.ts): the runtime, the op ids it has there, and the gate's calls,
+   * answered by one process of that runtime. Its `backend` has no calls of its own.
+   */
+  readonly elsewhere?: Elsewhere;
+}
+
+/** Where and what a codec of another runtime times, and how the gate reaches it. */
+export interface Elsewhere {
+  readonly runtime: Exclude<RuntimeName, "browser">;
+  readonly ops: readonly string[];
+  readonly gate: {
+    compress(input: Uint8Array): Promise<Uint8Array>;
+    uncompress(input: Uint8Array): Promise<Uint8Array>;
+  };
 }
 
 /**
@@ -167,12 +184,14 @@ export interface RowInputs {
 export interface TargetSpec {
   readonly codec: string;
   readonly impl: TargetImpl;
-  /** Absolute path of the adapter package's entry module. */
+  /** Absolute path of the adapter package's entry module (its `./raw` entry for a raw target). */
   readonly entry: string;
   /** Set for an adapter variant: the codec comes from `createVariants()`. */
   readonly variant?: boolean;
   /** Set for a program without JavaScript: `entry` is the program a fork runs (measure/fork.ts). */
   readonly native?: boolean;
+  /** Set for a codec of another runtime: its forks run there, not in the run's runtime. */
+  readonly runtime?: Exclude<RuntimeName, "browser">;
   /**
    * Self-test of the statistics (`--slow-down`): each timed batch busy-waits this fraction of
    * its own time before its clock stops (measure/run.ts), so the target is that much slower.

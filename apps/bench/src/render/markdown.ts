@@ -40,7 +40,8 @@ export function renderMarkdown(report: BenchReport): string {
     `Each codec's time per op as a multiple of **${report.reference}**'s, measured in the same ` +
       "forks' interleaved turns (so the machine's drift cancels), with its interval over the forks " +
       `(${levels.ratios}: the level order statistics reach with ${forksText(report)}). ` +
-      "Below 1× is faster. **Bold** = fastest, or not distinguishable from the fastest.",
+      "Below 1× is faster. **Bold** = fastest, or not distinguishable from the fastest. " +
+      `Ops ${report.reference} does not offer are in the speed table only.`,
     "",
     markdownTable(relativeTable(report)),
   );

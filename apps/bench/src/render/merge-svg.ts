@@ -4,14 +4,7 @@
 // do not agree on is outlined in red.
 import type { MergeReport } from "../model/merge.js";
 import { formatRatio } from "./numbers.js";
-import { colourFor } from "./svg.js";
-
-const esc = (s: string) =>
-  s
-    .replaceAll("&", "&amp;")
-    .replaceAll("<", "&lt;")
-    .replaceAll(">", "&gt;")
-    .replaceAll('"', "&quot;");
+import { colourFor, esc } from "./svg.js";
 
 /** Render the runs' heat maps as one standalone SVG document. */
 export function renderMergeSvg(report: MergeReport): string {
@@ -21,7 +14,7 @@ export function renderMergeSvg(report: MergeReport): string {
   const cellW = 64;
   const cellH = 20;
   const groupW = codecs.length * cellW + 16;
-  const top = 96;
+  const top = 104;
   const width = labelW + report.runs.length * groupW + 10;
   const height = top + rows.length * cellH + 20;
   const body: string[] = [];
@@ -30,10 +23,15 @@ export function renderMergeSvg(report: MergeReport): string {
     body.push(
       `<text x="${x0}" y="${top - 34}" class="group">${esc(`${r + 1}: ${run.label}`)}</text>`,
     );
+    // Long ids break at their last hyphen ("napi" / "external"), so no header runs into the next.
     codecs.forEach((id, i) => {
-      body.push(
-        `<text x="${x0 + i * cellW + cellW / 2}" y="${top - 8}" class="codec" text-anchor="middle">${esc(id)}</text>`,
-      );
+      const cut = id.lastIndexOf("-");
+      const parts = cut > 0 ? [id.slice(0, cut), id.slice(cut + 1)] : [id];
+      parts.forEach((part, k) => {
+        body.push(
+          `<text x="${x0 + i * cellW + cellW / 2}" y="${top - 8 - (parts.length - 1 - k) * 12}" class="codec" text-anchor="middle">${esc(part)}</text>`,
+        );
+      });
     });
   });
   rows.forEach((row, j) => {

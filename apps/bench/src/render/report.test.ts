@@ -8,7 +8,7 @@ import { renderMarkdown } from "./markdown.js";
 import { formatTime } from "./numbers.js";
 import { CAP, colourFor, renderSvg } from "./svg.js";
 import { markdownTable, type Table, textTable } from "./table.js";
-import { c } from "./tables.js";
+import { c, relativeTable } from "./tables.js";
 import { renderTerminal } from "./terminal.js";
 
 // A real `pnpm bench --quick` run on 4 codecs and 3 payloads, recorded (see README).
@@ -69,6 +69,30 @@ describe("renderMarkdown", () => {
         if (cell(row, i + 2) !== "—") expect(cell(row, i + 2)).toMatch(/± \d/);
       }
     }
+  });
+
+  it("leaves out of the relative table the rows with no ratio to the reference", () => {
+    const section = md.split(`## Relative to ${recorded.reference}`)[1]!.split("## ")[0]!;
+    const rows = section
+      .split("\n")
+      .filter((l) => /^\| [^\s-]/.test(l) && !l.startsWith("| payload"));
+    const rated = recorded.relative.filter((r) => r.cells.some((x) => x.ratio !== undefined));
+    expect(rows).toHaveLength(rated.length);
+    for (const row of rows) expect(row).toMatch(/\d\.\d+×/);
+    const unrated = { payload: recorded.payloads[0]!.name, op: "compress-into" };
+    const withUnrated = {
+      ...recorded,
+      relative: [
+        ...recorded.relative,
+        {
+          ...unrated,
+          reference: recorded.reference,
+          fastest: [],
+          cells: [{ codec: codecs[0]!, fastest: false }],
+        },
+      ],
+    };
+    expect(relativeTable(withUnrated).rows).toHaveLength(rated.length);
   });
 
   it("lists unavailable codecs with their reason", () => {

@@ -11,7 +11,8 @@ import { formatTime } from "./numbers.js";
 import { codecColumns, payloadLabel, rowCases, rowKeys } from "./tables.js";
 import { formatRuntime } from "./text.js";
 
-const esc = (s: string) =>
+/** Text for an SVG attribute or element. */
+export const esc = (s: string) =>
   s
     .replaceAll("&", "&amp;")
     .replaceAll("<", "&lt;")

@@ -6,12 +6,10 @@
 // hovering, in a README.
 import { formatBytes } from "@snappykit/workspace/format";
 import type { SweepReport } from "../model/sweep.js";
+import { esc } from "./svg.js";
 import { crossoverInterval } from "./sweep-md.js";
 import { wrapText } from "./table.js";
 import { runtimeLabel } from "./text.js";
-
-const esc = (s: string) =>
-  s.replaceAll("&", "&amp;").replaceAll("<", "&lt;").replaceAll(">", "&gt;");
 
 // Okabe & Ito (2008) without yellow, which is too faint on white.
 const OKABE_ITO = ["#000000", "#E69F00", "#56B4E9", "#009E73", "#0072B2", "#D55E00", "#CC79A7"];

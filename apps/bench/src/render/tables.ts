@@ -92,9 +92,17 @@ export function speedTable(report: BenchReport): Table {
  * Each codec's time as a multiple of the reference's, measured in the same forks' turns,
  * with its interval: "0.42× [0.40, 0.44]". Strong = tied for fastest.
  */
+/**
+ * The rows of `report.relative` with a ratio in some column: ops the reference does not
+ * offer (into-calls, gossip, alloc rows) have none, and the speed table has their times.
+ */
+export const ratedRows = (report: BenchReport) =>
+  report.relative.filter((row) => row.cells.some((x) => x.ratio !== undefined));
+
+/** {@link ratedRows} as multiples of the reference's time, with intervals. */
 export function relativeTable(report: BenchReport): Table {
   const cols = codecColumns(report);
-  const rows = report.relative.map((row) => [
+  const rows = ratedRows(report).map((row) => [
     c(payloadLabel(report, row.payload)),
     c(row.op),
     ...cols.map((id) => {

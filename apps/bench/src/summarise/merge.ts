@@ -1,4 +1,4 @@
-// `--merge`: several bench.json side by side. Times from different machines cannot be tested
+// `bench merge`: several bench.json side by side. Times from different machines cannot be tested
 // against each other, but each run's order of the codecs can: within a run, two codecs of a
 // row were timed in the same forks, so their per-fork ratio has an interval. The runs agree
 // on a case when no other codec of its row is clearly faster in one run and clearly slower in

@@ -55,7 +55,7 @@ export interface AsyncResult {
 }
 
 async function load(entry: string, variant?: string): Promise<SnappyCodec> {
-  const mod = (await import(pathToFileURL(entry).href)) as AdapterModule;
+  const mod = (await import(pathToFileURL(entry).href)) as Partial<AdapterModule>;
   return openTarget(mod, { impl: "adapter", variant }, entry);
 }
 

@@ -7,6 +7,7 @@ import { type Measured, measuredTrees } from "@snappykit/workspace/environment";
 import { formatDuration } from "@snappykit/workspace/format";
 import { adapterTargets } from "@snappykit/workspace/targets";
 import { forkChild } from "../child.js";
+import { inOtherNodes } from "../fuzz.js";
 import type { Target } from "../protocol.js";
 import { describeSpec, type EncoderInputSpec, encoderSpecs } from "./inputs.js";
 import {
@@ -82,8 +83,9 @@ const workerPath = fileURLToPath(
 
 function spawn(
   load: EncoderParentMessage,
+  execPath?: string,
 ): Promise<{ child: ChildProcess; library: string } | { reason: string }> {
-  const { child, stderr } = forkChild(workerPath);
+  const { child, stderr } = forkChild(workerPath, undefined, execPath);
   return new Promise((resolve) => {
     const onExit = (code: number | null, signal: string | null) =>
       resolve({ reason: `exited while loading (${signal ?? code}): ${stderr().trim()}` });
@@ -105,6 +107,7 @@ async function runRow(
   id: string,
   specs: EncoderInputSpec[],
   onDone: (done: number) => void,
+  execPath?: string,
 ): Promise<EncoderRow | { reason: string }> {
   const counts = Object.fromEntries(ENCODER_OUTCOMES.map((o) => [o, 0])) as Record<
     EncoderOutcome,
@@ -129,7 +132,7 @@ async function runRow(
   };
   let next = 0;
   while (next < specs.length) {
-    const started = await spawn(load);
+    const started = await spawn(load, execPath);
     if (!("child" in started)) {
       if (row.restarts < 0) return started;
       throw new Error(`${id} (${load.target}) failed to restart: ${started.reason}`);
@@ -191,16 +194,27 @@ export async function runEncoderFuzz(options: EncoderOptions = {}): Promise<Enco
   let entries = discoverAdapters();
   if (options.codecs) entries = entries.filter((e) => options.codecs!.includes(e.id));
   const { loaded, failed: notLoaded } = await loadAdapters(entries);
-  const subjects = adapterTargets(loaded, { raw: options.raw !== false }).map((t) => ({
-    id: t.id,
-    load: {
-      type: "load" as const,
-      entry: t.entry,
-      target: t.impl,
-      ...(t.impl === "adapter" && t.variant !== undefined && { variant: t.variant }),
-    },
-  }));
-  // As in the safety matrix: one declared not to load in this Node is left out.
+  const subjects: {
+    id: string;
+    load: EncoderParentMessage & { type: "load" };
+    execPath?: string;
+  }[] = [
+    ...adapterTargets(loaded, { raw: options.raw !== false }).map((t) => ({
+      id: t.id,
+      load: {
+        type: "load" as const,
+        entry: t.entry,
+        target: t.impl,
+        ...(t.impl === "adapter" && t.variant !== undefined && { variant: t.variant }),
+      },
+    })),
+    // As in the safety matrix: one declared not to load in this Node runs in a Node line.
+    ...inOtherNodes(notLoaded, options.raw !== false).map((s) => ({
+      id: s.id,
+      load: { type: "load" as const, entry: s.entry, target: s.target },
+      ...(s.execPath !== undefined && { execPath: s.execPath }),
+    })),
+  ];
   const failed = notLoaded
     .filter((f) => !declaredUnloadable(f))
     .map((f) => ({
@@ -213,8 +227,12 @@ export async function runEncoderFuzz(options: EncoderOptions = {}): Promise<Enco
   let base = 0;
   for (const subject of subjects) {
     const label = subject.load.target === "raw" ? `${subject.id} (raw)` : subject.id;
-    const result = await runRow(subject.load, subject.id, specs, (done) =>
-      options.onProgress?.(label, done, specs.length, base + done, runTotal),
+    const result = await runRow(
+      subject.load,
+      subject.id,
+      specs,
+      (done) => options.onProgress?.(label, done, specs.length, base + done, runTotal),
+      subject.execPath,
     );
     base += specs.length;
     if ("reason" in result)

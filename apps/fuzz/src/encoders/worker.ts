@@ -2,7 +2,7 @@
 // rebuilds each input from its spec, and compresses and judges it (judge.ts). One result
 // message per input.
 import { pathToFileURL } from "node:url";
-import type { AdapterModule } from "@snappykit/core";
+import type { AdapterModule, RawModule } from "@snappykit/core";
 import { openTarget } from "@snappykit/workspace/targets";
 import { buildInput, type EncoderInputSpec } from "./inputs.js";
 import { describe, type EncoderSubject, judge } from "./judge.js";
@@ -14,7 +14,7 @@ const send = (message: EncoderChildMessage) => process.send!(message);
 
 async function load(entry: string, target: "adapter" | "raw", variant?: string): Promise<void> {
   try {
-    const mod = (await import(pathToFileURL(entry).href)) as AdapterModule;
+    const mod = (await import(pathToFileURL(entry).href)) as Partial<AdapterModule & RawModule>;
     subject = await openTarget(
       mod,
       target === "raw" ? { impl: "raw" } : { impl: "adapter", variant },

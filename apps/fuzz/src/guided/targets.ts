@@ -214,7 +214,7 @@ export const tsUncompress: GuidedTarget = {
   },
   async load() {
     const ts = await tsCodec();
-    const tsRaw = await (await import("@snappykit/ts")).createRaw();
+    const tsRaw = await (await import("@snappykit/ts/raw")).createRaw();
     const napi = await (await import("@snappykit/napi")).createCodec();
     return (input) => {
       const expected = reference(() => oracleUncompress(input));

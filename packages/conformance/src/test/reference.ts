@@ -6,6 +6,7 @@ import {
   checkUncompressedLength,
   maxCompressedLength,
   outputSpace,
+  type RawModule,
   type SnappyCodec,
   SnappyError,
 } from "@snappykit/core";
@@ -85,12 +86,15 @@ export const referenceModule = {
 };
 export const installed = (name: string) => `${name}@1.0.0`;
 
-/** What fails when `module` is checked as the adapter in folder `id`. */
+/**
+ * What fails when `module` is checked as the adapter in folder `id`, its `createRaw` as
+ * the `./raw` entry.
+ */
 export async function moduleFailures(
-  module: Partial<AdapterModule>,
+  { createRaw, ...module }: Partial<AdapterModule & RawModule>,
   id = "reference",
 ): Promise<string[]> {
-  const loaded = await loadModule(module);
+  const loaded = await loadModule(module, { ...(createRaw && { createRaw }) });
   const failed: string[] = [];
   const checks = [
     ...moduleChecks({ id, installed }),
