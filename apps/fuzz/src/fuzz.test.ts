@@ -15,10 +15,11 @@ import { runCell } from "./runner.js";
 provideFfiLibrary();
 const adapters = discoverAdapters();
 const NODE_FFI = Number(process.versions.node.split(".")[0]) >= 26;
-const entryOf = (id: string) => {
+/** The module a child loads: the adapter's main entry, or its `./raw` entry for a raw cell. */
+const entryOf = (id: string, target: "adapter" | "raw") => {
   const found = adapters.find((a) => a.id === id);
   if (!found) throw new Error(`adapter ${id} not in the workspace`);
-  return found.entry;
+  return target === "raw" ? found.rawEntry : found.entry;
 };
 
 /** The counts an adapter's row must hold at zero. */
@@ -81,7 +82,7 @@ describe("the harness on raw libraries", () => {
       pick("valid: copy-1"),
     ];
     const result = await runCell({
-      entry: entryOf("snappyjs"),
+      entry: entryOf("snappyjs", "raw"),
       target: "raw",
       inputs,
       expected: inputs.map((i) => referenceOutcome(i)),
@@ -101,7 +102,7 @@ describe("the harness on raw libraries", () => {
     const inputs = [pick("valid: legal form: literal of 1 in 1 length byte(s), last")];
     const cell = (target: "raw" | "adapter") =>
       runCell({
-        entry: entryOf("napi-v1"),
+        entry: entryOf("napi-v1", target),
         target,
         inputs,
         expected: inputs.map((i) => referenceOutcome(i)),
@@ -120,7 +121,7 @@ describe("the harness on raw libraries", () => {
     const run = (rssCapBytes: number) =>
       runCell(
         {
-          entry: entryOf("libsnappy"),
+          entry: entryOf("libsnappy", "raw"),
           target: "raw",
           inputs: [bomb],
           expected: [null],

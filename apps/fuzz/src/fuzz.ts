@@ -114,17 +114,20 @@ export interface Subject {
  * are left out, said so. Bun and Deno cannot be the children: the protocol is Node's IPC with
  * its advanced (V8) serialization.
  */
-export function inOtherNodes(failed: readonly FailedAdapter[], withRaw: boolean): Subject[] {
-  return failed.filter(declaredUnloadable).flatMap((f): Subject[] => {
+export function inOtherNodes(
+  failed: readonly FailedAdapter[],
+  withRaw: boolean,
+): (Subject & { target: "adapter" | "raw" })[] {
+  return failed.filter(declaredUnloadable).flatMap((f) => {
     const line = newestLineFor(f.metadata.cannotLoad);
     if (!line) {
       process.stderr.write(`left out: ${f.id}: ${declaredUnloadable(f)}\n`);
       return [];
     }
-    const from = { id: `${f.id}-${line}`, entry: f.entry, execPath: nodeLineBinary(line) };
+    const from = { id: `${f.id}-${line}`, execPath: nodeLineBinary(line) };
     return [
-      { ...from, target: "adapter" },
-      ...(withRaw ? [{ ...from, target: "raw" as const }] : []),
+      { ...from, entry: f.entry, target: "adapter" as const },
+      ...(withRaw ? [{ ...from, entry: f.rawEntry, target: "raw" as const }] : []),
     ];
   });
 }
