@@ -101,7 +101,8 @@ function poolSource(): { source: string; items: Uint8Array[] } {
 export interface Subject {
   id: string;
   entry: string;
-  target: Target;
+  /** A codec's row: its guarded codec or its raw library (framed rows are framed.ts's). */
+  target: Exclude<Target, "framed">;
   variant?: string;
   /** The Node its children run in, when not this one. */
   execPath?: string;

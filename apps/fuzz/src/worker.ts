@@ -20,19 +20,27 @@ type Decompress = (input: Uint8Array, maxLength: number | undefined) => unknown;
 async function framedDecoder(
   id: string,
   codec: SnappyCodec,
-): Promise<(input: Uint8Array) => Promise<Uint8Array>> {
+): Promise<{ library: string; read: (input: Uint8Array) => Promise<Uint8Array> }> {
   const { FRAMED } = await import("@snappykit/bench/framed");
   const impl = FRAMED.find((f) => f.id === id);
   if (!impl) throw new Error(`no framed implementation "${id}"`);
   const decode = impl.decode(codec);
   const none = new Uint8Array(0);
-  if (impl.overCodec) return (input) => decode(none, piecesOf(input));
-  return async (input) => {
-    const { declared, at } = readPrefix(input);
-    const out = await decode(none, piecesOf(input.subarray(at)));
-    if (out.length !== declared)
-      throw new Error(`decoded ${out.length} bytes, the prefix declares ${declared}`);
-    return out;
+  if (impl.overCodec) {
+    return {
+      library: `${impl.library} over ${codec.library}`,
+      read: (input) => decode(none, piecesOf(input)),
+    };
+  }
+  return {
+    library: impl.library,
+    read: async (input) => {
+      const { declared, at } = readPrefix(input);
+      const out = await decode(none, piecesOf(input.subarray(at)));
+      if (out.length !== declared)
+        throw new Error(`decoded ${out.length} bytes, the prefix declares ${declared}`);
+      return out;
+    },
   };
 }
 
@@ -72,9 +80,9 @@ async function load(message: LoadMessage): Promise<void> {
       const codec = await openTarget(mod, { impl: "adapter" }, entry);
       const id = message.framed ?? "";
       const framed = await framedDecoder(id, codec);
-      library = `${id} (over ${codec.library})`;
+      library = framed.library;
       compress = (input) => encodeSszSnappy(codec, input);
-      decompress = (input) => framed(input);
+      decompress = (input) => framed.read(input);
     } else if (target === "adapter") {
       const codec = await openTarget(mod, { impl: "adapter", variant }, entry);
       library = codec.library;
