@@ -51,11 +51,13 @@ export async function staleReportGate(clone) {
   }
   const commit = (subject) =>
     git("-c", "user.name=release-test", "-c", "user.email=t@t", "commit", "-qam", subject);
-  await clone.inRepo(["docs"]);
+  // The clone's first bench build (npm run docs builds it and its dependencies) took ~3 min
+  // on a loaded 2-core machine, past run()'s default of 240 s.
+  await clone.inRepo(["docs"], 600_000);
   await commit("release-test: reports as if measured at HEAD");
   appendFileSync(join(clone.dir, "packages/core/src/index.ts"), "\n// release-test\n");
   await commit("core: a source change the reports did not measure");
-  const checked = await clone.inRepo(["docs", "--", "--check"]).then(
+  const checked = await clone.inRepo(["docs", "--", "--check"], 600_000).then(
     () => null,
     (error) => String(error.message),
   );
