@@ -10,20 +10,14 @@ import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
-import { fileURLToPath } from "node:url";
 import type { CodecTarget } from "@snappykit/workspace/targets";
 import type { PreparedPayload, TargetSpec } from "../model/case.js";
 import type { SoakReport, SoakSeries, SoakTask } from "../model/soak.js";
 import { MARK, writeInputs } from "./fork.js";
 import { clearProgress, type Io, progressPrinter } from "./progress.js";
-import { type ForkCommand, NODE_RUNTIME } from "./runtime.js";
+import { childScript, type ForkCommand, NODE_RUNTIME } from "./runtime.js";
 
-const CHILD_SCRIPT = fileURLToPath(
-  new URL(
-    import.meta.url.endsWith(".ts") ? "../../dist/measure/soak-child.js" : "./soak-child.js",
-    import.meta.url,
-  ),
-);
+const CHILD_SCRIPT = childScript("soak-child.js");
 
 /**
  * Run one task in a fresh process (of this Node, or `command`'s Node line); rejects on a
