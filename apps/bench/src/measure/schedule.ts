@@ -98,12 +98,7 @@ export async function runForks(
         try {
           alive.set(specKey(spec), await start(spec, fork));
         } catch (error) {
-          failures.push({
-            codec: spec.codec,
-            impl: spec.impl,
-            fork,
-            reason: (error as Error).message,
-          });
+          await fail(spec, (error as Error).message);
         }
       }),
     );
