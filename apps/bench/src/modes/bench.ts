@@ -31,7 +31,6 @@ interface Timed extends TimedCases {
 
 export const benchMode: Mode<"bench", BenchSelection, Timed> = {
   kind: "bench",
-  runtime: (opts) => opts.runtime,
 
   select({ opts, log }, catalog) {
     // A bad baseline must fail now, not after minutes of timing.

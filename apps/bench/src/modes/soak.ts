@@ -28,7 +28,6 @@ interface SoakSelection extends Selected {
 
 export const soakMode: Mode<"soak", SoakSelection, Awaited<ReturnType<typeof runSoaks>>> = {
   kind: "soak",
-  runtime: (opts) => opts.runtime,
 
   select({ opts }, catalog) {
     const settings = opts.quick ? QUICK_SOAK : FULL_SOAK;
