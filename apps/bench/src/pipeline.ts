@@ -54,7 +54,7 @@ export async function runPipeline(
   }
   for (const f of catalog.failed) log(`unavailable: ${f.id} (${f.packageName}): ${f.reason}`);
   const selection = mode.select(run, catalog);
-  const runtime = await openRuntime(mode.runtime(opts), log, opts.defaultRuntime);
+  const runtime = await openRuntime(opts.runtime, log, opts.defaultRuntime);
   try {
     // 2. The gate: every payload compressed by the reference, every codec checked against it.
     const reference = gateReference(catalog);

@@ -71,31 +71,18 @@ export function adapterTargets(
  * entry for a raw backend (`name`, the entry, for messages).
  * @throws Error when the module lacks the factory or the variant.
  */
-export async function openTarget(
+export async function openTarget<R extends TargetRef>(
   mod: Partial<AdapterModule & RawModule>,
-  ref: { readonly impl: "raw" },
+  ref: R,
   name: string,
-): Promise<RawBackend>;
-export async function openTarget(
-  mod: Partial<AdapterModule & RawModule>,
-  ref: { readonly impl: "adapter"; readonly variant?: string },
-  name: string,
-): Promise<SnappyCodec>;
-export async function openTarget(
-  mod: Partial<AdapterModule & RawModule>,
-  ref: TargetRef,
-  name: string,
-): Promise<SnappyCodec | RawBackend>;
-export async function openTarget(
-  mod: Partial<AdapterModule & RawModule>,
-  ref: TargetRef,
-  name: string,
-): Promise<SnappyCodec | RawBackend> {
-  const factory = ref.impl === "raw" ? "createRaw" : "createCodec";
+): Promise<R extends { readonly impl: "raw" } ? RawBackend : SnappyCodec> {
+  type Backend = R extends { readonly impl: "raw" } ? RawBackend : SnappyCodec;
+  const target: TargetRef = ref;
+  const factory = target.impl === "raw" ? "createRaw" : "createCodec";
   if (typeof mod[factory] !== "function") throw new Error(`${name} does not export ${factory}`);
-  if (ref.impl === "raw") return mod.createRaw!();
-  if (ref.variant === undefined) return mod.createCodec!();
-  const codec = (await mod.createVariants?.())?.find((v) => v.name === ref.variant);
-  if (!codec) throw new Error(`${name} has no variant "${ref.variant}"`);
-  return codec;
+  if (target.impl === "raw") return (await mod.createRaw!()) as Backend;
+  if (target.variant === undefined) return (await mod.createCodec!()) as Backend;
+  const codec = (await mod.createVariants?.())?.find((v) => v.name === target.variant);
+  if (!codec) throw new Error(`${name} has no variant "${target.variant}"`);
+  return codec as Backend;
 }

@@ -1,19 +1,13 @@
-import type { TimingOptions, Turn } from "../model/timing.js";
+import { QUICK_TIMING, type TimingOptions, type Turn } from "../model/timing.js";
 
 /** Timing settings for tests: a few short batches, enough to exercise every step. */
 export const TINY_TIMING: TimingOptions = {
+  ...QUICK_TIMING,
   forks: 2,
-  extraForks: 0,
-  targetWidthPercent: 5,
   budgetMs: 10_000,
-  warmupMs: 5,
-  timeMs: 10,
-  minSamples: 3,
   sliceMs: 2,
   batchMs: 0.5,
   batchMaxBytes: 256 * 1024,
-  allocationRuns: 3,
-  clock: "wall",
 };
 
 /** A warmed-up case's turns, taken until it has its batches: how many, and the batches. */

@@ -20,6 +20,7 @@ import {
   locate,
   SOURCE_ENV,
 } from "@snappykit/libsnappy-build";
+import type { FailedAdapter } from "@snappykit/workspace";
 import type { CodecTarget } from "@snappykit/workspace/targets";
 
 /** The codec's id in reports and on the command line. */
@@ -42,12 +43,7 @@ const FLAGS = ["-O3", "-march=native", "-std=gnu++17", "-w"];
 /** The `cpp` codec ready to run, or why it is not. */
 export type NativeLoad =
   | { readonly ok: true; readonly target: CodecTarget; readonly program: string }
-  | {
-      readonly ok: false;
-      readonly id: string;
-      readonly packageName: string;
-      readonly reason: string;
-    };
+  | ({ readonly ok: false } & Pick<FailedAdapter, "id" | "packageName" | "reason">);
 
 function compilerVersion(cxx: string): string {
   return execFileSync(cxx, ["--version"], { encoding: "utf8" }).split("\n")[0]!.trim();

@@ -45,6 +45,15 @@ const hex = (n: number) => n.toString(16).padStart(2, "0");
 
 const describe = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
+/** `call`'s result; what it throws, as an error saying `what` failed. */
+async function step<T>(what: string, call: () => T | Promise<T>): Promise<T> {
+  try {
+    return await call();
+  } catch (error) {
+    throw new Error(`${what}: ${describe(error)}`);
+  }
+}
+
 /**
  * Compress every payload with the reference, and check every target against it:
  * `target.compress → reference.uncompress` and `reference.compress → target.uncompress`
@@ -79,63 +88,43 @@ export async function prepareInputs(
     for (const target of targets) {
       // A codec of another runtime answers through its process there (inputs/elsewhere.ts).
       const calls = target.elsewhere?.gate ?? target.backend;
+      const b = target.backend;
+      const [t, r] = [target.codec, reference.codec];
       let compressedBytes = 0;
       for (let i = 0; i < payload.items.length; i++) {
         const item = payload.items[i]!;
-        const fail = (direction: string, detail: string) =>
-          new GateError(label(target), payload.name, direction, i, detail);
-
-        const encodeDirection = `${target.codec}.compress → ${reference.codec}.uncompress`;
-        let compressed: Uint8Array;
-        let roundTrip: Uint8Array;
-        try {
-          compressed = await calls.compress(item);
-        } catch (error) {
-          throw fail(encodeDirection, `compress threw: ${describe(error)}`);
-        }
-        try {
-          roundTrip = reference.backend.uncompress(compressed);
-        } catch (error) {
-          throw fail(encodeDirection, `reference could not decode it: ${describe(error)}`);
-        }
-        const encodeDiff = firstDifference(roundTrip, item);
-        if (encodeDiff) throw fail(encodeDirection, encodeDiff);
-        compressedBytes += compressed.length;
-
-        const decodeDirection = `${reference.codec}.compress → ${target.codec}.uncompress`;
-        let decoded: Uint8Array;
-        try {
-          decoded = await calls.uncompress(referenceCompressed[i]!);
-        } catch (error) {
-          throw fail(decodeDirection, `uncompress threw: ${describe(error)}`);
-        }
-        const decodeDiff = firstDifference(decoded, item);
-        if (decodeDiff) throw fail(decodeDirection, decodeDiff);
-        checks += 2;
-
-        if (target.backend.compressAsync) {
-          const direction = `${target.codec}.compressAsync → ${reference.codec}.uncompress`;
+        const fromReference = referenceCompressed[i]!;
+        // One direction: `roundTrip` must give back the item exactly.
+        const check = async (direction: string, roundTrip: () => Promise<Uint8Array>) => {
           let out: Uint8Array;
           try {
-            out = reference.backend.uncompress(await target.backend.compressAsync(item));
+            out = await roundTrip();
           } catch (error) {
-            throw fail(direction, describe(error));
+            throw new GateError(label(target), payload.name, direction, i, describe(error));
           }
           const diff = firstDifference(out, item);
-          if (diff) throw fail(direction, diff);
+          if (diff) throw new GateError(label(target), payload.name, direction, i, diff);
           checks++;
+        };
+        await check(`${t}.compress → ${r}.uncompress`, async () => {
+          const compressed = await step("compress threw", () => calls.compress(item));
+          compressedBytes += compressed.length;
+          return step("reference could not decode it", () =>
+            reference.backend.uncompress(compressed),
+          );
+        });
+        await check(`${r}.compress → ${t}.uncompress`, () =>
+          step("uncompress threw", () => calls.uncompress(fromReference)),
+        );
+        if (b.compressAsync) {
+          await check(`${t}.compressAsync → ${r}.uncompress`, async () =>
+            reference.backend.uncompress(await b.compressAsync!(item)),
+          );
         }
-        if (target.backend.uncompressAsync) {
-          const direction = `${reference.codec}.compress → ${target.codec}.uncompressAsync`;
-          let out: Uint8Array;
-          try {
-            out = await target.backend.uncompressAsync(referenceCompressed[i]!);
-          } catch (error) {
-            throw fail(direction, describe(error));
-          }
-          const diff = firstDifference(out, item);
-          if (diff) throw fail(direction, diff);
-          checks++;
+        if (b.uncompressAsync) {
+          await check(`${r}.compress → ${t}.uncompressAsync`, () =>
+            b.uncompressAsync!(fromReference),
+          );
         }
       }
       if (target.impl === "adapter") {

@@ -9,12 +9,11 @@ import { readFileSync, writeFileSync } from "node:fs";
 import type { Socket } from "node:net";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
-import { fileURLToPath } from "node:url";
 import type { RowInputs, TargetSpec } from "../model/case.js";
 import type { Allocation, TimingOptions, Turn } from "../model/timing.js";
 import { type CaseWorker, type Described, LocalWorker } from "./local.js";
 import { settleHeap } from "./run.js";
-import { type ForkCommand, NODE_RUNTIME } from "./runtime.js";
+import { childScript, type ForkCommand, NODE_RUNTIME } from "./runtime.js";
 
 const INDEX = "rows.json";
 const DATA = "rows.bin";
@@ -35,20 +34,12 @@ export function writeInputs(dir: string, rows: readonly RowInputs[]): void {
       return at;
     }),
   }));
-  const data = new Uint8Array(offset);
-  let at = 0;
-  for (const r of rows) {
-    for (const item of r.items) {
-      data.set(item, at);
-      at += item.length;
-    }
-  }
   writeFileSync(join(dir, INDEX), JSON.stringify(index));
   writeFileSync(
     join(dir, NATIVE_INDEX),
     index.map((r) => [r.op, r.outputBytes, r.items.length, ...r.items.flat()].join(" ")).join("\n"),
   );
-  writeFileSync(join(dir, DATA), data);
+  writeFileSync(join(dir, DATA), Buffer.concat(rows.flatMap((r) => r.items)));
 }
 
 /** Read what {@link writeInputs} wrote; every item gets its own ArrayBuffer, as in the parent. */
@@ -87,13 +78,7 @@ export class ForkError extends Error {
 /** Loading a target (a wasm compile, a native addon) may take this long on a busy machine. */
 const START_TIMEOUT_MS = 60_000;
 
-// The child runs the built file beside this one; vitest runs this module from src/.
-const CHILD_SCRIPT = fileURLToPath(
-  new URL(
-    import.meta.url.endsWith(".ts") ? "../../dist/measure/fork-child.js" : "./fork-child.js",
-    import.meta.url,
-  ),
-);
+const CHILD_SCRIPT = childScript("fork-child.js");
 
 /**
  * glibc malloc settings for the forks, unless the caller set GLIBC_TUNABLES. With the

@@ -23,7 +23,7 @@ export interface TimedCase {
   readonly slowdown?: number;
 }
 
-const yieldTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+export const yieldTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 const wallNow = () => performance.now() * 1e6;
 const cpuNow = () => {
   const u = process.cpuUsage();

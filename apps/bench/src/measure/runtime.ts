@@ -7,6 +7,7 @@
 // nothing of Chromium.
 import { execFileSync } from "node:child_process";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { repoRoot } from "@snappykit/workspace";
 import { isNodeLine, nodeLineBinary } from "@snappykit/workspace/node-lines";
 import type { RuntimeName } from "../model/options.js";
@@ -31,6 +32,15 @@ export const NODE_RUNTIME: ForkRuntime = {
   version: process.versions.node,
   command: { file: process.execPath, args: ["--expose-gc"] },
 };
+
+/** A child's entry script, built beside this file (vitest runs this module from src/). */
+export const childScript = (file: string): string =>
+  fileURLToPath(
+    new URL(
+      import.meta.url.endsWith(".ts") ? `../../dist/measure/${file}` : `./${file}`,
+      import.meta.url,
+    ),
+  );
 
 const bin = (name: string) => join(repoRoot, "node_modules", ".bin", name);
 

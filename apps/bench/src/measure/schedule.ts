@@ -5,24 +5,12 @@
 // rotates from fork to fork and turn to turn, so no codec always goes first. Each fork of a
 // case yields one number, its median batch time: the unit the statistics work on
 // (summarise/stats.ts).
-// `timeCases` is the step's entry: it picks the workers (child processes, Chromium pages or
-// this process) and prints progress; `runForks` decides the order.
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import type { Browser } from "playwright-core";
-import type { RowInputs, TargetSpec } from "../model/case.js";
+// `runForks` decides the order; time.ts picks the workers and prints progress.
+import type { TargetSpec } from "../model/case.js";
 import type { ForkFailure } from "../model/report.js";
-import type { CaseMeasurement, PlannedCase, Progress, TimingOptions } from "../model/timing.js";
-import { wideRows } from "../summarise/results.js";
+import type { CaseMeasurement, PlannedCase, Progress } from "../model/timing.js";
 import { medianOf } from "../summarise/stats.js";
-import { forkAffinity } from "./affinity.js";
-import { BrowserWorker } from "./browser.js";
-import { ChildWorker, nativeCommand, writeInputs } from "./fork.js";
-import { holdPollingIdle } from "./idle.js";
-import { type CaseWorker, LocalWorker } from "./local.js";
-import { clearProgress, type Io, progressPrinter } from "./progress.js";
-import { type ForkCommand, type ForkRuntime, NODE_RUNTIME, processRuntime } from "./runtime.js";
+import type { CaseWorker } from "./local.js";
 
 /** A row as progress names it: "{codec}/payload/op". */
 export interface RowInfo {
@@ -110,12 +98,7 @@ export async function runForks(
         try {
           alive.set(specKey(spec), await start(spec, fork));
         } catch (error) {
-          failures.push({
-            codec: spec.codec,
-            impl: spec.impl,
-            fork,
-            reason: (error as Error).message,
-          });
+          await fail(spec, (error as Error).message);
         }
       }),
     );
@@ -211,102 +194,3 @@ export async function runForks(
 
 /** Forks whose peak memory makes a case's figure: Lodestar's three fresh processes. */
 export const PEAK_FORKS = 3;
-
-/** A child that does not answer one timing request in this long is killed. */
-const REQUEST_TIMEOUT_MS = 120_000;
-
-/**
- * Time the planned cases in forks (child processes, or this process with `--forks 0`),
- * with live progress on stderr; lost forks are logged.
- */
-export async function timeCases(
-  rows: readonly (RowInputs & { label: string })[],
-  plan: readonly PlannedCase[],
-  timing: TimingOptions,
-  io: Io,
-  log: (line: string) => void,
-  where: {
-    readonly browser?: Browser;
-    readonly runtime?: ForkRuntime;
-    /** With extra forks allowed: the codec whose ratios decide which rows get them. */
-    readonly reference?: string;
-    /** `--pin`: each fork's processes on one CPU (affinity.ts). */
-    readonly pin?: boolean;
-  } = {},
-): Promise<
-  Awaited<ReturnType<typeof runForks>> & { readonly cpuIdle: string; readonly affinity: string }
-> {
-  const forks = Math.max(1, timing.forks);
-  // A native program reads its inputs from the folder even when nothing else forks.
-  const inputsDir =
-    timing.forks === 0 && !plan.some((c) => c.spec.native || c.spec.runtime)
-      ? undefined
-      : mkdtempSync(join(tmpdir(), "snappykit-bench-"));
-  let measured: Awaited<ReturnType<typeof runForks>>;
-  const idle = holdPollingIdle();
-  // Pinning applies to fork processes only: not to a browser's pages or --forks 0.
-  const affinity =
-    where.browser || timing.forks === 0 ? forkAffinity(false) : forkAffinity(where.pin === true);
-  try {
-    if (inputsDir) writeInputs(inputsDir, rows);
-    const { browser, runtime, reference } = where;
-    const command = runtime?.command ?? NODE_RUNTIME.command!;
-    const others: StartWorker = browser
-      ? (spec) => BrowserWorker.start(spec, browser, rows, timing, REQUEST_TIMEOUT_MS)
-      : inputsDir && timing.forks > 0
-        ? (spec, fork) =>
-            ChildWorker.start(
-              spec,
-              inputsDir,
-              timing,
-              REQUEST_TIMEOUT_MS,
-              affinity.command(command, fork),
-            )
-        : (spec) => LocalWorker.start(spec, rows, timing);
-    // Native programs run as processes of their own whatever the runtime (no JavaScript),
-    // and a codec of another runtime in that runtime's (inputs/elsewhere.ts).
-    const runtimes = new Map<string, ForkCommand>();
-    const commandOf = (spec: TargetSpec, dir: string): ForkCommand | undefined => {
-      if (spec.native) return nativeCommand(spec, dir, timing);
-      if (!spec.runtime) return undefined;
-      if (!runtimes.has(spec.runtime)) {
-        runtimes.set(spec.runtime, processRuntime(spec.runtime).command!);
-      }
-      return runtimes.get(spec.runtime);
-    };
-    const start: StartWorker = (spec, fork) => {
-      const own = inputsDir && commandOf(spec, inputsDir);
-      return own
-        ? ChildWorker.start(
-            spec,
-            inputsDir,
-            timing,
-            REQUEST_TIMEOUT_MS,
-            affinity.command(own, fork),
-          )
-        : others(spec, fork);
-    };
-    measured = await runForks(
-      plan,
-      rows.map((r) => ({ label: r.label })),
-      forks,
-      start,
-      progressPrinter(io.stderr),
-      reference !== undefined && timing.forks > 0 && timing.extraForks > 0
-        ? {
-            extraForks: timing.extraForks,
-            deadline: performance.now() + timing.budgetMs,
-            wideRows: (ms) => wideRows(ms, reference, timing.targetWidthPercent),
-          }
-        : undefined,
-    );
-  } finally {
-    idle.release();
-    if (inputsDir) rmSync(inputsDir, { recursive: true, force: true });
-  }
-  clearProgress(io.stderr);
-  for (const f of measured.failures) {
-    log(`fork ${f.fork + 1} lost ${f.codec}${f.impl === "raw" ? " (raw)" : ""}: ${f.reason}`);
-  }
-  return { ...measured, cpuIdle: idle.note, affinity: affinity.note };
-}

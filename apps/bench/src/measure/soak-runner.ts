@@ -10,20 +10,15 @@ import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
-import { fileURLToPath } from "node:url";
 import type { CodecTarget } from "@snappykit/workspace/targets";
+import { mean, sum } from "simple-statistics";
 import type { PreparedPayload, TargetSpec } from "../model/case.js";
 import type { SoakReport, SoakSeries, SoakTask } from "../model/soak.js";
 import { MARK, writeInputs } from "./fork.js";
 import { clearProgress, type Io, progressPrinter } from "./progress.js";
-import { type ForkCommand, NODE_RUNTIME } from "./runtime.js";
+import { childScript, type ForkCommand, NODE_RUNTIME } from "./runtime.js";
 
-const CHILD_SCRIPT = fileURLToPath(
-  new URL(
-    import.meta.url.endsWith(".ts") ? "../../dist/measure/soak-child.js" : "./soak-child.js",
-    import.meta.url,
-  ),
-);
+const CHILD_SCRIPT = childScript("soak-child.js");
 
 /**
  * Run one task in a fresh process (of this Node, or `command`'s Node line); rejects on a
@@ -53,6 +48,8 @@ export function soakInChild(
   });
 }
 
+const SCENARIOS = ["gossip", "big-blob"] as const;
+
 /** One codec × scenario's series, as its child reported it. */
 export interface SoakRun {
   readonly codec: CodecTarget;
@@ -79,29 +76,24 @@ export async function runSoaks(
   const failures: SoakReport["failures"][number][] = [];
   try {
     // One folder per scenario, rows in SOAK_ROWS order: the items, then the reference's bytes.
-    const dirs = { gossip: join(inputsDir, "gossip"), "big-blob": join(inputsDir, "big-blob") };
-    for (const scenario of ["gossip", "big-blob"] as const) {
+    const dirOf = (scenario: string) => join(inputsDir, scenario);
+    for (const scenario of SCENARIOS) {
       const p = inputs[scenario];
-      mkdirSync(dirs[scenario]);
-      writeInputs(dirs[scenario], [
+      mkdirSync(dirOf(scenario));
+      writeInputs(dirOf(scenario), [
         { payload: p.payload.name, op: "compress", outputBytes: 0, items: p.payload.items },
         { payload: p.payload.name, op: "uncompress", outputBytes: 0, items: p.referenceCompressed },
       ]);
     }
-    const runs = codecs.flatMap((a) =>
-      (["gossip", "big-blob"] as const).map((scenario) => ({ a, scenario })),
-    );
+    const runs = codecs.flatMap((a) => SCENARIOS.map((scenario) => ({ a, scenario })));
     const progress = progressPrinter(io.stderr);
     const blobTimes: number[] = [];
     let index = 0;
     // ETA: gossip runs take their seconds; a big-blob run as long as the ones before it.
     const eta = () => {
-      const left = runs.slice(index);
-      const blobGuess =
-        blobTimes.length > 0 ? blobTimes.reduce((x, y) => x + y, 0) / blobTimes.length : 8000;
-      return left.reduce(
-        (ms, r) => ms + (r.scenario === "gossip" ? seconds * 1000 + 500 : blobGuess),
-        0,
+      const blob = blobTimes.length > 0 ? mean(blobTimes) : 8000;
+      return sum(
+        runs.slice(index).map((r) => (r.scenario === "gossip" ? seconds * 1000 + 500 : blob)),
       );
     };
     for (const { a, scenario } of runs) {
@@ -128,7 +120,7 @@ export async function runSoaks(
       };
       try {
         const series = await soakInChild(
-          { spec, inputsDir: dirs[scenario], scenario, seconds, rounds },
+          { spec, inputsDir: dirOf(scenario), scenario, seconds, rounds },
           // Generous: a slow JS codec takes ~2 s a round on this VM when it is busy.
           60_000 + (scenario === "gossip" ? seconds * 1000 : rounds * 10_000),
           command,

@@ -9,8 +9,7 @@ import { PerformanceObserver } from "node:perf_hooks";
 import { SAMPLE_MS, SOAK_ROWS, type SoakSeries, type SoakTask } from "../model/soak.js";
 import { MARK, readInputs } from "./fork.js";
 import { loadTarget } from "./local.js";
-
-const yieldTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+import { yieldTurn } from "./run.js";
 
 /** Run one task in this process. */
 export async function runSoakTask(task: SoakTask): Promise<SoakSeries> {
@@ -22,10 +21,13 @@ export async function runSoakTask(task: SoakTask): Promise<SoakSeries> {
   const b = target.backend;
   // Start from a collected heap: reading the inputs left a file-sized buffer behind.
   const gc = (globalThis as { gc?: () => void }).gc;
-  for (let k = 0; k < 2 && gc; k++) {
-    gc();
-    await yieldTurn();
-  }
+  const collect = async () => {
+    for (let k = 0; k < 2 && gc; k++) {
+      gc();
+      await yieldTurn();
+    }
+  };
+  await collect();
   const maxRssBefore = process.resourceUsage().maxRSS * 1024;
   const gcPauses: number[] = [];
   const observer = new PerformanceObserver((list) => {
@@ -73,10 +75,7 @@ export async function runSoakTask(task: SoakTask): Promise<SoakSeries> {
   // What a full collection gives back: tells garbage not yet collected from memory lost.
   let rssAfterGc = 0;
   if (gc) {
-    for (let k = 0; k < 2; k++) {
-      gc();
-      await yieldTurn();
-    }
+    await collect();
     rssAfterGc = process.memoryUsage.rss();
   }
   if (sink < 0) throw new Error("unreachable"); // keeps the outputs observable

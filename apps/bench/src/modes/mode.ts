@@ -7,7 +7,7 @@ import type { Catalog } from "../inputs/catalog.js";
 import type { OpenRuntime } from "../measure/launch.js";
 import type { Io } from "../measure/progress.js";
 import type { BenchPayload, PreparedInputs, Target } from "../model/case.js";
-import type { CliOptions, RuntimeName } from "../model/options.js";
+import type { CliOptions } from "../model/options.js";
 import type { Outcome, ReportKind, Reports } from "../model/outcome.js";
 import type { Environment } from "../model/report.js";
 
@@ -60,8 +60,6 @@ export interface ReadingMode {
 /** One mode: its stages of the pipeline, and the kind of report it makes. */
 export interface Mode<K extends ReportKind, S extends Selected = Selected, M = unknown> {
   readonly kind: K;
-  /** The runtime its forks run in (`--runtime` for the payload run; Node otherwise). */
-  runtime(opts: CliOptions): RuntimeName;
   /** 1. What to run, every name checked before anything is timed. */
   select(run: RunContext, catalog: Catalog): S;
   /** Full settings and nothing filtered: the report replaces the one in apps/bench/results. */

@@ -28,7 +28,6 @@ interface SoakSelection extends Selected {
 
 export const soakMode: Mode<"soak", SoakSelection, Awaited<ReturnType<typeof runSoaks>>> = {
   kind: "soak",
-  runtime: (opts) => opts.runtime,
 
   select({ opts }, catalog) {
     const settings = opts.quick ? QUICK_SOAK : FULL_SOAK;
@@ -36,11 +35,7 @@ export const soakMode: Mode<"soak", SoakSelection, Awaited<ReturnType<typeof run
     // Gated like the payload run's inputs: every codec round-trips every message and the
     // blob with the reference, and uncompress decodes the reference's bytes.
     const source = catalog.payloads;
-    const messages = gossipOrder().map((name) => {
-      const p = source.all.find((x) => x.name === name);
-      if (!p) throw new Error(`fixture payload "${name}" is missing`);
-      return p.items[0]!;
-    });
+    const messages = gossipOrder().map((name) => streamParts(source, [name])[0]!);
     const blob = repeatTo(streamParts(source, STREAM_SOURCES.blocks), BLOB_BYTES);
     const targets = codecs.map(codecTarget);
     return {

@@ -44,7 +44,6 @@ interface SweepMeasured extends TimedCases {
 
 export const sweepMode: Mode<"sweep", SweepSelection, SweepMeasured> = {
   kind: "sweep",
-  runtime: (opts) => opts.runtime,
 
   select({ opts }, catalog) {
     const ops = selectOps(opts.ops, SWEEP_OPS.map(getOp), "op for bench sweep");

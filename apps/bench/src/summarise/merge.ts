@@ -11,7 +11,7 @@ import {
   type MergeReport,
 } from "../model/merge.js";
 import { type BenchReport, type CaseResult, runtimeOf } from "../model/report.js";
-import { caseRatio } from "./results.js";
+import { caseRatio, rowKey, rowsOf } from "./results.js";
 import { sideOfOne } from "./stats.js";
 
 export const MERGE_METHOD =
@@ -27,18 +27,6 @@ export function runLabel(report: BenchReport): string {
   const r = runtimeOf(e);
   const runtime = `${r.name.startsWith("node") ? "Node" : (RUNTIME_NAMES[r.name] ?? r.name)} ${r.version.replace(/^v/, "")}`;
   return `${runtime} · ${e.os.split(" ")[0]} ${e.arch} · ${e.cpu} × ${e.cores}`;
-}
-
-const key = (c: Pick<CaseResult, "payload" | "op">) => `${c.payload}\u0000${c.op}`;
-
-/** Per run and row: each adapter case of the row. */
-function rowsOf(report: BenchReport): Map<string, CaseResult[]> {
-  const rows = new Map<string, CaseResult[]>();
-  for (const c of report.cases) {
-    if (c.impl !== "adapter" || !Number.isFinite(c.p50)) continue;
-    rows.set(key(c), [...(rows.get(key(c)) ?? []), c]);
-  }
-  return rows;
 }
 
 /** -1: a clearly faster than b in this run, 1: clearly slower, 0: not told apart. */
@@ -65,17 +53,17 @@ export function mergeReports(
     mode: r.mode,
     forks: r.timing.forks,
   }));
-  const rows = reports.map(rowsOf);
+  const rows = reports.map((r) => rowsOf(r.cases));
   // Every adapter case of any run, in the first run's order, then the others'.
   const seen = new Map<string, { codec: string; payload: string; op: string }>();
   for (const r of reports) {
     for (const c of r.cases) {
-      if (c.impl === "adapter") seen.set(`${c.codec}\u0000${key(c)}`, c);
+      if (c.impl === "adapter") seen.set(`${c.codec}\u0000${rowKey(c)}`, c);
     }
   }
   const cases: MergedCase[] = [...seen.values()].map(({ codec, payload, op }) => {
     const cells = rows.map((row, i): MergedCell | null => {
-      const cs = row.get(key({ payload, op })) ?? [];
+      const cs = row.get(rowKey({ payload, op })) ?? [];
       const c = cs.find((x) => x.codec === codec);
       if (!c) return null;
       const rel = reports[i]!.relative.find((x) => x.payload === payload && x.op === op);
@@ -91,7 +79,7 @@ export function mergeReports(
     });
     const swapsWith = new Set<string>();
     const sides = rows.map((row) => {
-      const cs = row.get(key({ payload, op })) ?? [];
+      const cs = row.get(rowKey({ payload, op })) ?? [];
       const c = cs.find((x) => x.codec === codec);
       return new Map(c ? cs.filter((x) => x !== c).map((x) => [x.codec, order(c, x)]) : []);
     });

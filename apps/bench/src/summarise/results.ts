@@ -54,15 +54,22 @@ export function caseRatio(a: CaseResult, b: CaseResult): Estimate {
   return pairedRatio(forkValues(a), forkValues(b));
 }
 
-/** Relative figures for every row of adapter cases. */
-export function relativeRows(cases: readonly CaseResult[], reference: string): RelativeRow[] {
+/** The timed adapter cases of each row (payload × op), by {@link rowKey}. */
+export function rowsOf(cases: readonly CaseResult[]): Map<string, CaseResult[]> {
   const rows = new Map<string, CaseResult[]>();
   for (const c of cases) {
     if (c.impl !== "adapter" || !Number.isFinite(c.p50)) continue;
-    const k = `${c.payload}\u0000${c.op}`;
-    rows.set(k, [...(rows.get(k) ?? []), c]);
+    rows.set(rowKey(c), [...(rows.get(rowKey(c)) ?? []), c]);
   }
-  return [...rows.values()].map((row) => {
+  return rows;
+}
+
+/** A row's key: its payload and op. */
+export const rowKey = (c: Pick<CaseResult, "payload" | "op">) => `${c.payload}\u0000${c.op}`;
+
+/** Relative figures for every row of adapter cases. */
+export function relativeRows(cases: readonly CaseResult[], reference: string): RelativeRow[] {
+  return [...rowsOf(cases).values()].map((row) => {
     const ref = row.find((c) => c.codec === reference);
     const best = row.reduce((a, b) => (b.p50 < a.p50 ? b : a));
     const cells = row.map((c) => {
