@@ -22,4 +22,12 @@ describe("measuredTrees", () => {
     expect(m.commit).toBe(git("rev-parse", "HEAD"));
     expect(typeof m.dirty).toBe("boolean");
   });
+
+  it("finds the package of a runtime's row or a variant by its longest folder-name prefix", () => {
+    const m = measuredTrees("@snappykit/fuzz", ["ffi-node26", "napi-v1", "napi-wasi-raw"]);
+    expect(Object.keys(m.trees)).toEqual(
+      expect.arrayContaining(["packages/ffi", "packages/napi-v1", "packages/napi-wasi"]),
+    );
+    expect(Object.keys(m.trees)).not.toContain("packages/napi");
+  });
 });

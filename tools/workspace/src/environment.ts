@@ -69,6 +69,19 @@ export interface Measured {
 }
 
 /**
+ * The package a report's codec id is measured from: `packages/<id>`, or for a variant or a
+ * runtime's row (`napi-copy`, `ffi-node26`) the package whose folder name is the id's longest
+ * `<name>-` prefix.
+ */
+function adapterOf(id: string, packages: readonly WorkspacePackage[]) {
+  const named = (p: WorkspacePackage) => p.relDir.replace(/^packages\//, "");
+  return packages
+    .filter((p) => p.relDir.startsWith("packages/"))
+    .filter((p) => named(p) === id || id.startsWith(`${named(p)}-`))
+    .sort((a, b) => named(b).length - named(a).length)[0];
+}
+
+/**
  * The git trees of the packages a run of `app` measures: the adapters `ids` (folders under
  * packages/), the packages `app` depends on and everything those depend on, apps and tools
  * left out (they measure; they are not measured).
@@ -80,7 +93,7 @@ export function measuredTrees(app: string, ids: readonly string[], root = repoRo
     Object.keys((p?.pkg.dependencies as Record<string, string> | undefined) ?? {});
   const queue = [
     ...deps(byName.get(app)),
-    ...packages.filter((p) => ids.some((id) => p.relDir === `packages/${id}`)).map((p) => p.name),
+    ...ids.flatMap((id) => adapterOf(id, packages)?.name ?? []),
   ];
   const dirs = new Set<string>();
   for (const name of queue) {
