@@ -16,9 +16,6 @@ import { wrapText } from "./table.js";
 import { codecColumns, payloadLabel, rowCases, rowKeys } from "./tables.js";
 import { formatRuntime, runtimeLabel } from "./text.js";
 
-/** The width the charts are drawn at: GitHub's README column, so 1 unit is 1 px there. */
-export const WIDTH = 830;
-
 /** Factor at which the heat maps' colour scale saturates. */
 export const CAP = 32;
 
@@ -28,6 +25,9 @@ const CONFIG = {
   padding: 10,
   title: { anchor: "start", fontSize: 17, subtitleFontSize: 12, subtitleColor: "#475569" },
   axis: { labelFontSize: 12, titleFontSize: 12, labelColor: "#334155" },
+  axisBand: { ticks: false, domain: false, labelLimit: 0, labelColor: "#0f172a" },
+  axisXBand: { labelFontWeight: 600, labelColor: "#334155" },
+  text: { baseline: "middle", fontSize: 12 },
   legend: { labelFontSize: 12, titleFontSize: 12, labelLimit: 0 },
   view: { stroke: "#999" },
   concat: { spacing: 14 },
@@ -43,30 +43,29 @@ interface Headless {
 }
 
 /**
- * `spec` drawn as a standalone SVG document: what Vega's `toSVG()` does, synchronously (the
- * data is inline), as every renderer of a report returns its text.
+ * A chart, `title` over `subtitle` (wrapped to the width) over `body` (concatenated views),
+ * as a standalone SVG document described by `description`: what Vega's `toSVG()` does,
+ * synchronously (the data is inline), as every renderer of a report returns its text.
  */
-export function toSvg(spec: TopLevelSpec, title: string): string {
+function toSvg(description: string, title: string, subtitle: string[], body: object): string {
   // Without a canvas Vega guesses a text's width as 0.8 em a character, which leaves wide
   // margins; 0.62 em is nearer the sans-serif faces a browser shows (chart.test.ts checks).
   (vega as unknown as Headless).textMetrics.width = (item, text) =>
     0.62 * `${text ?? ""}`.length * (item.fontSize ?? 11);
-  const view = new vega.View(vega.parse(compile({ ...spec, config: CONFIG }).spec), {
-    renderer: "none",
-  });
+  const spec = { title: { text: title, subtitle: fit(subtitle) }, ...body, config: CONFIG };
+  const view = new vega.View(vega.parse(compile(spec as TopLevelSpec).spec), { renderer: "none" });
   view.run();
   const size = view as unknown as { _viewWidth: number; _viewHeight: number };
   const p = view.padding() as { left: number; right: number; top: number; bottom: number };
   const [x, y] = view.origin();
+  const [w, h] = [size._viewWidth + p.left + p.right, size._viewHeight + p.top + p.bottom];
   const svg = new (vega as unknown as Headless).SVGStringRenderer()
-    .initialize(null, size._viewWidth + p.left + p.right, size._viewHeight + p.top + p.bottom, [
-      p.left + x,
-      p.top + y,
-    ])
+    .initialize(null, w, h, [p.left + x, p.top + y])
     .background("#fff")
     .render((view.scenegraph() as unknown as { root: unknown }).root)
     .svg();
-  return `${svg.replace(/^<svg /, '<svg role="img" ').replace(/>/, `><title>${esc(title)}</title>`)}\n`;
+  const head = `<svg role="img" `;
+  return `${svg.replace(/^<svg /, head).replace(/>/, `><title>${esc(description)}</title>`)}\n`;
 }
 
 /** `texts` as lines of at most `width` characters (100 of 12 px text fill the chart's width). */
@@ -101,98 +100,61 @@ const HEAT = {
   },
 } as const;
 
-/**
- * One heat-map panel: `cells` on x × y bands (in the orders given), each coloured by its
- * factor, outlined in `outline` colour when marked; a missing factor is a grey cell.
- */
-function heatmap(
-  cells: readonly Cell[],
-  {
-    xs,
-    ys,
-    step,
-    height,
-    title,
-    outline,
-    angle,
-    yAxis = true,
-  }: {
-    xs: readonly string[];
-    ys: readonly string[];
-    step: number;
-    height: number;
-    title: string;
-    outline: string;
-    /** Of the column labels: 0 when a label fits its column. */
-    angle: number;
-    /** Whether the row labels are drawn (side by side, only the first panel's are). */
-    yAxis?: boolean;
-  },
-  fontSize: number,
-) {
-  const dark = `datum.factor > ${Math.sqrt(CAP) * 0.8}`;
-  // The main text in bold on outlined cells: a layer each, as text marks have no weight channel.
-  const text = (field: "text" | "sub", dy: number, size: number, bold?: boolean) => ({
+/** A heat map's layout: its columns and rows in order, their sizes, its title and outline. */
+interface Panel {
+  readonly xs: readonly string[];
+  readonly ys: readonly string[];
+  readonly step: number;
+  readonly height: number;
+  readonly title: string;
+  readonly outline: string;
+  readonly fontSize: number;
+  /** Of the column labels: 0 when a label fits its column. */
+  readonly angle: number;
+  /** Whether the row labels are drawn (side by side, only the first panel's are). */
+  readonly yAxis: boolean;
+}
+
+/** One heat map: `cells` on x × y bands, each coloured by its factor (none: grey). */
+function heatmap(cells: readonly Cell[], o: Panel) {
+  // The main text in bold on outlined cells: a layer each, as text has no weight channel.
+  const text = (field: "text" | "sub", dy: number, fontSize: number, bold?: boolean) => ({
     ...(bold !== undefined && { transform: [{ filter: `${bold ? "" : "!"}datum.outline` }] }),
-    mark: { type: "text", dy, fontSize: size, baseline: "middle", fontWeight: bold ? 700 : 400 },
+    mark: { type: "text", dy, fontSize, fontWeight: bold ? 700 : 400 },
     encoding: {
       text: { field },
-      color: { condition: { test: dark, value: "#fff" }, value: "#111827" },
+      color: { condition: { test: DARK, value: "#fff" }, value: "#111" },
     },
   });
+  const axis = { labelAngle: o.angle, labelFontSize: o.fontSize, orient: "top" };
   return {
-    title: { text: title, fontSize: 14 },
+    title: { text: o.title, fontSize: 14 },
     view: { stroke: null },
-    width: { step },
-    height: { step: height },
+    width: { step: o.step },
+    height: { step: o.height },
     data: { values: cells },
     encoding: {
-      x: {
-        field: "x",
-        type: "nominal",
-        scale: { domain: xs },
-        axis: {
-          orient: "top",
-          title: null,
-          labelAngle: angle,
-          ...(angle !== 0 && { labelAlign: "left" }),
-          labelFontWeight: 600,
-          ticks: false,
-          domain: false,
-          labelFontSize: fontSize,
-          labelColor: "#334155",
-        },
-      },
-      y: {
-        field: "y",
-        type: "nominal",
-        scale: { domain: ys },
-        axis: yAxis && {
-          title: null,
-          ticks: false,
-          domain: false,
-          labelLimit: 0,
-          labelFontSize: fontSize + 1,
-          labelColor: "#0f172a",
-        },
-      },
+      x: { field: "x", type: "nominal", scale: { domain: o.xs }, title: null, axis },
+      y: { field: "y", type: "nominal", scale: { domain: o.ys }, title: null, axis: o.yAxis && {} },
     },
     layer: [
       {
-        mark: { type: "rect", width: { band: 0.98 }, height: { band: 0.94 } },
+        mark: { type: "rect", width: { band: 0.98 }, height: { band: 0.94 }, strokeWidth: 2 },
         encoding: {
           color: { condition: { test: "datum.factor == null", value: "#f1f5f9" }, ...HEAT },
-          stroke: { condition: { test: "datum.outline", value: outline }, value: null },
-          strokeWidth: { value: 2 },
+          stroke: { condition: { test: "datum.outline", value: o.outline }, value: null },
           description: { field: "description" },
         },
       },
       ...(cells.some((c) => c.sub)
         ? [text("text", -7, 12, true), text("text", -7, 12, false), text("sub", 8, 11)]
-        : [text("text", 0, fontSize)]),
+        : [text("text", 0, o.fontSize)]),
     ],
   };
 }
+
+/** Cells this dark get white text. */
+const DARK = `datum.factor > ${Math.sqrt(CAP) * 0.8}`;
 
 /**
  * The bench's chart: one panel per payload, rows codecs, columns ops, each cell the codec's
@@ -205,69 +167,50 @@ export function renderSvg(report: BenchReport): string {
   const keys = rowKeys(report);
   const runtime = new Map(report.codecs.map((k) => [k.id, k.runtime]));
   const label = (id: string) => `${id} (${runtime.get(id) ?? ""})`;
-  const levels = reportLevels(report);
-  const e = report.environment;
   const panels = [...new Set(keys.map((k) => k.payload))].flatMap((payload) => {
     const all = keys.filter((k) => k.payload === payload).map((k) => k.op);
     // At most four ops side by side, so an interval fits its cell; a payload with more (the
     // gossip payloads' client-pattern and allocation rows) continues below.
     return Array.from({ length: Math.ceil(all.length / 4) }, (_, i) => {
       const ops = all.slice(i * 4, i * 4 + 4);
-      const rows = ops.map((op) => ({ op, cases: rowCases(report, payload, op) }));
-      const codecs = codecColumns(report).filter((id) => rows.some((r) => r.cases.has(id)));
-      const cells = rows.flatMap(({ op, cases }) => {
+      const cases = new Map(ops.map((op) => [op, rowCases(report, payload, op)]));
+      const codecs = codecColumns(report).filter((id) => ops.some((op) => cases.get(op)!.has(id)));
+      const cells = ops.flatMap((op) => {
         // Each op's own yardstick: its fastest codec on this payload.
-        const best = Math.min(...[...cases.values()].map((c) => c.p50).filter(Number.isFinite));
-        const fastest =
-          report.relative.find((r) => r.payload === payload && r.op === op)?.fastest ?? [];
+        const times = [...cases.get(op)!.values()].map((c) => c.p50).filter(Number.isFinite);
+        const tied = report.relative.find((r) => r.payload === payload && r.op === op)?.fastest;
         return codecs.map((id): Cell => {
-          const r = cases.get(id);
-          const at = `${id} · ${payload} · ${op}`;
+          const r = cases.get(op)!.get(id);
+          const at = { x: op, y: label(id), description: `${id} · ${payload} · ${op}` };
           if (!r || !Number.isFinite(r.p50))
-            return { x: op, y: label(id), text: "", sub: "", description: `${at}: not run` };
+            return { ...at, text: "", sub: "", description: `${at.description}: not run` };
           return {
-            x: op,
-            y: label(id),
-            factor: r.p50 / best,
+            ...at,
+            factor: r.p50 / Math.min(...times),
             text: formatTime(r.p50),
             sub: r.ci ? `${formatTime(r.ci.low)}–${formatTime(r.ci.high)}` : "no interval",
-            outline: fastest.includes(id),
-            description: at,
+            outline: tied?.includes(id) ?? false,
           };
         });
       });
       const title = i === 0 ? payloadLabel(report, payload) : "";
-      return heatmap(
-        cells,
-        {
-          xs: ops,
-          ys: codecs.map(label),
-          step: 150,
-          height: 32,
-          title,
-          outline: "#0f172a",
-          angle: 0,
-        },
-        12,
-      );
+      const layout = { step: 150, height: 32, outline: "#0f172a", fontSize: 12, angle: 0 };
+      return heatmap(cells, { ...layout, xs: ops, ys: codecs.map(label), title, yAxis: true });
     });
   });
-  const forks = report.timing.forks === 0 ? "1 in-process run" : `${report.timing.forks} forks`;
+  const { timing, environment: e } = report;
+  const forks = timing.forks === 0 ? "1 in-process run" : `${timing.forks} forks`;
+  const levels = reportLevels(report);
   return toSvg(
-    {
-      title: {
-        text: "Snappy time per op (lower is faster)",
-        subtitle: fit([
-          `Median of ${forks} (child processes), ${report.mode} run, ${report.timing.clock ?? "wall"} clock; under each time, its ${levels.cases} interval.`,
-          `Outlined: the fastest, or not distinguishable from it (${levels.ratios} interval of the ratio).`,
-          `${e.cpu} × ${e.cores} · ${formatRuntime(e)} · ${e.date.slice(0, 10)} · commit ${(e.commit ?? "unknown").slice(0, 12)}`,
-          "Colour: times the fastest codec on that payload and op (async ops: the fastest async codec)",
-        ]),
-      },
-      vconcat: panels,
-      resolve: { scale: { color: "shared" } },
-    } as TopLevelSpec,
     "Snappy time per op, per payload and op, coloured by times the fastest codec",
+    "Snappy time per op (lower is faster)",
+    [
+      `Median of ${forks} (child processes), ${report.mode} run, ${timing.clock ?? "wall"} clock; under each time, its ${levels.cases} interval.`,
+      `Outlined: the fastest, or not distinguishable from it (${levels.ratios} interval of the ratio).`,
+      `${e.cpu} × ${e.cores} · ${formatRuntime(e)} · ${e.date.slice(0, 10)} · commit ${(e.commit ?? "unknown").slice(0, 12)}`,
+      "Colour: times the fastest codec on that payload and op (async ops: the fastest async codec)",
+    ],
+    { vconcat: panels },
   );
 }
 
@@ -277,8 +220,8 @@ export function renderSvg(report: BenchReport): string {
  * row's fastest in that run; a cell whose codec the runs do not agree on is outlined in red.
  */
 export function renderMergeSvg(report: MergeReport): string {
-  const codecs = [...new Set(report.cases.map((c) => c.codec))].sort();
-  const rows = [...new Set(report.cases.map((c) => `${c.payload} · ${c.op}`))];
+  const xs = [...new Set(report.cases.map((c) => c.codec))].sort();
+  const ys = [...new Set(report.cases.map((c) => `${c.payload} · ${c.op}`))];
   const panels = report.runs.map((run, r) => {
     const cells = report.cases.flatMap((c): Cell[] => {
       const cell = c.cells[r];
@@ -286,53 +229,29 @@ export function renderMergeSvg(report: MergeReport): string {
       const inRow = report.cases.filter((k) => k.payload === c.payload && k.op === c.op);
       const best = Math.min(...inRow.map((k) => k.cells[r]?.p50 ?? Number.POSITIVE_INFINITY));
       const text = cell.ratio === undefined ? `#${cell.rank}` : formatRatio(cell.ratio);
-      return [
-        {
-          x: c.codec,
-          y: `${c.payload} · ${c.op}`,
-          factor: cell.p50 / best,
-          text,
-          outline: !c.agrees,
-          description: `${c.codec} · ${c.payload} · ${c.op} · run ${r + 1}: ${text}, rank ${cell.rank}${c.agrees ? "" : `; swaps with ${c.swapsWith.join(", ")}`}`,
-        },
-      ];
+      const swaps = c.agrees ? "" : `; swaps with ${c.swapsWith.join(", ")}`;
+      const y = `${c.payload} · ${c.op}`;
+      const description = `${c.codec} · ${y} · run ${r + 1}: ${text}, rank ${cell.rank}${swaps}`;
+      return [{ x: c.codec, y, factor: cell.p50 / best, text, outline: !c.agrees, description }];
     });
-    return heatmap(
-      cells,
-      {
-        xs: codecs,
-        ys: rows,
-        step: 64,
-        height: 20,
-        title: `${r + 1}: ${run.label}`,
-        outline: "#dc2626",
-        angle: -40,
-        yAxis: r === 0,
-      },
-      11,
-    );
+    const layout = { step: 64, height: 20, outline: "#dc2626", fontSize: 11, angle: -40 };
+    return heatmap(cells, { ...layout, xs, ys, title: `${r + 1}: ${run.label}`, yAxis: r === 0 });
   });
   const title =
     "Snappy runs side by side: time ÷ each run's reference, coloured by times the row's fastest";
+  const date = report.date.slice(0, 10);
   return toSvg(
-    {
-      title: {
-        text: title,
-        fontSize: 15,
-        subtitle: fit([
-          `Red outline: the runs disagree on that codec's place in its row. Merged ${report.date.slice(0, 10)}.`,
-        ]),
-      },
-      hconcat: panels,
-      resolve: { scale: { color: "shared" } },
-    } as TopLevelSpec,
     title,
+    title,
+    [`Red outline: the runs disagree on that codec's place in its row. Merged ${date}.`],
+    { hconcat: panels },
   );
 }
 
 // Okabe & Ito (2008) without yellow, which is too faint on white.
 const OKABE_ITO = ["#000000", "#E69F00", "#56B4E9", "#009E73", "#0072B2", "#D55E00", "#CC79A7"];
 const SHAPES = ["circle", "square", "triangle-up", "diamond", "triangle-down", "cross"];
+const DASH = { native: [1, 0], wasm: [7, 4], js: [2, 3] };
 
 /** Colour of auto's threshold rules (purple, apart from the Okabe–Ito line colours). */
 const AUTO = "#7B2CBF";
@@ -348,28 +267,30 @@ const SIZE =
  * intervals, auto's thresholds purple rules, each named in the notes over its panel.
  */
 export function renderSweepSvg(report: SweepReport): string {
-  const ops = [...new Set(report.points.map((p) => p.op))];
   const [lo, hi] = [Math.min(...report.sizes), Math.max(...report.sizes)];
   const mbps = report.points.map((p) => p.mbps).filter((v) => v > 0);
-  const domain = [
-    10 ** Math.floor(Math.log10(Math.min(...mbps))),
-    10 ** Math.ceil(Math.log10(Math.max(...mbps))),
-  ];
-  // A line's name says its runtime, as its dash does.
-  const name = new Map(report.codecs.map((c) => [c.id, `${c.id} (${c.runtime})`]));
-  const names = [...name.values()];
-  const ticks = Array.from(
-    { length: Math.log10(domain[1]! / domain[0]!) },
-    (_, k) => domain[0]! * 10 ** k,
-  )
+  const [yLo, yHi] = [Math.min(...mbps), Math.max(...mbps)].map(
+    (v, i) => 10 ** Math[i === 0 ? "floor" : "ceil"](Math.log10(v)),
+  ) as [number, number];
+  const ticks = Array.from({ length: Math.log10(yHi / yLo) }, (_, k) => yLo * 10 ** k)
     .flatMap((t) => [t, 2 * t, 5 * t])
-    .concat(domain[1]!);
+    .concat(yHi);
+  // A line's name says its runtime, as its dash does.
+  const runtime = new Map(report.codecs.map((c) => [c.id, c.runtime]));
+  const names = report.codecs.map((c) => `${c.id} (${c.runtime})`);
+  const line = (range: readonly unknown[]) => ({
+    field: "line",
+    type: "nominal",
+    sort: names,
+    scale: { range },
+    title: null,
+  });
   const x = {
     field: "size",
     type: "quantitative",
     scale: { type: "log", base: 2, domain: [lo, hi] },
   };
-  const panels = ops.map((op) => {
+  const panels = [...new Set(report.points.map((p) => p.op))].map((op) => {
     const crossings = crossovers(report, op).map((c) => ({
       size: c.size,
       low: Math.max(c.ci?.low ?? c.size!, lo),
@@ -377,14 +298,21 @@ export function renderSweepSvg(report: SweepReport): string {
       tone: c.kind === "ts-vs-napi" ? "#555" : "#999",
       dashed: c.kind !== "ts-vs-napi",
     }));
+    const points = report.points
+      .filter((p) => p.op === op)
+      .map((p) => ({
+        ...p,
+        line: `${p.codec} (${runtime.get(p.codec)})`,
+        runtime: runtime.get(p.codec),
+      }));
+    const title = {
+      text: op,
+      fontSize: 15,
+      subtitle: panelNotes(report, op),
+      subtitleColor: "#222",
+    };
     return {
-      title: {
-        text: op,
-        fontSize: 15,
-        subtitle: panelNotes(report, op),
-        subtitleColor: "#222",
-        subtitleFontSize: 12,
-      },
+      title,
       width: 540,
       height: 420,
       layer: [
@@ -394,7 +322,7 @@ export function renderSweepSvg(report: SweepReport): string {
           encoding: {
             x: { ...x, field: "low" },
             x2: { field: "high" },
-            fill: { field: "tone", type: "nominal", scale: null },
+            fill: { field: "tone", scale: null },
           },
         },
         {
@@ -402,7 +330,7 @@ export function renderSweepSvg(report: SweepReport): string {
           mark: { type: "rule", strokeWidth: 1.5 },
           encoding: {
             x,
-            stroke: { field: "tone", type: "nominal", scale: null },
+            stroke: { field: "tone", scale: null },
             strokeDash: { condition: { test: "datum.dashed", value: [5, 3] }, value: [1, 0] },
           },
         },
@@ -421,61 +349,31 @@ export function renderSweepSvg(report: SweepReport): string {
             align: "right",
             baseline: "bottom",
             dx: -6,
-            dy: -3,
             y: 0,
-            fontSize: 12,
           },
           encoding: { x, text: { field: "label" } },
         },
         {
-          data: {
-            values: report.points
-              .filter((p) => p.op === op)
-              .map((p) => ({
-                ...p,
-                line: name.get(p.codec),
-                runtime: report.codecs.find((c) => c.id === p.codec)?.runtime,
-              })),
-          },
+          data: { values: points },
           mark: { type: "line", point: { size: 50, filled: true }, strokeWidth: 2 },
           encoding: {
             x: {
               ...x,
               title: "message size (bytes, log scale)",
-              axis: { values: report.sizes, labelExpr: SIZE, grid: true, gridColor: "#eee" },
+              axis: { values: report.sizes, labelExpr: SIZE, gridColor: "#eee" },
             },
             y: {
               field: "mbps",
               type: "quantitative",
               title: "MB/s (log scale)",
-              scale: { type: "log", domain },
+              scale: { type: "log", domain: [yLo, yHi] },
               axis: { values: ticks },
             },
-            color: {
-              field: "line",
-              type: "nominal",
-              sort: names,
-              scale: { range: OKABE_ITO },
-              title: null,
-            },
-            shape: {
-              field: "line",
-              type: "nominal",
-              sort: names,
-              scale: { range: SHAPES },
-              title: null,
-            },
+            color: line(OKABE_ITO),
+            shape: line(SHAPES),
             strokeDash: {
               field: "runtime",
-              type: "nominal",
-              scale: {
-                domain: ["native", "wasm", "js"],
-                range: [
-                  [1, 0],
-                  [7, 4],
-                  [2, 3],
-                ],
-              },
+              scale: { domain: Object.keys(DASH), range: Object.values(DASH) },
               legend: null,
             },
           },
@@ -485,19 +383,14 @@ export function renderSweepSvg(report: SweepReport): string {
   });
   const e = report.environment;
   return toSvg(
-    {
-      title: {
-        text: "Snappy throughput by message size (higher is faster)",
-        subtitle: fit([
-          `${report.command} · ${e.date.slice(0, 10)} · ${e.runtime ? runtimeLabel(e.runtime) : `Node ${e.node}`} · ${e.cores} cores · median of ${report.timing.forks} forks per point`,
-          "Lines: solid = native, dashed = wasm, dotted = JS. Grey rules: crossovers (shaded: their intervals).",
-          "Purple rules: the sizes from which @snappykit/auto sends a call to native, per kind of data.",
-        ]),
-      },
-      vconcat: panels,
-      resolve: { scale: { color: "shared", shape: "shared", strokeDash: "shared" } },
-    } as unknown as TopLevelSpec,
     "Snappy throughput by message size, one line per codec, with the ts/napi and JS/native crossovers and auto's thresholds",
+    "Snappy throughput by message size (higher is faster)",
+    [
+      `${report.command} · ${e.date.slice(0, 10)} · ${e.runtime ? runtimeLabel(e.runtime) : `Node ${e.node}`} · ${e.cores} cores · median of ${report.timing.forks} forks per point`,
+      "Lines: solid = native, dashed = wasm, dotted = JS. Grey rules: crossovers (shaded: their intervals).",
+      "Purple rules: the sizes from which @snappykit/auto sends a call to native, per kind of data.",
+    ],
+    { vconcat: panels },
   );
 }
 
