@@ -7,6 +7,7 @@ import { posix } from "node:path";
 import { createCodec as createAuto } from "@snappykit/auto";
 import { loadPayloads } from "@snappykit/fixtures";
 import { formatBytes, formatDuration, markdownTable } from "@snappykit/workspace/format";
+import { levelText as level } from "../render/levels.js";
 import { formatTime } from "../render/numbers.js";
 import { REQRESP_METHOD, reqrespAnswer, reqrespTable } from "../render/reqresp.js";
 import { crossoverLine } from "../render/sweep-md.js";
@@ -70,14 +71,6 @@ function nativeRoutes(thresholds) {
       (item) => auto.explain("uncompress", auto.compress(item)).backend === "napi",
     ).length,
   }));
-}
-
-/** "95 %": the coverage the intervals really have (order statistics: it depends on the forks). */
-function level(intervals) {
-  const levels = [...new Set(intervals.filter(Boolean).map((ci) => Math.round(ci.level * 100)))];
-  levels.sort((a, b) => a - b);
-  if (levels.length === 0) return "no";
-  return levels.length === 1 ? `${levels[0]} %` : `${levels[0]}–${levels.at(-1)} %`;
 }
 
 /** "`pnpm bench` (2026-12-01, commit `abc1234`, Node v20.20.2, AMD EPYC × 2 cores, …)". */
