@@ -327,7 +327,10 @@ export const SECTIONS = {
       const c = p.crossover[op][kind];
       const what = `- ${op}, ${data[kind]}:`;
       if (c.size === null) return `${what} never native (ts faster at every size of the sweep)`;
-      const ci = c.ci ? ` [${int(Math.round(c.ci.low))}, ${int(Math.round(c.ci.high))}]` : "";
+      // An interval bound the ratio never crosses inside the sweep's sizes is null.
+      const bound = (v, side) =>
+        v === null ? `no ${side} bound in the sweep` : int(Math.round(v));
+      const ci = c.ci ? ` [${bound(c.ci.low, "lower")}, ${bound(c.ci.high, "upper")}]` : "";
       return `${what} native from ${int(t[op][kind])} B${ci}`;
     };
     return [

@@ -339,19 +339,12 @@ export function renderSweepSvg(report: SweepReport): string {
           mark: { type: "rule", color: AUTO, strokeWidth: 2, strokeDash: [8, 3, 2, 3] },
           encoding: { x },
         },
-        // Each rule named along itself, so no name crosses another rule.
+        // Each rule named over the plot, where no other rule runs (its size is in the notes),
+        // a row each so that two close thresholds' names do not overlap.
         {
           data: { values: thresholdRules(report, op) },
-          mark: {
-            type: "text",
-            color: AUTO,
-            angle: 270,
-            align: "right",
-            baseline: "bottom",
-            dx: -6,
-            y: 0,
-          },
-          encoding: { x, text: { field: "label" } },
+          mark: { type: "text", color: AUTO, baseline: "bottom" },
+          encoding: { x, y: { field: "top", scale: null }, text: { field: "label" } },
         },
         {
           data: { values: points },
@@ -405,12 +398,9 @@ function thresholdRules(report: SweepReport, op: string) {
   const t = report.auto?.thresholds[op as "compress" | "uncompress"];
   if (!t) return [];
   const [lo, hi] = [Math.min(...report.sizes), Math.max(...report.sizes)];
-  return (["compressible", "incompressible"] as const).flatMap((kind) => {
-    const size = t[kind];
-    return size !== null && size >= lo && size <= hi
-      ? [{ size, label: `auto: ${kind} → native from ${formatBytes(size)}` }]
-      : [];
-  });
+  return (["compressible", "incompressible"] as const)
+    .filter((kind) => t[kind] !== null && t[kind] >= lo && t[kind] <= hi)
+    .map((kind, j) => ({ size: t[kind], label: `auto: ${kind}`, top: -4 - 15 * j }));
 }
 
 /** The lines over an op's panel: what its rules are, in words and figures. */

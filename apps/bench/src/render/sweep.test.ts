@@ -15,9 +15,12 @@ describe("the sweep's renderers", () => {
     expect(svg).toMatch(/<title>Snappy throughput by message size/);
     for (const c of report.codecs) expect(svg).toContain(`>${c.id} (${c.runtime})</text>`);
     expect(svg).toContain("Solid grey: ts = napi at ~");
-    // auto's thresholds: a rule for each kind inside the sizes, named.
-    expect(svg).toContain("auto: compressible → native from 800 B");
-    expect(svg).toContain("auto: incompressible → native from 64.0 KiB");
+    // auto's thresholds: a rule for each kind inside the sizes, named over the plot, its size
+    // in the notes.
+    expect(svg).toContain(">auto: compressible</text>");
+    expect(svg).toContain(">auto: incompressible</text>");
+    expect(svg).toMatch(/native from 800 B on compressible data/);
+    expect(svg).toMatch(/from 64.0 KiB on incompressible/);
     expect(svg).toContain(">16 KiB</text>");
     expect(svg).toContain("MB/s (log scale)");
     expect(svg).toContain("message size");
