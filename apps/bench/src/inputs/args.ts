@@ -55,7 +55,7 @@ const OUTPUT = {
 
 /** A command: what it does, its flags, and the arguments it takes (`[]`: none). */
 interface Command {
-  readonly mode: ModeName | "list";
+  readonly mode: ModeName | "list" | "docs";
   readonly about: string;
   readonly args?: { readonly name: string; readonly min: number; readonly max: number };
   readonly flags: Readonly<Record<string, Flag>>;
@@ -135,6 +135,15 @@ export const COMMANDS: Readonly<Record<string, Command>> = {
     about: "the codecs (and why any failed to load), payloads and ops",
     flags: { data: list("<path>", "list these payloads of your own too") },
   },
+  docs: {
+    mode: "docs",
+    about: "the results page and README tables, rewritten from the committed reports",
+    flags: {
+      check: bool("list what differs or links nowhere, exit 1 if anything does (npm test)"),
+      stale: bool("list the reports whose packages changed since, exit 1 if any did (a release)"),
+      adopt: bool("first copy the newest complete runs of apps/bench/results into apps/bench/docs"),
+    },
+  },
 };
 
 const flagsOf = (command: Command) =>
@@ -156,7 +165,6 @@ export function help(name?: string): string {
     "gate against libsnappy; every figure carries an interval over fresh processes.",
     "",
     ...Object.entries(COMMANDS).map(([n, c]) => `  ${n.padEnd(8)}${c.about}`),
-    "  docs    the results page and README tables from the committed reports",
     "",
     "`pnpm bench <command> --help` lists its flags; without a command, `run`:",
     "",
@@ -165,12 +173,6 @@ export function help(name?: string): string {
     "Exit codes: 0 done, 1 regression (--fail-on-regression), 2 bad flags, 3 gate failed or another error.",
   ].join("\n");
 }
-
-const DOCS_HELP = `pnpm bench docs [flags]: the results page and the README's tables, rewritten from the committed reports
-
-  --check                 list what differs or links nowhere, exit 1 if anything does (npm test)
-  --stale                 list the reports whose packages changed since, exit 1 if any did (a release)
-  --adopt                 first copy the newest complete runs of apps/bench/results into apps/bench/docs`;
 
 /**
  * The valid name `name` was most likely meant to be: the same but for case, two letters
@@ -201,7 +203,7 @@ export const withoutSeparator = (argv: readonly string[]): readonly string[] =>
   argv[0] === "--" ? argv.slice(1) : argv;
 
 /** `bench docs` and its flags: not a run, so not CliOptions. */
-export interface DocsCommand {
+interface DocsCommand {
   readonly docs: { readonly check: boolean; readonly stale: boolean; readonly adopt: boolean };
 }
 
@@ -240,21 +242,9 @@ export function parseCliArgs(
   const named = first !== undefined && !first.startsWith("-");
   const name = named ? first : "run";
   if (name === "help") return { help: help(argv[1] && COMMANDS[argv[1]] ? argv[1] : undefined) };
-  if (name === "docs") {
-    const { values, positionals } = parseCommand("docs", argv.slice(1), {
-      check: { type: "boolean" },
-      stale: { type: "boolean" },
-      adopt: { type: "boolean" },
-    });
-    if (values.help) return { help: DOCS_HELP };
-    if (positionals.length > 0)
-      throw new UsageError(`unexpected argument "${positionals[0]}" for \`bench docs\``);
-    const [check, stale, adopt] = [values.check, values.stale, values.adopt].map((v) => v === true);
-    return { docs: { check: check!, stale: stale!, adopt: adopt! } };
-  }
   const command = COMMANDS[name];
   if (!command) {
-    const names = [...Object.keys(COMMANDS), "docs", "help"];
+    const names = [...Object.keys(COMMANDS), "help"];
     throw new UsageError(
       `unknown command "${name}"${meant(name, names)}; known: ${names.join(", ")}`,
     );
@@ -269,8 +259,18 @@ export function parseCliArgs(
       ]),
     ),
   );
-  if (parsed.values.help) return { help: help(named ? name : undefined) };
-  return optionsOf(name, command, parsed.values, parsed.positionals);
+  const { values, positionals } = parsed;
+  if (values.help) return { help: help(named ? name : undefined) };
+  const { min = 0, max = 0 } = command.args ?? {};
+  if (positionals.length < min) throw new UsageError(`bench ${name} needs ${command.args!.name}`);
+  if (positionals.length > max) {
+    throw new UsageError(`unexpected argument "${positionals[max]}" for \`bench ${name}\``);
+  }
+  const { mode, flags } = command;
+  if (mode === "docs") {
+    return { docs: { check: !!values.check, stale: !!values.stale, adopt: !!values.adopt } };
+  }
+  return optionsOf(mode, flags, values, positionals);
 }
 
 function parseCommand(name: string, argv: readonly string[], options: ParseArgsConfig["options"]) {
@@ -293,19 +293,14 @@ function parseCommand(name: string, argv: readonly string[], options: ParseArgsC
   }
 }
 
-/** The flags of `command` as CliOptions, each checked. */
+/** The flags of the command of `mode` as CliOptions, each checked. */
 function optionsOf(
-  name: string,
-  command: Command,
+  mode: ModeName | "list",
+  flags: Command["flags"],
   values: Values,
   positionals: readonly string[],
 ): CliOptions {
-  const { min = 0, max = 0 } = command.args ?? {};
-  if (positionals.length < min) throw new UsageError(`bench ${name} needs ${command.args!.name}`);
-  if (positionals.length > max) {
-    throw new UsageError(`unexpected argument "${positionals[max]}" for \`bench ${name}\``);
-  }
-  for (const [flag, f] of Object.entries(command.flags)) {
+  for (const [flag, f] of Object.entries(flags)) {
     if (f.multiple && values[flag] !== undefined && split(values[flag])!.length === 0)
       throw new UsageError(`--${flag} needs a value`);
   }
@@ -320,7 +315,7 @@ function optionsOf(
   // --forks 0 times in this process: this Node, whatever the default runtime.
   const runtime =
     (values.runtime as string | undefined) ?? (forks === 0 ? "node" : DEFAULT_RUNTIME);
-  const runtimes = command.flags.runtime === NODE_RUNTIME ? NODE_RUNTIMES : RUNTIMES;
+  const runtimes = flags.runtime === NODE_RUNTIME ? NODE_RUNTIMES : RUNTIMES;
   if (!(runtimes as readonly string[]).includes(runtime)) {
     throw new UsageError(`unknown --runtime "${runtime}"; valid: ${runtimes.join(", ")}`);
   }
@@ -350,7 +345,7 @@ function optionsOf(
   const soakSeconds = numberOf("seconds", values.seconds, 1, 3600, false);
   const soakRounds = numberOf("rounds", values.rounds, 1, 1000);
   return {
-    list: command.mode === "list",
+    list: mode === "list",
     quick: values.quick === true,
     ...(codecs && { codecs }),
     ...(payloads && { payloads }),
@@ -368,12 +363,12 @@ function optionsOf(
     ...(forks !== undefined && { forks }),
     pin: values.pin === true,
     slowdowns,
-    mode: command.mode === "list" ? "bench" : command.mode,
+    mode: mode === "list" ? "bench" : mode,
     ...(sizes && { sizes: [...new Set(sizes)].sort((a, b) => a - b) }),
     ...(soakSeconds !== undefined && { soakSeconds }),
     ...(soakRounds !== undefined && { soakRounds }),
-    ...(command.mode === "merge" && { merge: positionals }),
-    ...(command.mode === "render" && { render: positionals[0]! }),
+    ...(mode === "merge" && { merge: positionals }),
+    ...(mode === "render" && { render: positionals[0]! }),
   };
 }
 

@@ -250,41 +250,30 @@ export async function timeCases(
   try {
     if (inputsDir) writeInputs(inputsDir, rows);
     const { browser, runtime, reference } = where;
-    const command = runtime?.command ?? NODE_RUNTIME.command!;
-    const others: StartWorker = browser
-      ? (spec) => BrowserWorker.start(spec, browser, rows, timing, REQUEST_TIMEOUT_MS)
-      : inputsDir && timing.forks > 0
-        ? (spec, fork) =>
-            ChildWorker.start(
-              spec,
-              inputsDir,
-              timing,
-              REQUEST_TIMEOUT_MS,
-              affinity.command(command, fork),
-            )
-        : (spec) => LocalWorker.start(spec, rows, timing);
     // Native programs run as processes of their own whatever the runtime (no JavaScript),
-    // and a codec of another runtime in that runtime's (inputs/elsewhere.ts).
+    // and a codec of another runtime in that runtime's (inputs/elsewhere.ts); the rest in
+    // the run's runtime: its processes, Chromium pages, or this process with `--forks 0`.
     const runtimes = new Map<string, ForkCommand>();
-    const commandOf = (spec: TargetSpec, dir: string): ForkCommand | undefined => {
-      if (spec.native) return nativeCommand(spec, dir, timing);
-      if (!spec.runtime) return undefined;
-      if (!runtimes.has(spec.runtime)) {
-        runtimes.set(spec.runtime, processRuntime(spec.runtime).command!);
+    const commandOf = (spec: TargetSpec): ForkCommand | undefined => {
+      if (spec.native) return nativeCommand(spec, inputsDir!, timing);
+      if (spec.runtime) {
+        if (!runtimes.has(spec.runtime)) {
+          runtimes.set(spec.runtime, processRuntime(spec.runtime).command!);
+        }
+        return runtimes.get(spec.runtime);
       }
-      return runtimes.get(spec.runtime);
+      if (browser || timing.forks === 0) return undefined;
+      return runtime?.command ?? NODE_RUNTIME.command!;
     };
     const start: StartWorker = (spec, fork) => {
-      const own = inputsDir && commandOf(spec, inputsDir);
-      return own
-        ? ChildWorker.start(
-            spec,
-            inputsDir,
-            timing,
-            REQUEST_TIMEOUT_MS,
-            affinity.command(own, fork),
-          )
-        : others(spec, fork);
+      const command = commandOf(spec);
+      if (command) {
+        const pinned = affinity.command(command, fork);
+        return ChildWorker.start(spec, inputsDir, timing, REQUEST_TIMEOUT_MS, pinned);
+      }
+      return browser
+        ? BrowserWorker.start(spec, browser, rows, timing, REQUEST_TIMEOUT_MS)
+        : LocalWorker.start(spec, rows, timing);
     };
     measured = await runForks(
       plan,

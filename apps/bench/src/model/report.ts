@@ -1,5 +1,5 @@
 // bench.json: the one report object of a payload run. The bench mode builds it
-// (summarise/report.ts); the formats (render/) and `--compare` read it. Its comparison is in
+// (modes/bench.ts); the formats (render/) and `--compare` read it. Its comparison is in
 // compare.ts, the sweep's and the soak's reports in sweep.ts and soak.ts.
 import type { RunEnvironment } from "@snappykit/workspace/environment";
 import type { SizeResult, TargetImpl } from "./case.js";

@@ -72,18 +72,16 @@ export const FULL_TIMING: TimingOptions = {
 
 /** `--quick`: the same matrix, fewer and shorter forks (CI smoke run, ≤ 90 s). */
 export const QUICK_TIMING: TimingOptions = {
+  ...FULL_TIMING,
   forks: 3,
   extraForks: 0,
-  targetWidthPercent: 5,
   budgetMs: 60_000,
   warmupMs: 5,
   timeMs: 10,
   minSamples: 3,
   sliceMs: 4,
   batchMs: 1,
-  batchMaxBytes: 4 << 20,
   allocationRuns: 3,
-  clock: "wall",
 };
 
 /**

@@ -12,10 +12,10 @@ import { hasGc } from "../measure/run.js";
 import { type TimedCases, timeAndSummarise, timingFor } from "../measure/time.js";
 import type { BenchCase } from "../model/case.js";
 import type { CliOptions } from "../model/options.js";
-import type { BenchReport } from "../model/report.js";
+import { type BenchReport, REPORT_SCHEMA } from "../model/report.js";
 import type { TimingOptions } from "../model/timing.js";
 import { compareCases, forksToTest, regressions } from "../summarise/compare.js";
-import { buildReport } from "../summarise/report.js";
+import { computeOverhead, relativeRows } from "../summarise/results.js";
 import type { Mode, Selected } from "./mode.js";
 
 interface BenchSelection extends Selection, Selected {
@@ -111,21 +111,46 @@ export const benchMode: Mode<"bench", BenchSelection, Timed> = {
   },
 
   summarise({ opts, log, started, command }, { selection, gate, environment, runtime, out }, m) {
-    const report = buildReport({
+    const { reference, payloads, ops, selected } = selection;
+    const report: BenchReport = {
+      schema: REPORT_SCHEMA,
       command,
-      quick: opts.quick,
+      mode: opts.quick ? "quick" : "full",
       timing: m.timing,
       durationMs: performance.now() - started,
       environment: { ...environment, cpuIdle: m.cpuIdle, affinity: m.affinity },
-      reference: selection.reference,
-      gate,
-      payloads: selection.payloads,
-      ops: selection.ops,
-      selected: selection.selected,
-      unavailable: selection.unavailable,
+      reference,
+      gateReference: gate.reference,
+      gateChecks: gate.checks,
+      payloads: payloads.map(({ name, description, kind, items, bytes }) => ({
+        name,
+        description,
+        kind,
+        items: items.length,
+        bytes,
+      })),
+      ops: ops.map(({ id, description }) => ({ id, description })),
+      codecs: selected.map((a) => ({
+        id: a.id,
+        packageName: a.packageName,
+        library: a.codec.library,
+        runtime: a.codec.runtime,
+        async:
+          typeof a.codec.compressAsync === "function" ||
+          typeof a.codec.uncompressAsync === "function",
+        ...(a.variant !== undefined && { variantOf: a.adapter }),
+      })),
+      unavailable: selection.unavailable.map(({ id, packageName, reason }) => ({
+        id,
+        packageName,
+        reason,
+      })),
+      sizes: gate.sizes,
       cases: m.cases,
+      relative: relativeRows(m.cases, reference),
+      overhead: computeOverhead(m.cases),
       failures: m.failures,
-    });
+    };
     const compared =
       selection.baseline &&
       compareCases(selection.baseline, report, opts.thresholdPercent, opts.compare!);
