@@ -91,30 +91,22 @@ function benchSource(report, at, path = REPORTS.bench, command = report.command)
 /** The codecs tied for fastest, or how many when too many to list in a cell. */
 const tied = (codecs) => (codecs.length <= 4 ? codecs.join(", ") : `${codecs.length} codecs`);
 
-/** Table rows (with their report rows) kept by `keep`, columns by header name. */
-function pick(table, reportRows, keep, columns) {
-  const index = columns.map((name) => table.headers.indexOf(name));
-  const rows = table.rows.filter((_, i) => keep(reportRows[i]));
-  return {
-    headers: columns,
-    rows: rows.map((row) => index.map((i) => (i < 0 ? "—" : cell(row[i])))),
-  };
-}
-
-/** Rows of the relative table as `payload, op, fastest, ...codecs`. */
+/** Rows of the relative table as `payload, op, fastest, ...codecs`, some payloads and ops. */
 function ratios(report, { payloads, ops, codecs }) {
   const table = relativeTable(report);
-  const keep = (row) =>
-    (!payloads || payloads.includes(row.payload)) && (!ops || ops.includes(row.op));
+  const rated = ratedRows(report);
   const columns = codecs ?? table.headers.slice(2);
-  const picked = pick(table, ratedRows(report), keep, ["payload", "op", ...columns]);
-  const fastest = ratedRows(report)
-    .filter(keep)
-    .map((row) => tied(row.fastest));
+  const index = columns.map((name) => table.headers.indexOf(name));
+  const rows = table.rows.flatMap((row, i) => {
+    const { payload, op, fastest } = rated[i];
+    if ((payloads && !payloads.includes(payload)) || (ops && !ops.includes(op))) return [];
+    const codecCells = index.map((k) => (k < 0 ? "—" : cell(row[k])));
+    return [[cell(row[0]), cell(row[1]), tied(fastest), ...codecCells]];
+  });
   return markdownTable(
     ["payload", "op", "fastest (or tied)", ...columns],
     ["l", "l", "l", ...columns.map(() => "r")],
-    picked.rows.map((row, i) => [row[0], row[1], fastest[i], ...row.slice(2)]),
+    rows,
   );
 }
 
