@@ -113,6 +113,8 @@ interface Panel {
   readonly angle: number;
   /** Whether the row labels are drawn (side by side, only the first panel's are). */
   readonly yAxis: boolean;
+  /** Characters a column label's line holds. */
+  readonly wrap: number;
 }
 
 /** One heat map: `cells` on x × y bands, each coloured by its factor (none: grey). */
@@ -126,7 +128,23 @@ function heatmap(cells: readonly Cell[], o: Panel) {
       color: { condition: { test: DARK, value: "#fff" }, value: "#111" },
     },
   });
-  const axis = { labelAngle: o.angle, labelFontSize: o.fontSize, orient: "top" };
+  // A long column name (a req/resp op) wraps at its hyphens and colons; Vega draws the lines
+  // of a label down from its anchor, so shorter ones start with blank lines and the padding
+  // lifts them all over the panel.
+  const lines = o.xs.map((x) =>
+    wrapText(x.replace(/([:-])/g, "$1 "), o.wrap)
+      .replaceAll(" ", "")
+      .split("\n"),
+  );
+  const most = Math.max(...lines.map((l) => l.length));
+  const labels = lines.map((l) => [...Array(most - l.length).fill(""), ...l]);
+  const axis = {
+    labelAngle: o.angle,
+    labelFontSize: o.fontSize,
+    orient: "top",
+    labelExpr: `${JSON.stringify(labels)}[indexof(${JSON.stringify(o.xs)}, datum.value)]`,
+    labelPadding: 3 + (most - 1) * (o.fontSize + 2),
+  };
   return {
     title: { text: o.title, fontSize: 14 },
     view: { stroke: null },
@@ -194,7 +212,14 @@ export function renderSvg(report: BenchReport): string {
         });
       });
       const title = i === 0 ? payloadLabel(report, payload) : "";
-      const layout = { step: 150, height: 32, outline: "#0f172a", fontSize: 12, angle: 0 };
+      const layout = {
+        step: 150,
+        height: 32,
+        outline: "#0f172a",
+        fontSize: 12,
+        angle: 0,
+        wrap: 18,
+      };
       return heatmap(cells, { ...layout, xs: ops, ys: codecs.map(label), title, yAxis: true });
     });
   });
@@ -234,7 +259,7 @@ export function renderMergeSvg(report: MergeReport): string {
       const description = `${c.codec} · ${y} · run ${r + 1}: ${text}, rank ${cell.rank}${swaps}`;
       return [{ x: c.codec, y, factor: cell.p50 / best, text, outline: !c.agrees, description }];
     });
-    const layout = { step: 64, height: 20, outline: "#dc2626", fontSize: 11, angle: -40 };
+    const layout = { step: 64, height: 20, outline: "#dc2626", fontSize: 11, angle: -40, wrap: 99 };
     return heatmap(cells, { ...layout, xs, ys, title: `${r + 1}: ${run.label}`, yAxis: r === 0 });
   });
   const title =
