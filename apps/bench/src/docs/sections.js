@@ -11,7 +11,7 @@ import { levelText as level } from "../render/levels.js";
 import { formatTime } from "../render/numbers.js";
 import { REQRESP_METHOD, reqrespAnswer, reqrespTable } from "../render/reqresp.js";
 import { crossoverLine } from "../render/sweep-md.js";
-import { markdownTable as tableMarkdown } from "../render/table.js";
+import { cellText as cell, markdownTable as tableMarkdown } from "../render/table.js";
 import {
   overheadTable,
   payloadLabel,
@@ -47,7 +47,6 @@ function options(args) {
 }
 
 const int = (n) => n.toLocaleString("en-US");
-const cell = (c) => (c.strong ? `**${c.text}**` : c.text);
 
 /** auto as a user gets it (native loaded, shipped thresholds), for "auto-routes". */
 const auto = await createAuto();
