@@ -7,10 +7,11 @@ import { posix } from "node:path";
 import { createCodec as createAuto } from "@snappykit/auto";
 import { loadPayloads } from "@snappykit/fixtures";
 import { formatBytes, formatDuration, markdownTable } from "@snappykit/workspace/format";
+import { levelText as level } from "../render/levels.js";
 import { formatTime } from "../render/numbers.js";
 import { REQRESP_METHOD, reqrespAnswer, reqrespTable } from "../render/reqresp.js";
 import { crossoverLine } from "../render/sweep-md.js";
-import { markdownTable as tableMarkdown } from "../render/table.js";
+import { cellText as cell, markdownTable as tableMarkdown } from "../render/table.js";
 import {
   overheadTable,
   payloadLabel,
@@ -46,7 +47,6 @@ function options(args) {
 }
 
 const int = (n) => n.toLocaleString("en-US");
-const cell = (c) => (c.strong ? `**${c.text}**` : c.text);
 
 /** auto as a user gets it (native loaded, shipped thresholds), for "auto-routes". */
 const auto = await createAuto();
@@ -72,14 +72,6 @@ function nativeRoutes(thresholds) {
   }));
 }
 
-/** "95 %": the coverage the intervals really have (order statistics: it depends on the forks). */
-function level(intervals) {
-  const levels = [...new Set(intervals.filter(Boolean).map((ci) => Math.round(ci.level * 100)))];
-  levels.sort((a, b) => a - b);
-  if (levels.length === 0) return "no";
-  return levels.length === 1 ? `${levels[0]} %` : `${levels[0]}–${levels.at(-1)} %`;
-}
-
 /** "`pnpm bench` (2026-12-01, commit `abc1234`, Node v20.20.2, AMD EPYC × 2 cores, …)". */
 function benchSource(report, at, path = REPORTS.bench, command = report.command) {
   const e = report.environment;
@@ -98,30 +90,22 @@ function benchSource(report, at, path = REPORTS.bench, command = report.command)
 /** The codecs tied for fastest, or how many when too many to list in a cell. */
 const tied = (codecs) => (codecs.length <= 4 ? codecs.join(", ") : `${codecs.length} codecs`);
 
-/** Table rows (with their report rows) kept by `keep`, columns by header name. */
-function pick(table, reportRows, keep, columns) {
-  const index = columns.map((name) => table.headers.indexOf(name));
-  const rows = table.rows.filter((_, i) => keep(reportRows[i]));
-  return {
-    headers: columns,
-    rows: rows.map((row) => index.map((i) => (i < 0 ? "—" : cell(row[i])))),
-  };
-}
-
-/** Rows of the relative table as `payload, op, fastest, ...codecs`. */
+/** Rows of the relative table as `payload, op, fastest, ...codecs`, some payloads and ops. */
 function ratios(report, { payloads, ops, codecs }) {
   const table = relativeTable(report);
-  const keep = (row) =>
-    (!payloads || payloads.includes(row.payload)) && (!ops || ops.includes(row.op));
+  const rated = ratedRows(report);
   const columns = codecs ?? table.headers.slice(2);
-  const picked = pick(table, ratedRows(report), keep, ["payload", "op", ...columns]);
-  const fastest = ratedRows(report)
-    .filter(keep)
-    .map((row) => tied(row.fastest));
+  const index = columns.map((name) => table.headers.indexOf(name));
+  const rows = table.rows.flatMap((row, i) => {
+    const { payload, op, fastest } = rated[i];
+    if ((payloads && !payloads.includes(payload)) || (ops && !ops.includes(op))) return [];
+    const codecCells = index.map((k) => (k < 0 ? "—" : cell(row[k])));
+    return [[cell(row[0]), cell(row[1]), tied(fastest), ...codecCells]];
+  });
   return markdownTable(
     ["payload", "op", "fastest (or tied)", ...columns],
     ["l", "l", "l", ...columns.map(() => "r")],
-    picked.rows.map((row, i) => [row[0], row[1], fastest[i], ...row.slice(2)]),
+    rows,
   );
 }
 

@@ -4,14 +4,13 @@
 // `--format` picks; the terminal's prints on stdout after every run. Renderers read only the
 // report. A new format is one file of renderers and one entry here.
 import type { Outcome, ReportKind, Reports } from "../model/outcome.js";
+import { renderMergeSvg, renderSvg, renderSweepSvg } from "./charts.js";
 import { renderJson } from "./json.js";
 import { renderMarkdown } from "./markdown.js";
 import { renderMergeMarkdown, renderMergeTerminal } from "./merge.js";
-import { renderMergeSvg } from "./merge-svg.js";
 import { renderSoakMarkdown, renderSoakTerminal } from "./soak.js";
-import { renderSvg } from "./svg.js";
 import { renderSweepMarkdown, renderSweepTerminal } from "./sweep-md.js";
-import { renderSweepSvg } from "./sweep-svg.js";
+
 import type { View } from "./table.js";
 import { renderTerminal } from "./terminal.js";
 

@@ -24,11 +24,12 @@ export interface Table {
   readonly rows: readonly (readonly Cell[])[];
 }
 
+/** A cell as Markdown: strong in bold. */
+export const cellText = (cell: Cell) => (cell.strong ? `**${cell.text}**` : cell.text);
+
 /** A table as GitHub Markdown (strong cells in bold), padded so it also reads as plain text. */
 export function markdownTable(table: Table): string {
-  const rows = table.rows.map((row) =>
-    row.map((cell) => (cell.strong ? `**${cell.text}**` : cell.text)),
-  );
+  const rows = table.rows.map((row) => row.map(cellText));
   return renderTable(table.headers, table.align, rows);
 }
 
