@@ -9,10 +9,7 @@ import type { SnappyCodec } from "@snappykit/core";
 import { crc32c, maskChecksum } from "@snappykit/framing";
 import { encodeSszSnappy, MAX_PAYLOAD_SIZE } from "@snappykit/p2p";
 import { referenceSsz } from "./guided/reference.js";
-import type { SetName } from "./inputs.js";
-import { type Expected, emptyStats, mergeStats, missedTargets } from "./outcome.js";
-import type { FailedRow, SafetyRow } from "./report.js";
-import { runCell } from "./runner.js";
+import type { Expected } from "./outcome.js";
 
 /** The pieces a framed call's stream is cut into: small, so stream machinery is exercised. */
 export const FRAMED_PIECE = 7;
@@ -158,70 +155,4 @@ export function piecesOf(bytes: Uint8Array): Uint8Array[] {
   const out: Uint8Array[] = [];
   for (let i = 0; i < bytes.length; i += FRAMED_PIECE) out.push(bytes.slice(i, i + FRAMED_PIECE));
   return out;
-}
-
-/** The framed rows of a run, the implementations that did not load, and the inputs per set. */
-export interface FramedRun {
-  rows: SafetyRow[];
-  failed: FailedRow[];
-  n: { crafted: number; mutated: number };
-}
-
-/**
- * Every framed implementation (over the adapter at `entry`: ours and Lodestar's pattern use
- * it, the libraries have their own Snappy) on the crafted inputs and `n` mutated ones, each
- * cell in children under the watchdog, each call judged against the reference.
- */
-export async function runFramed(options: {
-  entry: string;
-  codec: SnappyCodec;
-  n: number;
-  seed: number;
-  rssCapBytes: number;
-  onProgress?: (set: SetName, id: string, done: number, total: number) => void;
-}): Promise<FramedRun> {
-  const { FRAMED } = await import("@snappykit/bench/framed");
-  const sets = {
-    crafted: craftedFramed(options.codec).map((c) => c.bytes),
-    mutated: mutatedFramed(options.codec, options.n, options.seed),
-  };
-  const rows: SafetyRow[] = [];
-  const failed: FailedRow[] = [];
-  for (const impl of FRAMED) {
-    const row: SafetyRow = {
-      id: impl.id,
-      target: "framed",
-      library: "",
-      sets: {},
-      total: emptyStats(),
-      missed: [],
-    };
-    for (const [set, inputs] of Object.entries(sets) as [SetName, Uint8Array[]][]) {
-      const result = await runCell(
-        {
-          entry: options.entry,
-          target: "framed",
-          framed: impl.id,
-          inputs,
-          expected: inputs.map((input) => expectedFramed(input, impl.overCodec)),
-          maxLength: inputs.map(() => undefined),
-        },
-        {
-          rssCapBytes: options.rssCapBytes,
-          onProgress: (done) => options.onProgress?.(set, impl.id, done, inputs.length),
-        },
-      );
-      if (!result.ok) {
-        failed.push({ id: impl.id, target: "framed", reason: result.reason });
-        break;
-      }
-      row.library = result.library;
-      row.sets[set] = result.stats;
-    }
-    if (Object.keys(row.sets).length === 0) continue;
-    row.total = mergeStats(Object.values(row.sets));
-    row.missed = missedTargets(row.total, "framed");
-    rows.push(row);
-  }
-  return { rows, failed, n: { crafted: sets.crafted.length, mutated: sets.mutated.length } };
 }

@@ -3,7 +3,7 @@
  * input, each call isolated in a child process, summarised as a safety matrix.
  * @packageDocumentation
  */
-export { type FuzzOptions, type Progress, runFuzz } from "./fuzz.js";
+export { type FuzzOptions, runFuzz } from "./fuzz.js";
 export { type InputSet, SET_NAMES, type SetName } from "./inputs.js";
 export {
   type CallResult,

@@ -2,7 +2,12 @@
 // worker classifies in the child, the parent tallies, and both are unit-tested directly.
 import { firstDifference } from "@snappykit/conformance/cases";
 import { isSnappyError } from "@snappykit/core";
-import type { Target } from "./protocol.js";
+
+/**
+ * Which object a row calls: the adapter's guarded codec, its raw backend, or a framed
+ * (req/resp) implementation over it (framed.ts).
+ */
+export type Target = "adapter" | "raw" | "framed";
 
 /**
  * The result of one call. Exactly one per input:
@@ -60,6 +65,15 @@ export function classifyReturn(output: unknown, expected: Expected): Outcome {
 export function classifyThrow(error: unknown, expected: Expected): Outcome {
   if (expected !== null) return "falseReject";
   return isSnappyError(error) ? "rejected" : "rejectedOther";
+}
+
+/** An error in one line for reports: its name, its code if it has one, its message (cut). */
+export function describeError(error: unknown): string {
+  const text =
+    error instanceof Error
+      ? `${error.name}${"code" in error && error.code !== undefined ? ` ${String(error.code)}` : ""}: ${error.message}`
+      : String(error);
+  return text.length > 200 ? `${text.slice(0, 200)}…` : text;
 }
 
 /** One call's measurements, as the parent records them. */

@@ -11,8 +11,8 @@ import {
   type Outcome,
   RSS_LIMIT_BYTES,
   SLOW_MS,
+  type Target,
 } from "./outcome.js";
-import type { Target } from "./protocol.js";
 import type { ReferenceCheck } from "./reference.js";
 
 /** One codec (an adapter's guarded codec, or its raw backend) over the input sets. */

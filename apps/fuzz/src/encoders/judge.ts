@@ -2,21 +2,45 @@
 // codec's own uncompress must too, and the stream must fit maxCompressedLength(n).
 import { firstDifference, oracleUncompress } from "@snappykit/conformance/cases";
 import { maxCompressedLength } from "@snappykit/core";
-import type { EncoderOutcome } from "./protocol.js";
+import { describeError } from "../outcome.js";
+
+/**
+ * What compressing one input did:
+ * - `ok`: the reference decodes the stream to the input, the codec's own uncompress agrees,
+ *   and the stream fits `maxCompressedLength`.
+ * - `wrongBytes`: a valid stream that decodes to other bytes (the encoder corrupted data).
+ * - `invalidStream`: the reference rejects the stream.
+ * - `selfMismatch`: the reference decodes the input, but the codec's own uncompress does not.
+ * - `overBound`: round-trips, but is longer than `maxCompressedLength(n)`.
+ * - `threw`: compress threw.
+ * - `crash`, `hang`: the child died, or was killed after the hang limit.
+ */
+export type EncoderOutcome =
+  | "ok"
+  | "wrongBytes"
+  | "invalidStream"
+  | "selfMismatch"
+  | "overBound"
+  | "threw"
+  | "crash"
+  | "hang";
+
+export const ENCODER_OUTCOMES: readonly EncoderOutcome[] = [
+  "ok",
+  "wrongBytes",
+  "invalidStream",
+  "selfMismatch",
+  "overBound",
+  "threw",
+  "crash",
+  "hang",
+];
 
 /** What the encoder fuzz calls: an adapter codec or a raw backend. */
 export interface EncoderSubject {
   library: string;
   compress(input: Uint8Array): Uint8Array;
   uncompress(input: Uint8Array): Uint8Array;
-}
-
-export function describe(error: unknown): string {
-  const text =
-    error instanceof Error
-      ? `${error.name}${"code" in error && error.code !== undefined ? ` ${String(error.code)}` : ""}: ${error.message}`
-      : String(error);
-  return text.length > 200 ? `${text.slice(0, 200)}…` : text;
 }
 
 /** Where `a` and `b` differ, in words; empty when they hold the same bytes. */
@@ -77,16 +101,21 @@ export function streamShape(stream: Uint8Array): StreamShape {
   return shape;
 }
 
+/** What one compress call did; `shape` for a stream that round-trips. */
+export interface Verdict {
+  outcome: EncoderOutcome;
+  detail: string;
+  out: number;
+  shape?: StreamShape;
+}
+
 /** Compress `input` and judge the result. */
-export function judge(
-  subject: EncoderSubject,
-  input: Uint8Array,
-): { outcome: EncoderOutcome; detail: string; out: number; shape?: StreamShape } {
+export function judge(subject: EncoderSubject, input: Uint8Array): Verdict {
   let compressed: Uint8Array;
   try {
     compressed = subject.compress(input);
   } catch (error) {
-    return { outcome: "threw", detail: `compress threw ${describe(error)}`, out: 0 };
+    return { outcome: "threw", detail: `compress threw ${describeError(error)}`, out: 0 };
   }
   if (!(compressed instanceof Uint8Array)) {
     return { outcome: "threw", detail: `compress returned ${typeof compressed}`, out: 0 };
@@ -98,7 +127,7 @@ export function judge(
   } catch (error) {
     return {
       outcome: "invalidStream",
-      detail: `the reference rejects the stream: ${describe(error)}`,
+      detail: `the reference rejects the stream: ${describeError(error)}`,
       out,
     };
   }
@@ -121,7 +150,7 @@ export function judge(
       };
     }
   } catch (error) {
-    return { outcome: "selfMismatch", detail: `own uncompress threw ${describe(error)}`, out };
+    return { outcome: "selfMismatch", detail: `own uncompress threw ${describeError(error)}`, out };
   }
   if (out > maxCompressedLength(input.length)) {
     return {
