@@ -52,60 +52,40 @@ export function craftedFramed(codec: SnappyCodec): { label: string; bytes: Uint8
   const badCrc = valid.slice();
   badCrc[at + 14] = badCrc[at + 14]! ^ 0xff; // the first data chunk's CRC
   const big = Uint8Array.from({ length: 70_000 }, (_, i) => (i * 2654435761) >>> 24);
-  return [
-    { label: "valid: 300 bytes", bytes: valid },
-    { label: "valid: 70,000 bytes, two chunks", bytes: encodeSszSnappy(codec, big) },
-    {
-      label: "valid: a padding chunk (0xfe)",
-      bytes: withChunks(data, chunk(0xfe, new Uint8Array(3))),
-    },
-    {
-      label: "valid: a skippable chunk (0x80)",
-      bytes: withChunks(data, chunk(0x80, Uint8Array.of(1, 2, 3))),
-    },
-    {
-      label: "reserved unskippable chunk (0x02)",
-      bytes: withChunks(data, chunk(0x02, new Uint8Array(4))),
-    },
-    { label: "wrong CRC", bytes: badCrc },
-    { label: "no stream identifier", bytes: join(varint(data.length), chunk(0x01, data, data)) },
-    {
-      label: "a wrong stream identifier",
-      bytes: join(
+  const dataChunk = chunk(0x01, data, data);
+  const cases: [string, Uint8Array][] = [
+    ["valid: 300 bytes", valid],
+    ["valid: 70,000 bytes, two chunks", encodeSszSnappy(codec, big)],
+    ["valid: a padding chunk (0xfe)", withChunks(data, chunk(0xfe, new Uint8Array(3)))],
+    ["valid: a skippable chunk (0x80)", withChunks(data, chunk(0x80, Uint8Array.of(1, 2, 3)))],
+    ["reserved unskippable chunk (0x02)", withChunks(data, chunk(0x02, new Uint8Array(4)))],
+    ["wrong CRC", badCrc],
+    ["no stream identifier", join(varint(data.length), dataChunk)],
+    [
+      "a wrong stream identifier",
+      join(
         varint(data.length),
         chunk(0xff, Uint8Array.of(0x73, 0x4e, 0x61, 0x50, 0x70, 0x58)),
-        chunk(0x01, data, data),
+        dataChunk,
       ),
-    },
-    { label: "ends inside a chunk header", bytes: valid.subarray(0, at + 10 + 2) },
-    { label: "ends inside a chunk body", bytes: valid.subarray(0, valid.length - 1) },
-    {
-      label: "uncompressed chunk over 65,536 bytes",
-      bytes: join(
-        varint(70_000),
-        IDENTIFIER,
-        chunk(0x01, new Uint8Array(70_000), new Uint8Array(70_000)),
-      ),
-    },
-    {
-      label: "declares 10 MiB, sends 300 bytes",
-      bytes: join(varint(MAX_PAYLOAD_SIZE), IDENTIFIER, chunk(0x01, data, data)),
-    },
-    {
-      label: "declares more than MAX_PAYLOAD_SIZE",
-      bytes: join(varint(MAX_PAYLOAD_SIZE + 1), IDENTIFIER, chunk(0x01, data, data)),
-    },
-    {
-      label: "declares 299 bytes, sends 300",
-      bytes: join(varint(299), IDENTIFIER, chunk(0x01, data, data)),
-    },
-    {
-      label: "another chunk after the payload (the next one, to a stream reader)",
-      bytes: join(valid, chunk(0x01, data, data)),
-    },
-    { label: "a varint of 11 bytes", bytes: join(new Array(10).fill(0x80), [0x01], IDENTIFIER) },
-    { label: "empty input", bytes: new Uint8Array(0) },
+    ],
+    ["ends inside a chunk header", valid.subarray(0, at + 10 + 2)],
+    ["ends inside a chunk body", valid.subarray(0, valid.length - 1)],
+    [
+      "uncompressed chunk over 65,536 bytes",
+      join(varint(70_000), IDENTIFIER, chunk(0x01, new Uint8Array(70_000), new Uint8Array(70_000))),
+    ],
+    ["declares 10 MiB, sends 300 bytes", join(varint(MAX_PAYLOAD_SIZE), IDENTIFIER, dataChunk)],
+    [
+      "declares more than MAX_PAYLOAD_SIZE",
+      join(varint(MAX_PAYLOAD_SIZE + 1), IDENTIFIER, dataChunk),
+    ],
+    ["declares 299 bytes, sends 300", join(varint(299), IDENTIFIER, dataChunk)],
+    ["another chunk after the payload (the next one, to a stream reader)", join(valid, dataChunk)],
+    ["a varint of 11 bytes", join(new Array(10).fill(0x80), [0x01], IDENTIFIER)],
+    ["empty input", new Uint8Array(0)],
   ];
+  return cases.map(([label, bytes]) => ({ label, bytes }));
 }
 
 /** `n` mutations (1–4 bytes overwritten, a quarter also truncated) of valid encodings. */

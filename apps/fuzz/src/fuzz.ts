@@ -3,7 +3,6 @@
 // both call runFuzz.
 
 import { validStreams } from "@snappykit/conformance/cases";
-import type { SnappyCodec } from "@snappykit/core";
 import { loadPayloads } from "@snappykit/fixtures";
 import {
   declaredUnloadable,
@@ -81,15 +80,6 @@ const POOL_MAX_STREAM = 4096;
 /** Legal-form streams in the pool: about a quarter of it, beside the compressed fixtures. */
 const POOL_LEGAL_FORMS = 96;
 
-/** Plaintexts for the pool: the first items of every fixture payload. */
-function poolSource(): { source: string; items: Uint8Array[] } {
-  const payloads = loadPayloads();
-  return {
-    source: `@snappykit/fixtures (${payloads.length} payloads, prefixes of up to 16 items each) and ${POOL_LEGAL_FORMS} @snappykit/conformance legal-form streams`,
-    items: payloads.flatMap((p) => p.items.slice(0, 16)),
-  };
-}
-
 /**
  * The codec rows of a run: every adapter of `codecs` (default all), its variants and (with
  * `raw`) its raw library. Adapters declared not to load in this Node (ffi before Node 26) run
@@ -135,34 +125,34 @@ export async function subjects(options: {
   return { subjects: list, failed, all: every.loaded };
 }
 
-function pickCompressor(loaded: readonly LoadedAdapter[]): SnappyCodec {
-  for (const id of POOL_COMPRESSORS) {
-    const found = loaded.find((a) => a.id === id);
-    if (found) return found.codec;
-  }
-  if (!loaded[0])
+/**
+ * The valid streams the mutated set is built from: prefixes of fixture items compressed by
+ * the first of POOL_COMPRESSORS that loads, whatever --codec picks.
+ */
+function buildPool(loaded: readonly LoadedAdapter[]) {
+  const found = POOL_COMPRESSORS.map((id) => loaded.find((a) => a.id === id)).find(Boolean);
+  const compressor = (found ?? loaded[0])?.codec;
+  if (!compressor)
     throw new Error("no adapter loads, so there is nothing to fuzz (run the build first)");
-  return loaded[0].codec;
-}
-
-/** The valid streams the mutated set is built from. */
-function buildPool(compressor: SnappyCodec) {
-  const { source, items } = poolSource();
-  const streams = poolPlaintexts(items).map((p) => compressor.compress(p));
-  // The suite's hand-built streams add element forms encoders rarely write (copy-4, long
-  // literal lengths), so mutations reach those decoder paths too.
-  for (const v of validStreams) if (v.bytes.length <= POOL_MAX_STREAM) streams.push(v.bytes);
-  // And the legal-form generator's: every length and copy form, which no encoder writes.
-  streams.push(...legalFormSeeds(POOL_LEGAL_FORMS, POOL_MAX_STREAM).map((c) => c.stream));
-  const small = streams.filter((s) => s.length <= POOL_MAX_STREAM);
+  const payloads = loadPayloads();
+  const items = payloads.flatMap((p) => p.items.slice(0, 16));
+  const streams = [
+    ...poolPlaintexts(items).map((p) => compressor.compress(p)),
+    // The suite's hand-built streams add element forms encoders rarely write (copy-4, long
+    // literal lengths), so mutations reach those decoder paths too; and the legal-form
+    // generator's: every length and copy form, which no encoder writes.
+    ...validStreams.map((v) => v.bytes),
+    ...legalFormSeeds(POOL_LEGAL_FORMS, POOL_MAX_STREAM).map((c) => c.stream),
+  ].filter((s) => s.length <= POOL_MAX_STREAM);
+  const source = `@snappykit/fixtures (${payloads.length} payloads, prefixes of up to 16 items each) and ${POOL_LEGAL_FORMS} @snappykit/conformance legal-form streams`;
   return {
     compressor,
-    streams: small,
+    streams,
     info: {
       source,
       compressor: compressor.library,
-      streams: small.length,
-      maxStreamBytes: Math.max(...small.map((s) => s.length)),
+      streams: streams.length,
+      maxStreamBytes: Math.max(...streams.map((s) => s.length)),
     },
   };
 }
@@ -243,7 +233,7 @@ export async function runFuzz(options: FuzzOptions = {}): Promise<SafetyReport> 
   const rssCapBytes = options.rssCapBytes ?? 6 * 2 ** 30;
   const run = await subjects({ codecs: options.codecs, raw: withRaw });
   const failed = run.failed;
-  const pool = buildPool(pickCompressor(run.all));
+  const pool = buildPool(run.all);
 
   const sets = (options.sets ?? SET_NAMES).map((name) =>
     name === "crafted"

@@ -10,7 +10,7 @@ import { isSnappyError } from "@snappykit/core";
 export type Target = "adapter" | "raw" | "framed";
 
 /**
- * The result of one call. Exactly one per input:
+ * The result of one call, in report column order. Exactly one per input:
  *
  * - `rejected`: threw a `SnappyError` where the reference rejects (what a safe codec does).
  * - `rejectedOther`: threw something else where the reference rejects (right call, but
@@ -22,18 +22,7 @@ export type Target = "adapter" | "raw" | "framed";
  * - `crash`: the child process died during the call (signal, abort, out of memory).
  * - `hang`: the call ran past the hang limit and the child was killed.
  */
-export type Outcome =
-  | "rejected"
-  | "rejectedOther"
-  | "same"
-  | "falseReject"
-  | "silentAccept"
-  | "wrongBytes"
-  | "crash"
-  | "hang";
-
-/** Every {@link Outcome}, in report column order. */
-export const OUTCOMES: readonly Outcome[] = [
+export const OUTCOMES = [
   "rejected",
   "rejectedOther",
   "same",
@@ -42,7 +31,8 @@ export const OUTCOMES: readonly Outcome[] = [
   "wrongBytes",
   "crash",
   "hang",
-];
+] as const;
+export type Outcome = (typeof OUTCOMES)[number];
 
 /** A call slower than this is counted as slow (the issue's bound). */
 export const SLOW_MS = 100;
@@ -122,7 +112,7 @@ export const MAX_EXAMPLES = 3;
 
 /** An empty tally. */
 export function emptyStats(): CellStats {
-  const counts = Object.fromEntries(OUTCOMES.map((o) => [o, 0])) as Record<Outcome, number>;
+  const counts = zeros(OUTCOMES);
   return {
     calls: 0,
     counts,
@@ -135,14 +125,19 @@ export function emptyStats(): CellStats {
   };
 }
 
+/** A tally of 0 per key. */
+export function zeros<K extends string>(keys: readonly K[]): Record<K, number> {
+  return Object.fromEntries(keys.map((k) => [k, 0])) as Record<K, number>;
+}
+
 /** Hex of `bytes`, cut after `max` bytes. */
 export function toHex(bytes: Uint8Array, max = 256): string {
   const hex = Buffer.from(bytes.subarray(0, max)).toString("hex");
   return bytes.length > max ? `${hex}…` : hex;
 }
 
-/** Outcomes that are correct behaviour and need no example. */
-const QUIET: ReadonlySet<Outcome> = new Set(["rejected", "same"]);
+/** Outcomes that are correct behaviour: no example kept, no bold in the matrix. */
+export const CORRECT: ReadonlySet<Outcome> = new Set(["rejected", "same"]);
 
 /** Add one call to `stats`, keeping an example when the call is notable. */
 export function record(
@@ -156,7 +151,7 @@ export function record(
   stats.maxMs = Math.max(stats.maxMs, result.ms);
   stats.maxRssGrowth = Math.max(stats.maxRssGrowth, result.rssGrowth);
   const keys: (Outcome | "slow" | "rss")[] = [];
-  if (!QUIET.has(result.outcome)) keys.push(result.outcome);
+  if (!CORRECT.has(result.outcome)) keys.push(result.outcome);
   if (result.ms > SLOW_MS) {
     stats.slow++;
     keys.push("slow");

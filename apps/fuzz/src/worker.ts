@@ -29,28 +29,34 @@ export interface CellItem {
   maxLength?: number;
 }
 
-type Decompress = (input: Uint8Array, maxLength: number | undefined) => unknown;
+/** What a safety child calls: `compress` to warm up, `decompress` on each input. */
+interface Opened {
+  library: string;
+  compress(input: Uint8Array): Uint8Array;
+  decompress(input: Uint8Array, maxLength: number | undefined): unknown;
+}
 
 /**
  * A framed implementation's decode of a whole `ssz_snappy` input, cut into pieces. A library
  * that reads no prefix gets what a client hands it: the prefix read (and bounded) first, the
  * decoded length checked against it after.
  */
-async function framedDecoder(id: string, codec: SnappyCodec) {
+async function openFramed(load: CellLoad): Promise<Opened> {
+  const codec = (await openSubject({ entry: load.entry, target: "adapter" })) as SnappyCodec;
   const { FRAMED } = await import("@snappykit/bench/framed");
-  const impl = FRAMED.find((f) => f.id === id);
-  if (!impl) throw new Error(`no framed implementation "${id}"`);
+  const impl = FRAMED.find((f) => f.id === load.framed);
+  if (!impl) throw new Error(`no framed implementation "${load.framed}"`);
   const decode = impl.decode(codec);
   const none = new Uint8Array(0);
+  const compress = (input: Uint8Array) => encodeSszSnappy(codec, input);
   if (impl.overCodec) {
-    return {
-      library: `${impl.library} over ${codec.library}`,
-      read: (input: Uint8Array) => decode(none, piecesOf(input)),
-    };
+    const library = `${impl.library} over ${codec.library}`;
+    return { library, compress, decompress: (input) => decode(none, piecesOf(input)) };
   }
   return {
     library: impl.library,
-    read: async (input: Uint8Array) => {
+    compress,
+    decompress: async (input) => {
       const { declared, at } = readPrefix(input);
       const out = await decode(none, piecesOf(input.subarray(at)));
       if (out.length !== declared)
@@ -60,18 +66,8 @@ async function framedDecoder(id: string, codec: SnappyCodec) {
   };
 }
 
-async function open(
-  load: CellLoad,
-): Promise<{ library: string; decompress: Decompress; compress(input: Uint8Array): Uint8Array }> {
-  if (load.target === "framed") {
-    const codec = (await openSubject({ entry: load.entry, target: "adapter" })) as SnappyCodec;
-    const framed = await framedDecoder(load.framed ?? "", codec);
-    return {
-      library: framed.library,
-      compress: (input) => encodeSszSnappy(codec, input),
-      decompress: (input) => framed.read(input),
-    };
-  }
+async function open(load: CellLoad): Promise<Opened> {
+  if (load.target === "framed") return openFramed(load);
   const subject = await openSubject({ ...load, target: load.target });
   return {
     library: subject.library,

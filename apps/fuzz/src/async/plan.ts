@@ -13,22 +13,15 @@ import { loadPayloads } from "@snappykit/fixtures";
 
 const KiB = 1024;
 
-export type CallKind =
-  | "compress"
-  | "uncompress"
-  | "overMaxLength"
-  | "hostile"
-  | "mutated"
-  | "badArgument";
-
-export const CALL_KINDS: readonly CallKind[] = [
+export const CALL_KINDS = [
   "compress",
   "uncompress",
   "overMaxLength",
   "hostile",
   "mutated",
   "badArgument",
-];
+] as const;
+export type CallKind = (typeof CALL_KINDS)[number];
 
 /** One planned call: what to run and what must come back. */
 export interface PlannedCall {

@@ -5,7 +5,7 @@
 import { monitorEventLoopDelay } from "node:perf_hooks";
 import { firstDifference } from "@snappykit/conformance/cases";
 import { isSnappyError, type SnappyCodec } from "@snappykit/core";
-import { describeError } from "../outcome.js";
+import { describeError, zeros } from "../outcome.js";
 import { CALL_KINDS, type CallKind, type PlannedCall, planWave } from "./plan.js";
 
 export interface AsyncStart {
@@ -73,14 +73,13 @@ export async function runWaves(
     codec.uncompressAsync && "uncompressAsync",
   ].filter((a): a is string => typeof a === "string");
   if (apis.length === 0) return { skipped: "no async API" };
-  const byKind = Object.fromEntries(CALL_KINDS.map((k) => [k, 0])) as Record<CallKind, number>;
   const result: AsyncResult = {
     library: codec.library,
     apis,
     calls: 0,
     waves: 0,
     maxInFlight: 0,
-    byKind,
+    byKind: zeros(CALL_KINDS),
     resolvedOk: 0,
     rejectedOk: 0,
     wrongResults: 0,

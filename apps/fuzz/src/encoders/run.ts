@@ -3,7 +3,7 @@
 import { type Measured, measuredTrees } from "@snappykit/workspace/environment";
 import { formatDuration, markdownTable } from "@snappykit/workspace/format";
 import { subjects } from "../fuzz.js";
-import type { Target } from "../outcome.js";
+import { type Target, zeros } from "../outcome.js";
 import type { FailedRow } from "../report.js";
 import { type OnProgress, runJob } from "../runner.js";
 import type { Subject } from "../serve.js";
@@ -69,13 +69,12 @@ async function runRow(
   onDone: (done: number) => void,
 ): Promise<EncoderRow | { reason: string }> {
   const { id, execPath, ...load } = subject;
-  const counts = Object.fromEntries(ENCODER_OUTCOMES.map((o) => [o, 0]));
   const tally: EncoderRow = {
     id,
     target: load.target,
     library: "",
     inputs: 0,
-    counts: counts as Record<EncoderOutcome, number>,
+    counts: zeros(ENCODER_OUTCOMES),
     bytesIn: 0,
     bytesOut: 0,
     slowestMs: 0,

@@ -82,12 +82,10 @@ export class BlockCoverage {
 
   /**
    * Read and reset the counts of the last execution; returns how many features (block ×
-   * hit-count bucket) it reached that no earlier execution reached. `commit: false` only
-   * measures, so an input can be kept or dropped before its features count as seen.
+   * hit-count bucket) it reached that no earlier execution reached, and counts them as seen.
    */
-  collect(commit = true): { newFeatures: number; features: number[] } {
+  collect(): { newFeatures: number } {
     const { result } = this.#post("Profiler.takePreciseCoverage") as { result: ScriptCoverage[] };
-    const features: number[] = [];
     let fresh = 0;
     for (const script of result) {
       if (!this.#scope.test(script.url)) continue;
@@ -116,21 +114,14 @@ export class BlockCoverage {
           }
           if (count === 0) continue;
           const feature = block.id * 16 + bucket(count);
-          features.push(feature);
-          if (!this.#features.has(feature)) fresh++;
+          if (this.#features.has(feature)) continue;
+          fresh++;
+          this.#features.add(feature);
+          this.#reached.add(block.id);
         }
       }
     }
-    if (commit) this.add(features);
-    return { newFeatures: fresh, features };
-  }
-
-  /** Count `features` (from {@link collect}) as seen. */
-  add(features: readonly number[]): void {
-    for (const f of features) {
-      this.#features.add(f);
-      this.#reached.add(f >> 4);
-    }
+    return { newFeatures: fresh };
   }
 
   /**

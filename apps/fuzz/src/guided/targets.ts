@@ -63,14 +63,6 @@ function outcome(who: string, fn: () => Uint8Array): Result {
   }
 }
 
-async function outcomeAsync(who: string, fn: () => Promise<Uint8Array>): Promise<Result> {
-  try {
-    return { ok: true, bytes: await fn() };
-  } catch (error) {
-    return failed(who, error);
-  }
-}
-
 function failed(who: string, error: unknown): Result {
   if (error instanceof Finding) throw error;
   if (!isSnappyError(error)) {
@@ -213,26 +205,17 @@ export const tsUncompress: GuidedTarget = {
     ];
   },
   async load() {
-    const ts = await tsCodec();
-    const tsRaw = await (await import("@snappykit/ts/raw")).createRaw();
-    const napi = await (await import("@snappykit/napi")).createCodec();
+    const decoders = [
+      ["ts", await tsCodec()],
+      ["ts (raw)", await (await import("@snappykit/ts/raw")).createRaw()],
+      ["napi", await (await import("@snappykit/napi")).createCodec()],
+    ] as const;
     return (input) => {
       const expected = reference(() => oracleUncompress(input));
-      judge(
-        "ts",
-        outcome("ts", () => ts.uncompress(input)),
-        expected,
-      );
-      judge(
-        "ts (raw)",
-        outcome("ts (raw)", () => tsRaw.uncompress(input)),
-        expected,
-      );
-      judge(
-        "napi",
-        outcome("napi", () => napi.uncompress(input)),
-        expected,
-      );
+      for (const [who, codec] of decoders) {
+        const actual = outcome(who, () => codec.uncompress(input));
+        judge(who, actual, expected);
+      }
       const valid = outcome("validateCompressed", () => {
         validateCompressed(input);
         return input;
@@ -347,8 +330,9 @@ export const sszSnappy: GuidedTarget = {
       const stream = input.subarray(1);
       const expected = reference(() => referenceSsz(stream, bounds));
       const sync = outcome("decodeSszSnappy(bytes)", () => decodeSszSnappy(codec, stream, bounds));
-      const streamed = await outcomeAsync("decodeSszSnappy(stream)", () =>
-        decodeSszSnappy(codec, from(pieces(stream, split)), bounds),
+      const streamed = await decodeSszSnappy(codec, from(pieces(stream, split)), bounds).then(
+        (bytes): Result => ({ ok: true, bytes }),
+        (error: unknown) => failed("decodeSszSnappy(stream)", error),
       );
       judge("decodeSszSnappy(bytes)", sync, expected);
       judge("decodeSszSnappy(stream)", streamed, expected);
