@@ -104,18 +104,22 @@ function progress(): { onProgress: OnProgress; clear(): void } {
   };
 }
 
-/** Write `<out>/<name>.json` and `.md`, print the Markdown, and return whether to fail. */
-function writeReport(out: string, name: string, report: object, markdown: string, note = "") {
+/**
+ * Write `<out>/<name>.json` and `.md`, print the Markdown, then `problems` on stderr; the exit
+ * code is 1 when there is any.
+ */
+function writeReport(
+  out: string,
+  [name, report, markdown]: [string, object, string],
+  problems: string[],
+  note = "",
+): number {
   mkdirSync(out, { recursive: true });
   writeFileSync(join(out, `${name}.json`), `${JSON.stringify(report, null, 2)}\n`);
   writeFileSync(join(out, `${name}.md`), `${markdown}\n`);
   process.stdout.write(
     `${markdown}\n\nWrote ${join(out, `${name}.json`)} and ${name}.md.${note}\n`,
   );
-}
-
-/** Print `problems` on stderr; 1 when there is any. */
-function exitCode(problems: string[]): number {
   for (const problem of problems) process.stderr.write(`${problem}\n`);
   return problems.length > 0 ? 1 : 0;
 }
@@ -191,8 +195,9 @@ async function main(): Promise<number> {
       onProgress,
     });
     clear();
-    writeReport(out, "async", report, renderAsyncMarkdown(report));
-    return exitCode(
+    return writeReport(
+      out,
+      ["async", report, renderAsyncMarkdown(report)],
       report.rows.flatMap((r) =>
         r.failed ||
         (r.result &&
@@ -211,13 +216,16 @@ async function main(): Promise<number> {
       onProgress,
     });
     clear();
-    writeReport(out, "encoders", report, renderEncoderMarkdown(report));
-    return exitCode([
-      ...report.rows
-        .filter((r) => r.target === "adapter" && r.counts.ok !== r.inputs)
-        .map((r) => `${r.id}: ${r.inputs - r.counts.ok} input(s) did not round-trip`),
-      ...report.failed.map((f) => `not loaded: ${f.id} (${f.target}): ${f.reason}`),
-    ]);
+    return writeReport(
+      out,
+      ["encoders", report, renderEncoderMarkdown(report)],
+      [
+        ...report.rows
+          .filter((r) => r.target === "adapter" && r.counts.ok !== r.inputs)
+          .map((r) => `${r.id}: ${r.inputs - r.counts.ok} input(s) did not round-trip`),
+        ...report.failed.map((f) => `not loaded: ${f.id} (${f.target}): ${f.reason}`),
+      ],
+    );
   }
   const sets = list(values.set);
   const badSet = sets?.find((s) => !SET_NAMES.includes(s as SetName));
@@ -237,14 +245,15 @@ async function main(): Promise<number> {
   clear();
   // The bench embeds safety.json's `markdown` under its own "Safety on hostile input".
   report.markdown = renderSafetyMarkdown(report, { omitHeading: true });
-  const took = ` Took ${formatDuration(report.durationMs)}.`;
-  writeReport(out, "safety", report, renderSafetyMarkdown(report), took);
   for (const f of report.failed)
     process.stderr.write(`not loaded: ${f.id} (${f.target}): ${f.reason}\n`);
-  return exitCode(
+  return writeReport(
+    out,
+    ["safety", report, renderSafetyMarkdown(report)],
     report.rows
       .filter((r) => r.target === "adapter" && r.missed.length > 0)
       .map((r) => `${r.id} misses: ${r.missed.join(", ")}`),
+    ` Took ${formatDuration(report.durationMs)}.`,
   );
 }
 

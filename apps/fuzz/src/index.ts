@@ -4,21 +4,7 @@
  * @packageDocumentation
  */
 export { type FuzzOptions, runFuzz } from "./fuzz.js";
-export { type InputSet, SET_NAMES, type SetName } from "./inputs.js";
-export {
-  type CallResult,
-  type CellStats,
-  classifyReturn,
-  classifyThrow,
-  type Example,
-  HANG_MS,
-  missedTargets,
-  OUTCOMES,
-  type Outcome,
-  RSS_LIMIT_BYTES,
-  SLOW_MS,
-} from "./outcome.js";
-export { REFERENCE_DESCRIPTION, referenceOutcome } from "./reference.js";
+export type { CellStats, Example, Outcome } from "./outcome.js";
 export {
   type FailedRow,
   renderSafetyMarkdown,

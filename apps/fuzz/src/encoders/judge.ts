@@ -112,43 +112,23 @@ export function judge(subject: EncoderSubject, input: Uint8Array): Verdict {
     return { outcome: "threw", detail: `compress returned ${typeof compressed}`, out: 0 };
   }
   const out = compressed.length;
+  const bad = (outcome: EncoderOutcome, detail: string): Verdict => ({ outcome, detail, out });
   let decoded: Uint8Array;
   try {
     decoded = oracleUncompress(compressed);
   } catch (error) {
-    return {
-      outcome: "invalidStream",
-      detail: `the reference rejects the stream: ${describeError(error)}`,
-      out,
-    };
+    return bad("invalidStream", `the reference rejects the stream: ${describeError(error)}`);
   }
   const decodedDiff = difference(decoded, input);
-  if (decodedDiff) {
-    return {
-      outcome: "wrongBytes",
-      detail: `valid stream, but it decodes to other bytes: ${decodedDiff}`,
-      out,
-    };
-  }
+  if (decodedDiff)
+    return bad("wrongBytes", `valid stream, but it decodes to other bytes: ${decodedDiff}`);
   try {
-    const own = subject.uncompress(compressed);
-    const ownDiff = difference(own, input);
-    if (ownDiff) {
-      return {
-        outcome: "selfMismatch",
-        detail: `own uncompress: ${ownDiff}`,
-        out,
-      };
-    }
+    const ownDiff = difference(subject.uncompress(compressed), input);
+    if (ownDiff) return bad("selfMismatch", `own uncompress: ${ownDiff}`);
   } catch (error) {
-    return { outcome: "selfMismatch", detail: `own uncompress threw ${describeError(error)}`, out };
+    return bad("selfMismatch", `own uncompress threw ${describeError(error)}`);
   }
-  if (out > maxCompressedLength(input.length)) {
-    return {
-      outcome: "overBound",
-      detail: `${out} bytes, over maxCompressedLength ${maxCompressedLength(input.length)}`,
-      out,
-    };
-  }
+  const bound = maxCompressedLength(input.length);
+  if (out > bound) return bad("overBound", `${out} bytes, over maxCompressedLength ${bound}`);
   return { outcome: "ok", detail: "", out, shape: streamShape(compressed) };
 }

@@ -4,23 +4,7 @@
 // count is the count of the innermost reported range that contains it; blocks become known
 // the first time V8 reports them, and a known block counts as reached once its effective
 // count is non-zero. No instrumentation or build step: the coverage is of the shipped dist.
-import { Session } from "node:inspector";
-
-interface Range {
-  startOffset: number;
-  endOffset: number;
-  count: number;
-}
-interface FunctionCoverage {
-  functionName: string;
-  ranges: Range[];
-  isBlockCoverage: boolean;
-}
-interface ScriptCoverage {
-  scriptId: string;
-  url: string;
-  functions: FunctionCoverage[];
-}
+import { type Profiler, Session } from "node:inspector";
 
 /** AFL-style hit-count buckets: a block run 1, 2, 3, 4–7, 8–15, 16–31, 32–127 or 128+ times. */
 function bucket(count: number): number {
@@ -85,7 +69,9 @@ export class BlockCoverage {
    * hit-count bucket) it reached that no earlier execution reached, and counts them as seen.
    */
   collect(): { newFeatures: number } {
-    const { result } = this.#post("Profiler.takePreciseCoverage") as { result: ScriptCoverage[] };
+    const { result } = this.#post(
+      "Profiler.takePreciseCoverage",
+    ) as Profiler.TakePreciseCoverageReturnType;
     let fresh = 0;
     for (const script of result) {
       if (!this.#scope.test(script.url)) continue;

@@ -27,27 +27,13 @@ export interface GuidedOptions {
   onFinding?: (target: string, finding: FindingRecord) => void;
 }
 
-export interface GuidedReport {
-  target: string;
-  description: string;
-  engine: string;
-  startedAt: string;
-  seconds: number;
-  execs: number;
-  execsPerSecond: number;
-  seedInputs: number;
-  corpus: number;
-  blocksKnown: number;
-  blocksReached: number;
-  features: number;
-  restarts: number;
-  findings: FindingRecord[];
-}
+/** What a target's session did, as written to its report file. */
+export type GuidedReport = Awaited<ReturnType<typeof runTarget>>;
 
 export const ENGINE_DESCRIPTION =
   "snappykit's guided loop: V8 block coverage (node:inspector Profiler.takePreciseCoverage, callCount + detailed) of the target's dist scripts after every execution, AFL-style hit-count buckets, libFuzzer-style stacked mutations with a format dictionary, delta-debugging minimization";
 
-async function runTarget(target: GuidedTarget, options: GuidedOptions): Promise<GuidedReport> {
+async function runTarget(target: GuidedTarget, options: GuidedOptions) {
   const dir = join(options.out, target.name);
   const corpusOut = join(dir, "corpus");
   const findingsOut = join(dir, "findings");
@@ -105,7 +91,7 @@ async function runTarget(target: GuidedTarget, options: GuidedOptions): Promise<
   if (!result.ok) throw new Error(`${target.name} did not load: ${result.reason}`);
   const seconds = (performance.now() - started) / 1000;
   const stats = last?.stats;
-  const report: GuidedReport = {
+  const report = {
     target: target.name,
     description: target.description,
     engine: ENGINE_DESCRIPTION,
