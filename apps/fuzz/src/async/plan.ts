@@ -10,6 +10,7 @@ import {
 } from "@snappykit/conformance/cases";
 import type { SnappyCodec } from "@snappykit/core";
 import { loadPayloads } from "@snappykit/fixtures";
+import { stitch } from "../inputs.js";
 
 const KiB = 1024;
 
@@ -65,13 +66,7 @@ function plaintext(next: () => number, index: number): Uint8Array {
   const source = next();
   if (source < 0.5 && fixtureItems.length > 0) {
     // Real structure: fixture items end to end.
-    let pos = 0;
-    for (let i = Math.floor(next() * fixtureItems.length); pos < size; i++) {
-      const item = fixtureItems[i % fixtureItems.length]!;
-      out.set(item.subarray(0, size - pos), pos);
-      pos += Math.min(item.length, size - pos);
-      if (item.length === 0) break;
-    }
+    stitch(out, fixtureItems, Math.floor(next() * fixtureItems.length));
   } else if (source < 0.8) {
     out.set(randomBytes(size, Math.floor(next() * 2 ** 31)));
   } else {

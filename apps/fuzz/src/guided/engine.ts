@@ -4,6 +4,7 @@
 // execution, so the parent can name the input of a hang after killing us.
 import { createHash } from "node:crypto";
 import {
+  existsSync,
   ftruncateSync,
   mkdirSync,
   openSync,
@@ -66,18 +67,15 @@ export interface Slice {
 
 const sha1 = (bytes: Uint8Array) => createHash("sha1").update(bytes).digest("hex");
 
+/** The inputs in `dirs` (those that exist), each directory's in name order. */
 export function readCorpus(dirs: readonly string[]): Uint8Array[] {
-  const out: Uint8Array[] = [];
-  for (const dir of dirs) {
-    let names: string[];
-    try {
-      names = readdirSync(dir);
-    } catch {
-      continue;
-    }
-    for (const name of names.sort()) out.push(new Uint8Array(readFileSync(join(dir, name))));
-  }
-  return out;
+  return dirs.flatMap((dir) =>
+    existsSync(dir)
+      ? readdirSync(dir)
+          .sort()
+          .map((name) => new Uint8Array(readFileSync(join(dir, name))))
+      : [],
+  );
 }
 
 /** The finding an execution raised, or `undefined`. Non-Finding throws are harness failures. */
