@@ -83,9 +83,7 @@ describe("the harness on raw libraries", () => {
     const result = await runCell({
       entry: entryOf("snappyjs", "raw"),
       target: "raw",
-      inputs,
-      expected: inputs.map((i) => referenceOutcome(i)),
-      maxLength: inputs.map(() => undefined),
+      items: inputs.map((input) => ({ input, expected: referenceOutcome(input) })),
     });
     if (!result.ok) throw new Error(result.reason);
     expect(result.stats.counts.hang).toBe(1);
@@ -103,9 +101,7 @@ describe("the harness on raw libraries", () => {
       runCell({
         entry: entryOf("napi-v1", target),
         target,
-        inputs,
-        expected: inputs.map((i) => referenceOutcome(i)),
-        maxLength: [undefined],
+        items: inputs.map((input) => ({ input, expected: referenceOutcome(input) })),
       });
     const raw = await cell("raw");
     if (!raw.ok) throw new Error(raw.reason);
@@ -122,9 +118,7 @@ describe("the harness on raw libraries", () => {
         {
           entry: entryOf("libsnappy", "raw"),
           target: "raw",
-          inputs: [bomb],
-          expected: [null],
-          maxLength: [undefined],
+          items: [{ input: bomb, expected: null }],
         },
         { rssCapBytes },
       );
@@ -155,9 +149,7 @@ describe("framed req/resp implementations", () => {
       entry: ts.entry,
       target: "framed",
       framed: "chainsafe-snappy-stream",
-      inputs,
-      expected: inputs.map((i) => expectedFramed(i, false)),
-      maxLength: [undefined, undefined],
+      items: inputs.map((input) => ({ input, expected: expectedFramed(input, false) })),
     });
     if (!result.ok) throw new Error(result.reason);
     expect(result.stats.counts.hang).toBe(1);

@@ -28,7 +28,6 @@ import { MemoryProbe } from "./memory.js";
 import {
   type CallResult,
   type CellStats,
-  type Expected,
   emptyStats,
   HANG_MS,
   mergeStats,
@@ -47,6 +46,7 @@ import {
 import type { FailedRow, SafetyReport, SafetyRow } from "./report.js";
 import { type OnProgress, runJob } from "./runner.js";
 import type { Subject } from "./serve.js";
+import type { CellItem, CellLoad } from "./worker.js";
 
 /** Options for {@link runFuzz}. */
 export interface FuzzOptions {
@@ -157,21 +157,12 @@ function buildPool(loaded: readonly LoadedAdapter[]) {
   };
 }
 
-/** One row × one input set, ready to run. */
-export interface Cell {
-  entry: string;
-  target: Target;
-  /** Name of one of the adapter's `createVariants()` codecs, instead of `createCodec()`. */
-  variant?: string;
-  /** A `framed` target's implementation id (framed.ts). */
-  framed?: string;
+/** One row × one input set, ready to run: what its children load, and its inputs. */
+export type Cell = CellLoad & {
   /** The Node the children run in, when not this one (a Node line). */
   execPath?: string;
-  inputs: Uint8Array[];
-  expected: Expected[];
-  /** Per input (guarded codecs only: raw backends and framed ones have no such option). */
-  maxLength: (number | undefined)[];
-}
+  items: CellItem[];
+};
 
 /** The result of {@link runCell}: the tallies, or why the backend would not load. */
 export type CellResult =
@@ -187,20 +178,16 @@ export async function runCell(
   cell: Cell,
   options: { rssCapBytes?: number; onProgress?: (done: number) => void } = {},
 ): Promise<CellResult> {
-  const { inputs, expected, maxLength, execPath, ...load } = cell;
+  const { items, execPath, ...load } = cell;
   const stats = emptyStats();
   const tally = (index: number, result: CallResult) => {
-    record(stats, index, inputs[index]!, result);
+    record(stats, index, items[index]!.input, result);
     options.onProgress?.(index + 1);
   };
   const result = await runJob<CallResult>({
     worker: "worker.js",
     load,
-    items: inputs.map((input, i) => ({
-      input,
-      expected: expected[i]!,
-      ...(cell.target === "adapter" && { maxLength: maxLength[i] }),
-    })),
+    items,
     ...(execPath !== undefined && { execPath }),
     hangMs: HANG_MS,
     rssCapBytes: options.rssCapBytes ?? 6 * 2 ** 30,
@@ -252,25 +239,18 @@ export async function runFuzz(options: FuzzOptions = {}): Promise<SafetyReport> 
   // Lodestar's pattern need a codec; the libraries bring their own).
   const cells: { id: string; set: SetName; cell: Cell }[] = [];
   for (const set of sets) {
-    for (const { id, execPath, ...subject } of run.subjects) {
+    for (const { id, ...subject } of run.subjects) {
       const size = sizeOf(set, subject.target);
-      // Raw backends have no maxLength option, so they are judged on the stream alone: a
-      // crafted case that is valid but over its maxLength must decode there.
-      const want = expected
-        .get(set.name)!
-        .map((e, i) =>
-          subject.target === "raw" && set.maxLength[i] !== undefined
-            ? referenceOutcome(set.inputs[i]!)
-            : e,
-        );
-      const cell: Cell = {
-        ...subject,
-        ...(execPath !== undefined && { execPath }),
-        inputs: set.inputs.slice(0, size),
-        expected: want.slice(0, size),
-        maxLength: set.maxLength.slice(0, size),
-      };
-      cells.push({ id, set: set.name, cell });
+      const want = expected.get(set.name)!;
+      const items = set.inputs.slice(0, size).map((input, i): CellItem => {
+        const maxLength = set.maxLength[i];
+        if (maxLength === undefined) return { input, expected: want[i]! };
+        // Raw backends have no maxLength option, so they are judged on the stream alone: a
+        // crafted case that is valid but over its maxLength must decode there.
+        if (subject.target === "raw") return { input, expected: referenceOutcome(input) };
+        return { input, expected: want[i]!, maxLength };
+      });
+      cells.push({ id, set: set.name, cell: { ...subject, items } });
     }
   }
   const ts = discoverAdapters().find((e) => e.id === "ts");
@@ -288,28 +268,29 @@ export async function runFuzz(options: FuzzOptions = {}): Promise<SafetyReport> 
           entry: ts.entry,
           target: "framed",
           framed: impl.id,
-          inputs,
-          expected: inputs.map((input) => expectedFramed(input, impl.overCodec)),
-          maxLength: inputs.map(() => undefined),
+          items: inputs.map((input) => ({
+            input,
+            expected: expectedFramed(input, impl.overCodec),
+          })),
         };
         cells.push({ id: impl.id, set, cell });
       }
     }
   }
 
-  const runTotal = cells.reduce((sum, c) => sum + c.cell.inputs.length, 0);
+  const runTotal = cells.reduce((sum, c) => sum + c.cell.items.length, 0);
   let runDone = 0;
   const rows = new Map<string, SafetyRow>();
   for (const { id, set, cell } of cells) {
     const { target } = cell;
     const before = runDone;
-    runDone += cell.inputs.length;
+    runDone += cell.items.length;
     if (failed.some((f) => f.id === id && f.target === target)) continue;
     const label = `${set.padEnd(7)} ${target === "adapter" ? id : `${id} (${target})`}`;
     const result = await runCell(cell, {
       rssCapBytes,
       onProgress: (done) =>
-        options.onProgress?.(label, done, cell.inputs.length, before + done, runTotal),
+        options.onProgress?.(label, done, cell.items.length, before + done, runTotal),
     });
     if (!result.ok) {
       failed.push({ id, target, reason: result.reason });
