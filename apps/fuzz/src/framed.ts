@@ -10,6 +10,7 @@ import { crc32c, maskChecksum } from "@snappykit/framing";
 import { encodeSszSnappy, MAX_PAYLOAD_SIZE } from "@snappykit/p2p";
 import { referenceSsz } from "./guided/reference.js";
 import type { Expected } from "./outcome.js";
+import { orNull } from "./reference.js";
 
 /** The pieces a framed call's stream is cut into: small, so stream machinery is exercised. */
 export const FRAMED_PIECE = 7;
@@ -107,11 +108,7 @@ export function mutatedFramed(codec: SnappyCodec, n: number, seed: number): Uint
  */
 export function expectedFramed(bytes: Uint8Array, reader: boolean): Expected {
   const bounds = { minSize: 0, maxSize: MAX_PAYLOAD_SIZE, verifyChecksums: true };
-  try {
-    return referenceSsz(bytes, { ...bounds, followedByMore: reader });
-  } catch {
-    return null;
-  }
+  return orNull(() => referenceSsz(bytes, { ...bounds, followedByMore: reader }));
 }
 
 /**

@@ -21,6 +21,7 @@ import {
 } from "@snappykit/p2p";
 import { legalFormSeeds, poolPlaintexts } from "../inputs.js";
 import { toHex } from "../outcome.js";
+import { orNull } from "../reference.js";
 import { concat } from "./mutate.js";
 import { referenceFramed, referenceSsz, type SszBounds } from "./reference.js";
 
@@ -70,15 +71,6 @@ function failed(who: string, error: unknown): Result {
     throw new Finding("non-SnappyError", `${who} threw ${what}`);
   }
   return { ok: false, code: error.code, message: error.message };
-}
-
-/** The reference's verdict: bytes, or `null` where it rejects. */
-function reference(fn: () => Uint8Array): Uint8Array | null {
-  try {
-    return fn();
-  } catch {
-    return null;
-  }
 }
 
 /** Throw a Finding when `actual` does not match the reference `expected`. */
@@ -211,7 +203,7 @@ export const tsUncompress: GuidedTarget = {
       ["napi", await (await import("@snappykit/napi")).createCodec()],
     ] as const;
     return (input) => {
-      const expected = reference(() => oracleUncompress(input));
+      const expected = orNull(() => oracleUncompress(input));
       for (const [who, codec] of decoders) {
         const actual = outcome(who, () => codec.uncompress(input));
         judge(who, actual, expected);
@@ -266,7 +258,7 @@ export const framed: GuidedTarget = {
       const options =
         maxLength === undefined ? { verifyChecksums } : { verifyChecksums, maxLength };
       const stream = input.subarray(1);
-      const expected = reference(() => referenceFramed(stream, verifyChecksums, maxLength));
+      const expected = orNull(() => referenceFramed(stream, verifyChecksums, maxLength));
       const oneShot = outcome("decodeFramed", () => decodeFramed(codec, stream, options));
       const streamed = outcome("FrameDecoder", () => {
         const decoder = new FrameDecoder(codec, options);
@@ -328,7 +320,7 @@ export const sszSnappy: GuidedTarget = {
     return async (input) => {
       const { split, ...bounds } = sszControl(input[0] ?? 0);
       const stream = input.subarray(1);
-      const expected = reference(() => referenceSsz(stream, bounds));
+      const expected = orNull(() => referenceSsz(stream, bounds));
       const sync = outcome("decodeSszSnappy(bytes)", () => decodeSszSnappy(codec, stream, bounds));
       const streamed = await decodeSszSnappy(codec, from(pieces(stream, split)), bounds).then(
         (bytes): Result => ({ ok: true, bytes }),
