@@ -167,7 +167,7 @@ export function record(
     const example: Example = {
       index,
       hex: toHex(input),
-      ms: round(result.ms),
+      ms: Math.round(result.ms * 100) / 100,
       rssGrowth: result.rssGrowth,
     };
     if (result.detail !== undefined) example.detail = result.detail;
@@ -209,9 +209,4 @@ export function missedTargets(stats: CellStats, target: Target = "adapter"): str
   if (counts.rejectedOther && target === "adapter")
     missed.push(`${counts.rejectedOther} non-SnappyError throw(s)`);
   return missed;
-}
-
-/** Round to 0.01. */
-export function round(value: number): number {
-  return Math.round(value * 100) / 100;
 }
