@@ -14,12 +14,6 @@ import type { EncoderResult } from "./worker.js";
 /** A compress + judge call still running after this long is a hang (4 MiB in plain JS, niced, is seconds). */
 export const ENCODER_HANG_MS = 120_000;
 
-export interface EncoderFailure {
-  input: string;
-  outcome: EncoderOutcome;
-  detail: string;
-}
-
 export interface EncoderRow {
   id: string;
   target: Target;
@@ -35,7 +29,7 @@ export interface EncoderRow {
   copy4: number;
   restarts: number;
   /** Up to 40 inputs that did not come back `ok`. */
-  failures: EncoderFailure[];
+  failures: { input: string; outcome: EncoderOutcome; detail: string }[];
 }
 
 export interface EncoderReport {
