@@ -24,7 +24,7 @@ import {
   SET_NAMES,
   type SetName,
 } from "./inputs.js";
-import { MemoryProbe } from "./memory.js";
+import { exactPeaks } from "./memory.js";
 import {
   type CallResult,
   type CellStats,
@@ -338,7 +338,7 @@ export async function runFuzz(options: FuzzOptions = {}): Promise<SafetyReport> 
     measured: measuredTrees("@snappykit/fuzz", [...new Set(codecIds)]),
     ...(framedN && { framedN }),
     limits: { slowMs: SLOW_MS, hangMs: HANG_MS, rssLimitBytes: RSS_LIMIT_BYTES, rssCapBytes },
-    exactRssPeaks: new MemoryProbe().exactPeaks,
+    exactRssPeaks: exactPeaks,
     reference: REFERENCE_DESCRIPTION,
     referenceCheck: check,
     mutatedPool: pool.info,

@@ -17,33 +17,27 @@ function status(pid: number | "self", field: "VmHWM" | "VmRSS"): number {
 /** RSS of another process (the parent watching a child), bytes; 0 once it is gone. */
 export const rssOf = (pid: number): number => status(pid, "VmRSS");
 
-/** Reads RSS and peak RSS of this process, and resets the peak. */
-export class MemoryProbe {
-  /** True when per-call peaks are exact (Linux with a writable clear_refs). */
-  readonly exactPeaks = this.#clear() && status("self", "VmHWM") > 0;
-
-  #clear(): boolean {
-    try {
-      writeFileSync("/proc/self/clear_refs", "5");
-      return true;
-    } catch {
-      return false;
-    }
-  }
-
-  /** Reset the high-water mark to the current RSS; returns the current RSS in bytes. */
-  resetPeak(): number {
-    if (this.exactPeaks) this.#clear();
-    return this.rss();
-  }
-
-  /** Current RSS, bytes. */
-  rss(): number {
-    return status("self", "VmRSS") || process.memoryUsage.rss();
-  }
-
-  /** Peak RSS since the last {@link resetPeak}, bytes (current RSS without exact peaks). */
-  peak(): number {
-    return this.exactPeaks ? status("self", "VmHWM") : this.rss();
+/** Reset this process's high-water mark to its current RSS; false where /proc cannot. */
+function clearPeak(): boolean {
+  try {
+    writeFileSync("/proc/self/clear_refs", "5");
+    return true;
+  } catch {
+    return false;
   }
 }
+
+/** True when per-call peaks are exact (Linux with a writable clear_refs). */
+export const exactPeaks = clearPeak() && status("self", "VmHWM") > 0;
+
+/** This process's RSS, bytes. */
+export const rss = (): number => status("self", "VmRSS") || process.memoryUsage.rss();
+
+/** Reset the high-water mark to the current RSS; returns the current RSS in bytes. */
+export function resetPeak(): number {
+  if (exactPeaks) clearPeak();
+  return rss();
+}
+
+/** Peak RSS since the last {@link resetPeak}, bytes (current RSS without exact peaks). */
+export const peak = (): number => (exactPeaks ? status("self", "VmHWM") : rss());

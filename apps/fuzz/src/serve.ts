@@ -4,12 +4,9 @@
 import { pathToFileURL } from "node:url";
 import type { AdapterModule, RawBackend, RawModule, SnappyCodec } from "@snappykit/core";
 import { openTarget } from "@snappykit/workspace/targets";
-import { MemoryProbe } from "./memory.js";
+import { rss } from "./memory.js";
 import { describeError } from "./outcome.js";
 import type { ChildMessage, ParentMessage } from "./runner.js";
-
-/** This process's RSS, and each call's peak. */
-export const probe = new MemoryProbe();
 
 /** A codec row's subject: an adapter's codec (or variant), or its raw library. */
 export interface Subject {
@@ -46,7 +43,7 @@ export function serve<L, I, R>(open: (load: L) => Promise<Served<I, R>>): void {
       open(message.load as L).then(
         (s) => {
           served = s;
-          send({ type: "ready", library: s.library, rss: probe.rss() });
+          send({ type: "ready", library: s.library, rss: rss() });
         },
         (error: unknown) => send({ type: "loadFailed", reason: describeError(error) }),
       );
@@ -56,7 +53,7 @@ export function serve<L, I, R>(open: (load: L) => Promise<Served<I, R>>): void {
     const step = async (index: number) => {
       if (index >= items.length) return;
       const result = await served!.run(items[index] as I, index);
-      send({ type: "result", index, result, rssAfter: probe.rss() });
+      send({ type: "result", index, result, rssAfter: rss() });
       // One event-loop turn per item: lets the message leave now (the parent's watchdog
       // counts from it) and lets finalizer-freed backends (snappy@7) release their buffers.
       setImmediate(() => void step(index + 1));

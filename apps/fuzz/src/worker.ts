@@ -4,6 +4,7 @@
 import type { SnappyCodec } from "@snappykit/core";
 import { encodeSszSnappy } from "@snappykit/p2p";
 import { piecesOf, readPrefix } from "./framed.js";
+import { peak, resetPeak } from "./memory.js";
 import {
   type CallResult,
   classifyReturn,
@@ -11,7 +12,7 @@ import {
   describeError,
   type Expected,
 } from "./outcome.js";
-import { openSubject, probe, serve } from "./serve.js";
+import { openSubject, serve } from "./serve.js";
 
 /** What a safety child loads: a codec row's subject, or (`framed`) a framed implementation. */
 export interface CellLoad {
@@ -100,7 +101,7 @@ serve(async (load: CellLoad) => {
   return {
     library,
     async run({ input, expected, maxLength }: CellItem): Promise<CallResult> {
-      const before = probe.resetPeak();
+      const before = resetPeak();
       const start = performance.now();
       let judged: Pick<CallResult, "outcome" | "detail">;
       let ms: number;
@@ -116,7 +117,7 @@ serve(async (load: CellLoad) => {
         ms = performance.now() - start;
         judged = { outcome: classifyThrow(error, expected), detail: describeError(error) };
       }
-      return { ...judged, ms, rssGrowth: Math.max(0, probe.peak() - before) };
+      return { ...judged, ms, rssGrowth: Math.max(0, peak() - before) };
     },
   };
 });
