@@ -121,8 +121,9 @@ export class BlockCoverage {
   }
 
   /** Blocks V8 has reported in scope, blocks reached, and features seen. */
-  stats(): { known: number; reached: number; features: number } {
-    return { known: this.#nextId, reached: this.#reached.size, features: this.#features.size };
+  stats(): { blocksKnown: number; blocksReached: number; features: number } {
+    const features = this.#features.size;
+    return { blocksKnown: this.#nextId, blocksReached: this.#reached.size, features };
   }
 
   /** Blocks known but never reached, innermost last. */

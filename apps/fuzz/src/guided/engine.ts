@@ -205,16 +205,8 @@ export async function startEngine(
         writeFileSync(join(options.corpusOut, sha1(input)), input);
       }
     }
-    const { known, reached, features } = coverage.stats();
-    const total = [...findings.values()].reduce((sum, f) => sum + f.hits, 0);
-    const stats = {
-      execs,
-      corpus: corpus.length,
-      blocksKnown: known,
-      blocksReached: reached,
-      features,
-      findings: total,
-    };
+    const hits = [...findings.values()].reduce((sum, f) => sum + f.hits, 0);
+    const stats = { execs, corpus: corpus.length, ...coverage.stats(), findings: hits };
     const slice = { stats, findings: fresh, seedInputs: starting.length };
     fresh = [];
     return slice;
@@ -251,7 +243,7 @@ export async function distill(
   for (const seed of seeds) await runs(seed);
   const kept: Uint8Array[] = [];
   for (const input of inputs) if (await runs(input)) kept.push(input);
-  const { known, reached } = coverage.stats();
+  const { blocksKnown: known, blocksReached: reached } = coverage.stats();
   const unreached = coverage.unreached().map(describeBlock);
   coverage.close();
   rmSync(into, { recursive: true, force: true });
