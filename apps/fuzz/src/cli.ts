@@ -68,6 +68,14 @@ Async under concurrency (instead of the matrix):
 // children too.
 provideFfiLibrary();
 
+/** parseArgs options of one type, by name. */
+function kinds<const T extends "string" | "boolean", const K extends string>(
+  type: T,
+  names: readonly K[],
+) {
+  return Object.fromEntries(names.map((name) => [name, { type }])) as Record<K, { type: T }>;
+}
+
 function list(values: string[] | undefined): string[] | undefined {
   return values?.flatMap((v) => v.split(",")).filter((v) => v.length > 0);
 }
@@ -129,28 +137,13 @@ async function main(): Promise<number> {
     // `pnpm fuzz -- --quick` forwards the "--" itself; it is not an end-of-options marker here.
     args: process.argv.slice(2).filter((arg) => arg !== "--"),
     options: {
-      n: { type: "string" },
-      "raw-n": { type: "string" },
+      ...kinds("string", ["n", "raw-n", "framed-n", "seed", "out", "seconds", "jobs", "corpus"]),
+      ...kinds("string", ["calls", "wave"]),
+      ...kinds("boolean", ["raw", "no-raw", "no-framed", "quick", "help", "guided", "distill"]),
+      ...kinds("boolean", ["encoders", "async"]),
       codec: { type: "string", multiple: true },
       set: { type: "string", multiple: true },
-      raw: { type: "boolean" },
-      "no-raw": { type: "boolean" },
-      "framed-n": { type: "string" },
-      "no-framed": { type: "boolean" },
-      seed: { type: "string" },
-      out: { type: "string" },
-      quick: { type: "boolean" },
-      help: { type: "boolean" },
-      guided: { type: "boolean" },
       target: { type: "string", multiple: true },
-      seconds: { type: "string" },
-      jobs: { type: "string" },
-      corpus: { type: "string" },
-      encoders: { type: "boolean" },
-      distill: { type: "boolean" },
-      async: { type: "boolean" },
-      calls: { type: "string" },
-      wave: { type: "string" },
     },
     strict: true,
   });
