@@ -9,12 +9,13 @@ import { provideFfiLibrary } from "@snappykit/workspace/ffi-library";
 import { formatDuration } from "@snappykit/workspace/format";
 import { renderAsyncMarkdown, runAsyncFuzz } from "./async/run.js";
 import { renderEncoderMarkdown, runEncoderFuzz } from "./encoders/run.js";
-import { type Progress, runFuzz } from "./fuzz.js";
+import { runFuzz } from "./fuzz.js";
 import { distill } from "./guided/engine.js";
-import { type GuidedReport, runGuided } from "./guided/run.js";
+import { type GuidedOptions, runGuided } from "./guided/run.js";
 import { GUIDED_TARGETS } from "./guided/targets.js";
 import { SET_NAMES, type SetName } from "./inputs.js";
 import { renderSafetyMarkdown } from "./report.js";
+import type { OnProgress } from "./runner.js";
 
 const HELP = `Usage: pnpm fuzz [options]   (or: node apps/fuzz/dist/cli.js [options])
 
@@ -67,15 +68,16 @@ Async under concurrency (instead of the matrix):
 // children too.
 provideFfiLibrary();
 
-function list(values: string[] | undefined): string[] | undefined {
-  return values?.flatMap((v) => v.split(",")).filter((v) => v.length > 0);
+/** parseArgs options of one type, by name. */
+function kinds<const T extends "string" | "boolean", const K extends string>(
+  type: T,
+  names: readonly K[],
+) {
+  return Object.fromEntries(names.map((name) => [name, { type }])) as Record<K, { type: T }>;
 }
 
-function count(value: string | undefined, name: string): number | undefined {
-  if (value === undefined) return undefined;
-  const n = Number(value);
-  if (!Number.isSafeInteger(n) || n < 0) throw new Error(`--${name} must be a whole number`);
-  return n;
+function list(values: string[] | undefined): string[] | undefined {
+  return values?.flatMap((v) => v.split(",")).filter((v) => v.length > 0);
 }
 
 // Loading the WASI adapter here (to build inputs) makes Node print its experimental-WASI
@@ -88,66 +90,60 @@ process.on("warning", (warning) => {
 });
 
 /**
- * Progress on stderr: a live line 4× a second on a terminal, else a line whenever `final`
- * (one per cell or row in CI logs). `clear()` wipes the live line before the report prints.
+ * Progress on stderr: a live line 4× a second on a terminal, else a line when a row or cell
+ * is done (for CI logs). `clear()` wipes the live line before the report prints.
  */
-function progress() {
-  const started = performance.now();
+function progress(): { onProgress: OnProgress; clear(): void } {
   const tty = process.stderr.isTTY;
+  const started = performance.now();
   let last = 0;
   return {
-    elapsed: () => performance.now() - started,
-    line(text: (elapsed: number) => string, final: boolean, force = false) {
+    onProgress(label, done, total, runDone, runTotal) {
       const now = performance.now();
-      if (!tty ? !final : now - last < 250 && !force) return;
+      const final = done === total;
+      if (!tty ? !final : now - last < 250 && !final) return;
       last = now;
-      const line = text(now - started);
+      const ms = now - started;
+      const eta = runDone > 0 ? formatDuration((ms / runDone) * (runTotal - runDone)) : "?";
+      const line = `${label.padEnd(40)} ${String(done).padStart(6)}/${total}  elapsed ${formatDuration(ms)}  ETA ${eta}`;
       process.stderr.write(tty ? `\r${line}\x1b[K` : `${line}\n`);
     },
     clear: () => tty && process.stderr.write("\r\x1b[K"),
   };
 }
 
-/** Write `<out>/<name>.json` and `.md`, and print the Markdown. */
-function writeReport(out: string, name: string, report: object, markdown: string, note = "") {
+/**
+ * Write `<out>/<name>.json` and `.md`, print the Markdown, then `problems` on stderr; the exit
+ * code is 1 when there is any.
+ */
+function writeReport(
+  out: string,
+  [name, report, markdown]: [string, object, string],
+  problems: string[],
+  note = "",
+): number {
   mkdirSync(out, { recursive: true });
   writeFileSync(join(out, `${name}.json`), `${JSON.stringify(report, null, 2)}\n`);
   writeFileSync(join(out, `${name}.md`), `${markdown}\n`);
   process.stdout.write(
     `${markdown}\n\nWrote ${join(out, `${name}.json`)} and ${name}.md.${note}\n`,
   );
+  for (const problem of problems) process.stderr.write(`${problem}\n`);
+  return problems.length > 0 ? 1 : 0;
 }
-
-const eta = (elapsed: number, done: number, total: number) =>
-  done > 0 ? formatDuration((elapsed / done) * (total - done)) : "?";
 
 async function main(): Promise<number> {
   const { values } = parseArgs({
     // `pnpm fuzz -- --quick` forwards the "--" itself; it is not an end-of-options marker here.
     args: process.argv.slice(2).filter((arg) => arg !== "--"),
     options: {
-      n: { type: "string" },
-      "raw-n": { type: "string" },
+      ...kinds("string", ["n", "raw-n", "framed-n", "seed", "out", "seconds", "jobs", "corpus"]),
+      ...kinds("string", ["calls", "wave"]),
+      ...kinds("boolean", ["raw", "no-raw", "no-framed", "quick", "help", "guided", "distill"]),
+      ...kinds("boolean", ["encoders", "async"]),
       codec: { type: "string", multiple: true },
       set: { type: "string", multiple: true },
-      raw: { type: "boolean" },
-      "no-raw": { type: "boolean" },
-      "framed-n": { type: "string" },
-      "no-framed": { type: "boolean" },
-      seed: { type: "string" },
-      out: { type: "string" },
-      quick: { type: "boolean" },
-      help: { type: "boolean" },
-      guided: { type: "boolean" },
       target: { type: "string", multiple: true },
-      seconds: { type: "string" },
-      jobs: { type: "string" },
-      corpus: { type: "string" },
-      encoders: { type: "boolean" },
-      distill: { type: "boolean" },
-      async: { type: "boolean" },
-      calls: { type: "string" },
-      wave: { type: "string" },
     },
     strict: true,
   });
@@ -158,129 +154,124 @@ async function main(): Promise<number> {
   const here = dirname(fileURLToPath(import.meta.url));
   const out = resolve(values.out ?? join(here, "..", "results"));
   const corpusDir = resolve(values.corpus ?? join(here, "..", "corpus"));
-  const seed = count(values.seed, "seed") ?? 1;
+  const quick = values.quick === true;
+  /** A whole-number option, or its default (`[full, quick]` for one that --quick shortens). */
+  const count = (name: keyof typeof values, fallback: number | [number, number]) => {
+    const value = values[name] as string | undefined;
+    if (value === undefined) return Array.isArray(fallback) ? fallback[quick ? 1 : 0] : fallback;
+    const n = Number(value);
+    if (!Number.isSafeInteger(n) || n < 0) throw new Error(`--${name} must be a whole number`);
+    return n;
+  };
+  const seed = count("seed", 1);
   const codecs = list(values.codec);
-  if (values.guided && values.distill) {
-    for (const target of GUIDED_TARGETS) {
-      if (values.target && !list(values.target)?.includes(target.name)) continue;
-      const into = join(corpusDir, target.name);
-      const found = join(out, "guided", target.name);
-      const { read, kept, known, reached, unreached } = await distill(
-        target,
-        [into, join(found, "corpus")],
-        into,
-      );
-      const listing = join(found, "unreached.txt");
-      mkdirSync(dirname(listing), { recursive: true });
-      writeFileSync(listing, `${unreached.join("\n")}\n`);
-      process.stdout.write(
-        `${target.name}: kept ${kept} of ${read} inputs in ${into}; seeds + corpus reach ${reached} of ${known} known blocks (unreached: ${listing})\n`,
-      );
-    }
-    return 0;
-  }
+  const targets = list(values.target);
+  if (values.guided && values.distill) return distillCorpus(targets, corpusDir, out);
   if (values.guided) {
+    const seconds = count("seconds", 60);
     return guided({
-      targets: list(values.target),
-      seconds: count(values.seconds, "seconds") ?? 60,
-      jobs: count(values.jobs, "jobs") ?? 1,
+      targets,
+      seconds,
+      jobs: count("jobs", 1),
       seed,
       corpusDir,
       out: join(out, "guided"),
     });
   }
-  const p = progress();
+  const { onProgress, clear } = progress();
   if (values.async) {
     const report = await runAsyncFuzz({
-      calls: count(values.calls, "calls") ?? (values.quick ? 2000 : 30_000),
-      wave: count(values.wave, "wave") ?? (values.quick ? 500 : 10_000),
+      calls: count("calls", [30_000, 2000]),
+      wave: count("wave", [10_000, 500]),
       seed,
       codecs,
-      // Adapters without async APIs take no time, so the ETA is rough early on.
-      onRow: (id, i, total) =>
-        process.stderr.write(
-          `async ${id} (${i + 1}/${total})  elapsed ${formatDuration(p.elapsed())}  ETA ${eta(p.elapsed(), i, total)}\n`,
-        ),
+      onProgress,
     });
-    writeReport(out, "async", report, renderAsyncMarkdown(report));
-    const bad = report.rows.some(
-      (r) =>
+    clear();
+    return writeReport(
+      out,
+      ["async", report, renderAsyncMarkdown(report)],
+      report.rows.flatMap((r) =>
         r.failed ||
         (r.result &&
-          r.result.wrongResults + r.result.misattributedErrors + r.result.nonSnappyErrors > 0),
+          r.result.wrongResults + r.result.misattributedErrors + r.result.nonSnappyErrors > 0)
+          ? [`${r.id}: ${r.failed ?? "wrong results or errors (see the report)"}`]
+          : [],
+      ),
     );
-    return bad ? 1 : 0;
   }
   if (values.encoders) {
     const report = await runEncoderFuzz({
       seed,
-      quick: values.quick ?? false,
+      quick,
       codecs,
       raw: !values["no-raw"],
-      onProgress: (row, done, total, runDone, runTotal) =>
-        p.line(
-          (ms) =>
-            `encoders ${row.padEnd(18)} ${String(done).padStart(4)}/${total}  elapsed ${formatDuration(ms)}  ETA ${eta(ms, runDone, runTotal)}`,
-          done === total,
-        ),
+      onProgress,
     });
-    p.clear();
-    writeReport(out, "encoders", report, renderEncoderMarkdown(report));
-    const bad = report.rows.filter((r) => r.target === "adapter" && r.counts.ok !== r.inputs);
-    for (const r of bad)
-      process.stderr.write(`${r.id}: ${r.inputs - r.counts.ok} input(s) did not round-trip\n`);
-    return bad.length > 0 || report.failed.length > 0 ? 1 : 0;
+    clear();
+    return writeReport(
+      out,
+      ["encoders", report, renderEncoderMarkdown(report)],
+      [
+        ...report.rows
+          .filter((r) => r.target === "adapter" && r.counts.ok !== r.inputs)
+          .map((r) => `${r.id}: ${r.inputs - r.counts.ok} input(s) did not round-trip`),
+        ...report.failed.map((f) => `not loaded: ${f.id} (${f.target}): ${f.reason}`),
+      ],
+    );
   }
   const sets = list(values.set);
   const badSet = sets?.find((s) => !SET_NAMES.includes(s as SetName));
   if (badSet) throw new Error(`unknown --set ${badSet} (crafted, random, mutated)`);
-  const n = count(values.n, "n") ?? (values.quick ? 200 : 10_000);
-  let lastCell = "";
+  const n = count("n", [10_000, 200]);
   const report = await runFuzz({
     n,
-    rawN: count(values["raw-n"], "raw-n") ?? (values.quick ? 50 : n),
+    rawN: count("raw-n", [n, 50]),
     codecs,
     sets: sets as SetName[] | undefined,
-    raw: values["no-raw"] ? false : (values.raw ?? true),
+    raw: !values["no-raw"],
     seed,
     framed: !values["no-framed"],
-    framedN: count(values["framed-n"], "framed-n") ?? (values.quick ? 50 : 500),
-    onProgress: (q: Progress) => {
-      const cell = `${q.set}/${q.codec}`;
-      const end = q.done === q.total;
-      p.line(
-        (ms) =>
-          `${q.set.padEnd(7)} ${q.codec.padEnd(18)} ${String(q.done).padStart(6)}/${q.total}  elapsed ${formatDuration(ms)}  ETA ${eta(ms, q.runDone, q.runTotal)}`,
-        end,
-        end && cell !== lastCell,
-      );
-      lastCell = cell;
-    },
+    framedN: count("framed-n", [500, 50]),
+    onProgress,
   });
-  p.clear();
+  clear();
   // The bench embeds safety.json's `markdown` under its own "Safety on hostile input".
   report.markdown = renderSafetyMarkdown(report, { omitHeading: true });
-  writeReport(
-    out,
-    "safety",
-    report,
-    renderSafetyMarkdown(report),
-    ` Took ${formatDuration(report.durationMs)}.`,
-  );
   for (const f of report.failed)
     process.stderr.write(`not loaded: ${f.id} (${f.target}): ${f.reason}\n`);
-  const missed = report.rows.filter((r) => r.target === "adapter" && r.missed.length > 0);
-  for (const row of missed) process.stderr.write(`${row.id} misses: ${row.missed.join(", ")}\n`);
-  return missed.length > 0 ? 1 : 0;
+  return writeReport(
+    out,
+    ["safety", report, renderSafetyMarkdown(report)],
+    report.rows
+      .filter((r) => r.target === "adapter" && r.missed.length > 0)
+      .map((r) => `${r.id} misses: ${r.missed.join(", ")}`),
+    ` Took ${formatDuration(report.durationMs)}.`,
+  );
+}
+
+/** `--guided --distill`: fold each target's new inputs that add coverage into the corpus. */
+async function distillCorpus(targets: string[] | undefined, corpusDir: string, out: string) {
+  for (const target of GUIDED_TARGETS) {
+    if (targets && !targets.includes(target.name)) continue;
+    const into = join(corpusDir, target.name);
+    const found = join(out, "guided", target.name);
+    const result = await distill(target, [into, join(found, "corpus")], into);
+    const listing = join(found, "unreached.txt");
+    mkdirSync(found, { recursive: true });
+    writeFileSync(listing, `${result.unreached.join("\n")}\n`);
+    process.stdout.write(
+      `${target.name}: kept ${result.kept} of ${result.read} inputs in ${into}; seeds + corpus reach ${result.reached} of ${result.known} known blocks (unreached: ${listing})\n`,
+    );
+  }
+  return 0;
 }
 
 /** `--guided`: run the targets, a progress line per target every 10 s, a summary at the end. */
-async function guided(
-  options: Omit<Parameters<typeof runGuided>[0], "onProgress">,
-): Promise<number> {
+async function guided(options: Omit<GuidedOptions, "onProgress" | "onFinding">): Promise<number> {
   const total = options.seconds * 1000;
   const lastPrint = new Map<string, number>();
-  const reports: GuidedReport[] = await runGuided({
+  const reports = await runGuided({
     ...options,
     onProgress: (target, elapsed, s) => {
       if (elapsed - (lastPrint.get(target) ?? -Infinity) < 10_000) return;

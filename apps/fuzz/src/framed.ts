@@ -9,10 +9,8 @@ import type { SnappyCodec } from "@snappykit/core";
 import { crc32c, maskChecksum } from "@snappykit/framing";
 import { encodeSszSnappy, MAX_PAYLOAD_SIZE } from "@snappykit/p2p";
 import { referenceSsz } from "./guided/reference.js";
-import type { SetName } from "./inputs.js";
-import { type Expected, emptyStats, mergeStats, missedTargets } from "./outcome.js";
-import type { FailedRow, SafetyRow } from "./report.js";
-import { runCell } from "./runner.js";
+import type { Expected } from "./outcome.js";
+import { orNull } from "./reference.js";
 
 /** The pieces a framed call's stream is cut into: small, so stream machinery is exercised. */
 export const FRAMED_PIECE = 7;
@@ -55,60 +53,40 @@ export function craftedFramed(codec: SnappyCodec): { label: string; bytes: Uint8
   const badCrc = valid.slice();
   badCrc[at + 14] = badCrc[at + 14]! ^ 0xff; // the first data chunk's CRC
   const big = Uint8Array.from({ length: 70_000 }, (_, i) => (i * 2654435761) >>> 24);
-  return [
-    { label: "valid: 300 bytes", bytes: valid },
-    { label: "valid: 70,000 bytes, two chunks", bytes: encodeSszSnappy(codec, big) },
-    {
-      label: "valid: a padding chunk (0xfe)",
-      bytes: withChunks(data, chunk(0xfe, new Uint8Array(3))),
-    },
-    {
-      label: "valid: a skippable chunk (0x80)",
-      bytes: withChunks(data, chunk(0x80, Uint8Array.of(1, 2, 3))),
-    },
-    {
-      label: "reserved unskippable chunk (0x02)",
-      bytes: withChunks(data, chunk(0x02, new Uint8Array(4))),
-    },
-    { label: "wrong CRC", bytes: badCrc },
-    { label: "no stream identifier", bytes: join(varint(data.length), chunk(0x01, data, data)) },
-    {
-      label: "a wrong stream identifier",
-      bytes: join(
+  const dataChunk = chunk(0x01, data, data);
+  const cases: [string, Uint8Array][] = [
+    ["valid: 300 bytes", valid],
+    ["valid: 70,000 bytes, two chunks", encodeSszSnappy(codec, big)],
+    ["valid: a padding chunk (0xfe)", withChunks(data, chunk(0xfe, new Uint8Array(3)))],
+    ["valid: a skippable chunk (0x80)", withChunks(data, chunk(0x80, Uint8Array.of(1, 2, 3)))],
+    ["reserved unskippable chunk (0x02)", withChunks(data, chunk(0x02, new Uint8Array(4)))],
+    ["wrong CRC", badCrc],
+    ["no stream identifier", join(varint(data.length), dataChunk)],
+    [
+      "a wrong stream identifier",
+      join(
         varint(data.length),
         chunk(0xff, Uint8Array.of(0x73, 0x4e, 0x61, 0x50, 0x70, 0x58)),
-        chunk(0x01, data, data),
+        dataChunk,
       ),
-    },
-    { label: "ends inside a chunk header", bytes: valid.subarray(0, at + 10 + 2) },
-    { label: "ends inside a chunk body", bytes: valid.subarray(0, valid.length - 1) },
-    {
-      label: "uncompressed chunk over 65,536 bytes",
-      bytes: join(
-        varint(70_000),
-        IDENTIFIER,
-        chunk(0x01, new Uint8Array(70_000), new Uint8Array(70_000)),
-      ),
-    },
-    {
-      label: "declares 10 MiB, sends 300 bytes",
-      bytes: join(varint(MAX_PAYLOAD_SIZE), IDENTIFIER, chunk(0x01, data, data)),
-    },
-    {
-      label: "declares more than MAX_PAYLOAD_SIZE",
-      bytes: join(varint(MAX_PAYLOAD_SIZE + 1), IDENTIFIER, chunk(0x01, data, data)),
-    },
-    {
-      label: "declares 299 bytes, sends 300",
-      bytes: join(varint(299), IDENTIFIER, chunk(0x01, data, data)),
-    },
-    {
-      label: "another chunk after the payload (the next one, to a stream reader)",
-      bytes: join(valid, chunk(0x01, data, data)),
-    },
-    { label: "a varint of 11 bytes", bytes: join(new Array(10).fill(0x80), [0x01], IDENTIFIER) },
-    { label: "empty input", bytes: new Uint8Array(0) },
+    ],
+    ["ends inside a chunk header", valid.subarray(0, at + 10 + 2)],
+    ["ends inside a chunk body", valid.subarray(0, valid.length - 1)],
+    [
+      "uncompressed chunk over 65,536 bytes",
+      join(varint(70_000), IDENTIFIER, chunk(0x01, new Uint8Array(70_000), new Uint8Array(70_000))),
+    ],
+    ["declares 10 MiB, sends 300 bytes", join(varint(MAX_PAYLOAD_SIZE), IDENTIFIER, dataChunk)],
+    [
+      "declares more than MAX_PAYLOAD_SIZE",
+      join(varint(MAX_PAYLOAD_SIZE + 1), IDENTIFIER, dataChunk),
+    ],
+    ["declares 299 bytes, sends 300", join(varint(299), IDENTIFIER, dataChunk)],
+    ["another chunk after the payload (the next one, to a stream reader)", join(valid, dataChunk)],
+    ["a varint of 11 bytes", join(new Array(10).fill(0x80), [0x01], IDENTIFIER)],
+    ["empty input", new Uint8Array(0)],
   ];
+  return cases.map(([label, bytes]) => ({ label, bytes }));
 }
 
 /** `n` mutations (1–4 bytes overwritten, a quarter also truncated) of valid encodings. */
@@ -130,11 +108,7 @@ export function mutatedFramed(codec: SnappyCodec, n: number, seed: number): Uint
  */
 export function expectedFramed(bytes: Uint8Array, reader: boolean): Expected {
   const bounds = { minSize: 0, maxSize: MAX_PAYLOAD_SIZE, verifyChecksums: true };
-  try {
-    return referenceSsz(bytes, { ...bounds, followedByMore: reader });
-  } catch {
-    return null;
-  }
+  return orNull(() => referenceSsz(bytes, { ...bounds, followedByMore: reader }));
 }
 
 /**
@@ -158,70 +132,4 @@ export function piecesOf(bytes: Uint8Array): Uint8Array[] {
   const out: Uint8Array[] = [];
   for (let i = 0; i < bytes.length; i += FRAMED_PIECE) out.push(bytes.slice(i, i + FRAMED_PIECE));
   return out;
-}
-
-/** The framed rows of a run, the implementations that did not load, and the inputs per set. */
-export interface FramedRun {
-  rows: SafetyRow[];
-  failed: FailedRow[];
-  n: { crafted: number; mutated: number };
-}
-
-/**
- * Every framed implementation (over the adapter at `entry`: ours and Lodestar's pattern use
- * it, the libraries have their own Snappy) on the crafted inputs and `n` mutated ones, each
- * cell in children under the watchdog, each call judged against the reference.
- */
-export async function runFramed(options: {
-  entry: string;
-  codec: SnappyCodec;
-  n: number;
-  seed: number;
-  rssCapBytes: number;
-  onProgress?: (set: SetName, id: string, done: number, total: number) => void;
-}): Promise<FramedRun> {
-  const { FRAMED } = await import("@snappykit/bench/framed");
-  const sets = {
-    crafted: craftedFramed(options.codec).map((c) => c.bytes),
-    mutated: mutatedFramed(options.codec, options.n, options.seed),
-  };
-  const rows: SafetyRow[] = [];
-  const failed: FailedRow[] = [];
-  for (const impl of FRAMED) {
-    const row: SafetyRow = {
-      id: impl.id,
-      target: "framed",
-      library: "",
-      sets: {},
-      total: emptyStats(),
-      missed: [],
-    };
-    for (const [set, inputs] of Object.entries(sets) as [SetName, Uint8Array[]][]) {
-      const result = await runCell(
-        {
-          entry: options.entry,
-          target: "framed",
-          framed: impl.id,
-          inputs,
-          expected: inputs.map((input) => expectedFramed(input, impl.overCodec)),
-          maxLength: inputs.map(() => undefined),
-        },
-        {
-          rssCapBytes: options.rssCapBytes,
-          onProgress: (done) => options.onProgress?.(set, impl.id, done, inputs.length),
-        },
-      );
-      if (!result.ok) {
-        failed.push({ id: impl.id, target: "framed", reason: result.reason });
-        break;
-      }
-      row.library = result.library;
-      row.sets[set] = result.stats;
-    }
-    if (Object.keys(row.sets).length === 0) continue;
-    row.total = mergeStats(Object.values(row.sets));
-    row.missed = missedTargets(row.total, "framed");
-    rows.push(row);
-  }
-  return { rows, failed, n: { crafted: sets.crafted.length, mutated: sets.mutated.length } };
 }

@@ -4,12 +4,11 @@
 import { discoverAdapters, loadAdapters } from "@snappykit/workspace";
 import { provideFfiLibrary } from "@snappykit/workspace/ffi-library";
 import { describe, expect, it } from "vitest";
-import { craftedFramed, expectedFramed, runFramed } from "./framed.js";
-import { runFuzz } from "./fuzz.js";
+import { craftedFramed, expectedFramed } from "./framed.js";
+import { runCell, runFuzz } from "./fuzz.js";
 import { craftedSet } from "./inputs.js";
 import { referenceOutcome } from "./reference.js";
 import { renderSafetyMarkdown } from "./report.js";
-import { runCell } from "./runner.js";
 
 // ffi's children open tools/libsnappy's build, as in `pnpm fuzz` (cli.ts).
 provideFfiLibrary();
@@ -84,9 +83,7 @@ describe("the harness on raw libraries", () => {
     const result = await runCell({
       entry: entryOf("snappyjs", "raw"),
       target: "raw",
-      inputs,
-      expected: inputs.map((i) => referenceOutcome(i)),
-      maxLength: inputs.map(() => undefined),
+      items: inputs.map((input) => ({ input, expected: referenceOutcome(input) })),
     });
     if (!result.ok) throw new Error(result.reason);
     expect(result.stats.counts.hang).toBe(1);
@@ -104,9 +101,7 @@ describe("the harness on raw libraries", () => {
       runCell({
         entry: entryOf("napi-v1", target),
         target,
-        inputs,
-        expected: inputs.map((i) => referenceOutcome(i)),
-        maxLength: [undefined],
+        items: inputs.map((input) => ({ input, expected: referenceOutcome(input) })),
       });
     const raw = await cell("raw");
     if (!raw.ok) throw new Error(raw.reason);
@@ -123,9 +118,7 @@ describe("the harness on raw libraries", () => {
         {
           entry: entryOf("libsnappy", "raw"),
           target: "raw",
-          inputs: [bomb],
-          expected: [null],
-          maxLength: [undefined],
+          items: [{ input: bomb, expected: null }],
         },
         { rssCapBytes },
       );
@@ -156,9 +149,7 @@ describe("framed req/resp implementations", () => {
       entry: ts.entry,
       target: "framed",
       framed: "chainsafe-snappy-stream",
-      inputs,
-      expected: inputs.map((i) => expectedFramed(i, false)),
-      maxLength: [undefined, undefined],
+      items: inputs.map((input) => ({ input, expected: expectedFramed(input, false) })),
     });
     if (!result.ok) throw new Error(result.reason);
     expect(result.stats.counts.hang).toBe(1);
@@ -167,14 +158,8 @@ describe("framed req/resp implementations", () => {
   }, 60_000);
 
   it("hold ours to the targets on hostile input, and find what the libraries let through", async () => {
-    const { loaded } = await loadAdapters([ts]);
-    const run = await runFramed({
-      entry: ts.entry,
-      codec: loaded[0]!.codec,
-      n: 20,
-      seed: 3,
-      rssCapBytes: 6 * 2 ** 30,
-    });
+    // No codec rows: the framed implementations alone.
+    const run = await runFuzz({ codecs: [], sets: [], framedN: 20, seed: 1 });
     expect(run.failed).toEqual([]);
     const row = (id: string) => run.rows.find((r) => r.id === id)!;
     expect(run.rows.map((r) => r.id)).toEqual([
@@ -186,7 +171,7 @@ describe("framed req/resp implementations", () => {
       "snappystream",
       "chainsafe-snappy-stream",
     ]);
-    for (const r of run.rows) expect(r.total.calls, r.id).toBe(run.n.crafted + 20);
+    for (const r of run.rows) expect(r.total.calls, r.id).toBe(run.framedN!.crafted + 20);
     const { counts } = row("snappykit").total;
     expect(counts).toMatchObject(NONE_MISSED);
     expect(counts.same).toBeGreaterThan(0);

@@ -3,22 +3,8 @@
  * input, each call isolated in a child process, summarised as a safety matrix.
  * @packageDocumentation
  */
-export { type FuzzOptions, type Progress, runFuzz } from "./fuzz.js";
-export { type InputSet, SET_NAMES, type SetName } from "./inputs.js";
-export {
-  type CallResult,
-  type CellStats,
-  classifyReturn,
-  classifyThrow,
-  type Example,
-  HANG_MS,
-  missedTargets,
-  OUTCOMES,
-  type Outcome,
-  RSS_LIMIT_BYTES,
-  SLOW_MS,
-} from "./outcome.js";
-export { REFERENCE_DESCRIPTION, referenceOutcome } from "./reference.js";
+export { type FuzzOptions, runFuzz } from "./fuzz.js";
+export type { CellStats, Example, Outcome } from "./outcome.js";
 export {
   type FailedRow,
   renderSafetyMarkdown,

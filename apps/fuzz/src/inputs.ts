@@ -126,3 +126,17 @@ export function poolPlaintexts(items: readonly Uint8Array[], perItemLimit = 6): 
   }
   return out;
 }
+
+/**
+ * Fill `out` with `items` (fixture items) end to end, from item `start` on and wrapping: data
+ * with the structure of real payloads, at any size. Empty items stop the fill.
+ */
+export function stitch(out: Uint8Array, items: readonly Uint8Array[], start: number): Uint8Array {
+  for (let pos = 0, i = start; pos < out.length && items.length > 0; i++) {
+    const item = items[i % items.length]!;
+    if (item.length === 0) break;
+    out.set(item.subarray(0, out.length - pos), pos);
+    pos += Math.min(item.length, out.length - pos);
+  }
+  return out;
+}

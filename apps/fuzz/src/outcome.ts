@@ -2,10 +2,15 @@
 // worker classifies in the child, the parent tallies, and both are unit-tested directly.
 import { firstDifference } from "@snappykit/conformance/cases";
 import { isSnappyError } from "@snappykit/core";
-import type { Target } from "./protocol.js";
 
 /**
- * The result of one call. Exactly one per input:
+ * Which object a row calls: the adapter's guarded codec, its raw backend, or a framed
+ * (req/resp) implementation over it (framed.ts).
+ */
+export type Target = "adapter" | "raw" | "framed";
+
+/**
+ * The result of one call, in report column order. Exactly one per input:
  *
  * - `rejected`: threw a `SnappyError` where the reference rejects (what a safe codec does).
  * - `rejectedOther`: threw something else where the reference rejects (right call, but
@@ -17,18 +22,7 @@ import type { Target } from "./protocol.js";
  * - `crash`: the child process died during the call (signal, abort, out of memory).
  * - `hang`: the call ran past the hang limit and the child was killed.
  */
-export type Outcome =
-  | "rejected"
-  | "rejectedOther"
-  | "same"
-  | "falseReject"
-  | "silentAccept"
-  | "wrongBytes"
-  | "crash"
-  | "hang";
-
-/** Every {@link Outcome}, in report column order. */
-export const OUTCOMES: readonly Outcome[] = [
+export const OUTCOMES = [
   "rejected",
   "rejectedOther",
   "same",
@@ -37,7 +31,8 @@ export const OUTCOMES: readonly Outcome[] = [
   "wrongBytes",
   "crash",
   "hang",
-];
+] as const;
+export type Outcome = (typeof OUTCOMES)[number];
 
 /** A call slower than this is counted as slow (the issue's bound). */
 export const SLOW_MS = 100;
@@ -60,6 +55,15 @@ export function classifyReturn(output: unknown, expected: Expected): Outcome {
 export function classifyThrow(error: unknown, expected: Expected): Outcome {
   if (expected !== null) return "falseReject";
   return isSnappyError(error) ? "rejected" : "rejectedOther";
+}
+
+/** An error in one line for reports: its name, its code if it has one, its message (cut). */
+export function describeError(error: unknown): string {
+  const text =
+    error instanceof Error
+      ? `${error.name}${"code" in error && error.code !== undefined ? ` ${String(error.code)}` : ""}: ${error.message}`
+      : String(error);
+  return text.length > 200 ? `${text.slice(0, 200)}…` : text;
 }
 
 /** One call's measurements, as the parent records them. */
@@ -108,7 +112,7 @@ export const MAX_EXAMPLES = 3;
 
 /** An empty tally. */
 export function emptyStats(): CellStats {
-  const counts = Object.fromEntries(OUTCOMES.map((o) => [o, 0])) as Record<Outcome, number>;
+  const counts = zeros(OUTCOMES);
   return {
     calls: 0,
     counts,
@@ -121,14 +125,19 @@ export function emptyStats(): CellStats {
   };
 }
 
+/** A tally of 0 per key. */
+export function zeros<K extends string>(keys: readonly K[]): Record<K, number> {
+  return Object.fromEntries(keys.map((k) => [k, 0])) as Record<K, number>;
+}
+
 /** Hex of `bytes`, cut after `max` bytes. */
 export function toHex(bytes: Uint8Array, max = 256): string {
   const hex = Buffer.from(bytes.subarray(0, max)).toString("hex");
   return bytes.length > max ? `${hex}…` : hex;
 }
 
-/** Outcomes that are correct behaviour and need no example. */
-const QUIET: ReadonlySet<Outcome> = new Set(["rejected", "same"]);
+/** Outcomes that are correct behaviour: no example kept, no bold in the matrix. */
+export const CORRECT: ReadonlySet<Outcome> = new Set(["rejected", "same"]);
 
 /** Add one call to `stats`, keeping an example when the call is notable. */
 export function record(
@@ -142,7 +151,7 @@ export function record(
   stats.maxMs = Math.max(stats.maxMs, result.ms);
   stats.maxRssGrowth = Math.max(stats.maxRssGrowth, result.rssGrowth);
   const keys: (Outcome | "slow" | "rss")[] = [];
-  if (!QUIET.has(result.outcome)) keys.push(result.outcome);
+  if (!CORRECT.has(result.outcome)) keys.push(result.outcome);
   if (result.ms > SLOW_MS) {
     stats.slow++;
     keys.push("slow");
@@ -158,7 +167,7 @@ export function record(
     const example: Example = {
       index,
       hex: toHex(input),
-      ms: round(result.ms),
+      ms: Math.round(result.ms * 100) / 100,
       rssGrowth: result.rssGrowth,
     };
     if (result.detail !== undefined) example.detail = result.detail;
@@ -200,9 +209,4 @@ export function missedTargets(stats: CellStats, target: Target = "adapter"): str
   if (counts.rejectedOther && target === "adapter")
     missed.push(`${counts.rejectedOther} non-SnappyError throw(s)`);
   return missed;
-}
-
-/** Round to 0.01. */
-export function round(value: number): number {
-  return Math.round(value * 100) / 100;
 }

@@ -16,14 +16,17 @@ export const REFERENCE_DESCRIPTION =
 
 /** The reference result for one input: its decoded bytes, or `null` when it must be rejected. */
 export function referenceOutcome(input: Uint8Array, maxLength?: number): Expected {
-  let out: Uint8Array;
+  const out = orNull(() => oracleUncompress(input));
+  return out && maxLength !== undefined && out.length > maxLength ? null : out;
+}
+
+/** What `decode` returns, or `null` where it throws: a reference's verdict. */
+export function orNull<T>(decode: () => T): T | null {
   try {
-    out = oracleUncompress(input);
+    return decode();
   } catch {
     return null;
   }
-  if (maxLength !== undefined && out.length > maxLength) return null;
-  return out;
 }
 
 /** Where the oracle and `validateCompressed` disagree on accepting an input. */
@@ -37,12 +40,8 @@ export function referenceFor(set: InputSet, check: ReferenceCheck): Expected[] {
   return set.inputs.map((input, index) => {
     const maxLength = set.maxLength[index];
     const expected = referenceOutcome(input, maxLength);
-    let validates = true;
-    try {
-      validateCompressed(input, maxLength === undefined ? undefined : { maxLength });
-    } catch {
-      validates = false;
-    }
+    const options = maxLength === undefined ? undefined : { maxLength };
+    const validates = orNull(() => validateCompressed(input, options)) !== null;
     check.inputs++;
     if (validates !== (expected !== null) && check.disagreements.length < 20) {
       check.disagreements.push({

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
+import type { Target } from "./outcome.js";
 import { emptyStats, missedTargets, record } from "./outcome.js";
-import type { Target } from "./protocol.js";
 import { renderSafetyMarkdown, type SafetyReport, type SafetyRow } from "./report.js";
 
 function row(id: string, target: Target, silent: number): SafetyRow {

@@ -6,13 +6,14 @@ import { formatBytes, formatDuration, markdownTable } from "@snappykit/workspace
 import type { SetName } from "./inputs.js";
 import {
   type CellStats,
+  CORRECT,
   HANG_MS,
   OUTCOMES,
   type Outcome,
   RSS_LIMIT_BYTES,
   SLOW_MS,
+  type Target,
 } from "./outcome.js";
-import type { Target } from "./protocol.js";
 import type { ReferenceCheck } from "./reference.js";
 
 /** One codec (an adapter's guarded codec, or its raw backend) over the input sets. */
@@ -91,16 +92,6 @@ const COLUMN: Record<Outcome, string> = {
   hang: `hang > ${HANG_MS / 1000} s`,
 };
 
-/** Outcomes that are failures for an adapter (a non-zero count is shown in bold). */
-const BAD: ReadonlySet<Outcome> = new Set([
-  "rejectedOther",
-  "falseReject",
-  "silentAccept",
-  "wrongBytes",
-  "crash",
-  "hang",
-]);
-
 function formatMs(ms: number): string {
   if (ms >= 1000) return `${(ms / 1000).toFixed(1)} s`;
   if (ms >= 10) return `${Math.round(ms)} ms`;
@@ -132,19 +123,28 @@ function matrix(rows: readonly SafetyRow[], target: Target): string {
     return [
       raw ? `${row.id}: ${row.library}` : `${row.id} (${row.library})`,
       String(t.calls),
-      ...OUTCOMES.map((o) => bad(t.counts[o], BAD.has(o) && !(raw && o === "rejectedOther"))),
+      // A failure for an adapter is shown in bold; a library's own error type is no failure.
+      ...OUTCOMES.map((o) => bad(t.counts[o], !CORRECT.has(o) && !(raw && o === "rejectedOther"))),
       bad(t.slow, true),
       t.rssOver > 0 ? `**${rss}** (${t.rssOver} ≥ 64 MiB)` : rss,
       formatMs(t.maxMs),
       row.missed.length === 0 ? "✓ met" : "✗ missed",
     ];
   });
-  return markdownTable(
+  return table(head, body, 1);
+}
+
+/** A table with its first `left` columns aligned left, the numbers right. */
+const table = (head: string[], body: string[][], left: number) =>
+  markdownTable(
     head,
-    head.map((_, i) => (i === 0 ? "l" : "r")),
+    head.map((_, i) => (i < left ? "l" : "r")),
     body,
   );
-}
+
+/** A row's name in lists: its id, and what it is unless an adapter. */
+const rowName = (row: SafetyRow) =>
+  `${row.id}${row.target === "adapter" ? "" : ` (${row.target})`}`;
 
 function perSet(report: SafetyReport): string {
   const head = [
@@ -167,7 +167,7 @@ function perSet(report: SafetyReport): string {
     for (const [set, s] of Object.entries(row.sets) as [SetName, CellStats][]) {
       const c = s.counts;
       body.push([
-        `${row.id}${row.target === "adapter" ? "" : ` (${row.target})`}`,
+        rowName(row),
         set,
         ...[s.calls, c.silentAccept, c.wrongBytes, c.falseReject, c.rejectedOther, c.crash, c.hang]
           .concat([s.slow, s.rssOver])
@@ -177,11 +177,7 @@ function perSet(report: SafetyReport): string {
       ]);
     }
   }
-  return markdownTable(
-    head,
-    head.map((_, i) => (i < 2 ? "l" : "r")),
-    body,
-  );
+  return table(head, body, 2);
 }
 
 function examples(report: SafetyReport): string[] {
@@ -202,7 +198,7 @@ function examples(report: SafetyReport): string[] {
         const e = ex![0]!;
         const hex = e.hex.length > 80 ? `${e.hex.slice(0, 80)}…` : e.hex;
         lines.push(
-          `- ${row.id}${row.target === "adapter" ? "" : ` (${row.target})`}, ${set} #${index}, ${kinds.join(" + ")}: \`${hex}\` (${formatMs(e.ms)}, +${formatBytes(e.rssGrowth)}${e.detail ? `; ${e.detail}` : ""})`,
+          `- ${rowName(row)}, ${set} #${index}, ${kinds.join(" + ")}: \`${hex}\` (${formatMs(e.ms)}, +${formatBytes(e.rssGrowth)}${e.detail ? `; ${e.detail}` : ""})`,
         );
       }
     }

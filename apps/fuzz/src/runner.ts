@@ -1,59 +1,68 @@
-// Parent side: one long-lived child per (codec, input set) runs the inputs in order while
-// the parent watches the clock and the child's memory. A hang or a runaway allocation gets
-// the child killed and recorded; a crash is recorded from the exit; then a fresh child
-// resumes at the next input. A child whose RSS stays inflated after a call is replaced too,
-// so every call starts from a clean baseline and its peak is its own.
-import type { ChildProcess } from "node:child_process";
+// Parent side of every mode that runs in child processes (the safety matrix, the framed rows,
+// the encoder and async fuzz): one long-lived child loads its subject and runs a job's items in
+// order while the parent watches the clock and the child's memory. A hang or a runaway
+// allocation gets the child killed, a crash is seen at its exit; either way the item is
+// charged and a fresh child resumes at the next one. A child whose RSS stays inflated after an
+// item is replaced too, so every item starts from a clean baseline. serve.ts is the child side.
+import { type ChildProcess, fork } from "node:child_process";
 import { fileURLToPath } from "node:url";
-import { forkChild } from "./child.js";
 import { rssOf } from "./memory.js";
-import {
-  type CallResult,
-  type CellStats,
-  type Expected,
-  emptyStats,
-  HANG_MS,
-  RSS_LIMIT_BYTES,
-  record,
-} from "./outcome.js";
-import type { ChildMessage, LoadMessage, ParentMessage, Target } from "./protocol.js";
 
-// The worker always runs compiled: under vitest this module is the .ts source, so point at
-// dist (the package's test script builds first).
-const workerPath = fileURLToPath(
-  new URL(import.meta.url.endsWith(".ts") ? "../dist/worker.js" : "./worker.js", import.meta.url),
-);
+/**
+ * Parent → child: what to load (once, right after the fork), then which items to run.
+ * Node's IPC with `serialization: "advanced"`, so Uint8Arrays cross as bytes.
+ */
+export type ParentMessage =
+  | { type: "load"; load: unknown }
+  | { type: "run"; items: unknown[]; from: number };
 
-/** Options for {@link runCell}. */
-export interface CellOptions {
-  /** Kill a call running longer than this, ms. @default HANG_MS (2,000) */
-  hangMs?: number;
-  /** Kill the child when its RSS passes this many bytes (protects the machine). @default 6 GiB */
-  rssCapBytes?: number;
-  /** Replace the child when its RSS after a call exceeds its ready RSS by this much. @default 64 MiB */
-  inflatedBytes?: number;
-  /** Called after every input with the number done. */
-  onProgress?: (done: number) => void;
+/** Child → parent: loaded and warmed up, could not load, or one item's result. */
+export type ChildMessage =
+  | { type: "ready"; library: string; rss: number }
+  | { type: "loadFailed"; reason: string }
+  | { type: "result"; index: number; result: unknown; rssAfter: number };
+
+/** Progress of a run: `done` of `total` items in the row or cell `label`, and over the run. */
+export type OnProgress = (
+  label: string,
+  done: number,
+  total: number,
+  runDone: number,
+  runTotal: number,
+) => void;
+
+/** Why an item never returned: its child hung, passed the RSS cap, or died. */
+export interface Lost {
+  kind: "hang" | "memory" | "crash";
+  /** Highest RSS sampled during the item over the child's RSS when ready, bytes. */
+  rssGrowth: number;
+  detail: string;
 }
 
-/** One codec × one input set, ready to run. */
-export interface Cell {
-  entry: string;
-  target: Target;
-  /** Name of one of the adapter's `createVariants()` codecs, instead of `createCodec()`. */
-  variant?: string;
-  /** A `framed` target's implementation id (framed.ts). */
-  framed?: string;
-  /** The Node the children run in, when not this one (a Node line: fuzz.ts). */
+/** Items to run in children, and what to do with each one's result. */
+export interface Job<R> {
+  /** The worker module, relative to dist/ (it always runs compiled). */
+  worker: string;
+  /** What the worker loads (its subject). */
+  load: unknown;
+  items: unknown[];
+  /** The Node the children run in, when not this one (a Node line). */
   execPath?: string;
-  inputs: Uint8Array[];
-  expected: Expected[];
-  maxLength: (number | undefined)[];
+  /** Node flags of the child; `--no-warnings` always (WASI and node:ffi warn per process). */
+  execArgv?: string[];
+  /** Kill an item running longer than this, ms. */
+  hangMs: number;
+  /** Kill the child when its RSS passes this many bytes (protects the machine). @default none */
+  rssCapBytes?: number;
+  /** Replace the child when its RSS after an item exceeds its ready RSS by this. @default never */
+  inflatedBytes?: number;
+  onResult(index: number, result: R): void;
+  onLost(index: number, lost: Lost): void;
 }
 
-/** The result of {@link runCell}: the tallies, or why the backend would not load. */
-export type CellResult =
-  | { ok: true; library: string; stats: CellStats }
+/** How a job went: the subject's library and the child restarts, or why it would not load. */
+export type JobResult =
+  | { ok: true; library: string; restarts: number }
   | { ok: false; reason: string };
 
 const LOAD_TIMEOUT_MS = 60_000;
@@ -65,13 +74,20 @@ interface Child {
   baselineRss: number;
 }
 
-function send(child: ChildProcess, message: ParentMessage): void {
-  child.send(message);
-}
-
-/** Fork a worker and wait until it has loaded and warmed up its backend. */
-async function spawn(cell: Cell): Promise<Child | { reason: string }> {
-  const { child, stderr } = forkChild(workerPath, undefined, cell.execPath);
+/** Fork the job's worker and wait until it has loaded (and warmed up) its subject. */
+function spawn(job: Job<unknown>): Promise<Child | { reason: string }> {
+  // Under vitest this module is the .ts source: the worker is dist's.
+  const dir = import.meta.url.endsWith(".ts") ? "../dist/" : "./";
+  const child = fork(fileURLToPath(new URL(dir + job.worker, import.meta.url)), [], {
+    ...(job.execPath !== undefined && { execPath: job.execPath }),
+    serialization: "advanced",
+    stdio: ["ignore", "ignore", "pipe", "ipc"],
+    execArgv: ["--no-warnings", ...(job.execArgv ?? [])],
+  });
+  let stderr = "";
+  child.stderr?.on("data", (chunk: Buffer) => {
+    if (stderr.length < 2000) stderr += chunk.toString();
+  });
   return new Promise((resolve) => {
     const timer = setTimeout(() => {
       child.kill("SIGKILL");
@@ -79,7 +95,7 @@ async function spawn(cell: Cell): Promise<Child | { reason: string }> {
     }, LOAD_TIMEOUT_MS);
     const onExit = (code: number | null, signal: string | null) => {
       clearTimeout(timer);
-      resolve({ reason: `worker exited while loading (${signal ?? code}): ${stderr().trim()}` });
+      resolve({ reason: `worker exited while loading (${signal ?? code}): ${stderr.trim()}` });
     };
     child.once("exit", onExit);
     child.once("message", (message: ChildMessage) => {
@@ -92,10 +108,7 @@ async function spawn(cell: Cell): Promise<Child | { reason: string }> {
         resolve({ reason: message.type === "loadFailed" ? message.reason : "unexpected message" });
       }
     });
-    const load: LoadMessage = { type: "load", entry: cell.entry, target: cell.target };
-    if (cell.variant !== undefined) load.variant = cell.variant;
-    if (cell.framed !== undefined) load.framed = cell.framed;
-    send(child, load);
+    child.send({ type: "load", load: job.load } satisfies ParentMessage);
   });
 }
 
@@ -108,123 +121,81 @@ function kill(child: ChildProcess): Promise<void> {
   });
 }
 
-type Stop =
-  | { kind: "done" }
-  | { kind: "inflated" }
-  | { kind: "hang"; peak: number }
-  | { kind: "memory"; peak: number }
-  | { kind: "crash"; peak: number; detail: string };
+/**
+ * Run the items of `job` from `from` in `child` until they are done, the child is inflated
+ * (`undefined`), or the item at `next()` is lost.
+ */
+function watch<R>(
+  job: Job<R>,
+  child: Child,
+  from: number,
+  done: (next: number) => void,
+): Promise<Lost | undefined> {
+  const proc = child.process;
+  const cap = job.rssCapBytes ?? Number.POSITIVE_INFINITY;
+  return new Promise((resolve) => {
+    let itemStart = performance.now();
+    // Highest RSS sampled during the current item: the only memory figure for one that
+    // never returns.
+    let peak = 0;
+    const finish = (lost?: Omit<Lost, "rssGrowth">) => {
+      clearInterval(timer);
+      proc.off("message", onMessage);
+      proc.off("exit", onExit);
+      resolve(lost && { ...lost, rssGrowth: Math.max(0, peak - child.baselineRss) });
+    };
+    const onMessage = (message: ChildMessage) => {
+      if (message.type !== "result") return;
+      job.onResult(message.index, message.result as R);
+      done(message.index + 1);
+      itemStart = performance.now();
+      peak = 0;
+      if (message.index + 1 >= job.items.length) finish();
+      else if (message.rssAfter - child.baselineRss > (job.inflatedBytes ?? Infinity)) finish();
+    };
+    const onExit = (code: number | null, signal: string | null) =>
+      finish({
+        kind: "crash",
+        detail: `child exited during the call (${signal ?? `code ${code}`})`,
+      });
+    const timer = setInterval(() => {
+      const rss = rssOf(proc.pid!);
+      peak = Math.max(peak, rss);
+      if (performance.now() - itemStart > job.hangMs) {
+        finish({ kind: "hang", detail: `killed after ${job.hangMs} ms` });
+      } else if (rss > cap) {
+        const mib = Math.round(cap / 2 ** 20);
+        finish({ kind: "memory", detail: `killed by the fuzzer: RSS passed ${mib} MiB` });
+      }
+    }, WATCH_INTERVAL_MS);
+    proc.on("message", onMessage);
+    proc.once("exit", onExit);
+    proc.send({ type: "run", items: job.items, from } satisfies ParentMessage);
+  });
+}
 
 /**
- * Run every input of `cell` in isolated children, restarting after hangs, crashes and
- * memory left inflated, and return the tallies.
+ * Run every item of `job` in isolated children, restarting after hangs, crashes and memory
+ * left inflated. A subject that cannot load at all is reported as such; one that loaded
+ * before and now fails to restart is a harness failure worth stopping for.
  */
-export async function runCell(cell: Cell, options: CellOptions = {}): Promise<CellResult> {
-  const hangMs = options.hangMs ?? HANG_MS;
-  const rssCap = options.rssCapBytes ?? 6 * 2 ** 30;
-  const inflated = options.inflatedBytes ?? RSS_LIMIT_BYTES;
-  const stats = emptyStats();
-  const total = cell.inputs.length;
+export async function runJob<R>(job: Job<R>): Promise<JobResult> {
   let next = 0;
+  let restarts = -1;
   let library = "";
-  let started = false;
-
-  while (next < total) {
-    const child = await spawn(cell);
+  while (next < job.items.length) {
+    const child = await spawn(job as Job<unknown>);
     if (!("process" in child)) {
-      // A backend that cannot load at all is reported as such; one that loaded before
-      // and now fails to restart is a harness failure worth stopping for.
-      if (!started) return { ok: false, reason: child.reason };
-      throw new Error(`${cell.entry} (${cell.target}) failed to restart: ${child.reason}`);
+      if (restarts < 0) return { ok: false, reason: child.reason };
+      throw new Error(`${JSON.stringify(job.load)} failed to restart: ${child.reason}`);
     }
-    if (started) stats.restarts++;
-    started = true;
+    restarts++;
     library = child.library;
-    const proc = child.process;
-
-    const stop = await new Promise<Stop>((resolve) => {
-      let callStart = performance.now();
-      // Highest RSS sampled during the current call: the only memory figure for a call
-      // that never returns.
-      let callPeak = 0;
-      let settled = false;
-      const finish = (result: Stop) => {
-        if (settled) return;
-        settled = true;
-        clearInterval(watch);
-        proc.off("message", onMessage);
-        proc.off("exit", onExit);
-        resolve(result);
-      };
-      const onMessage = (message: ChildMessage) => {
-        if (message.type !== "result") return;
-        const result: CallResult = {
-          outcome: message.outcome,
-          ms: message.ms,
-          rssGrowth: message.rssGrowth,
-        };
-        if (message.detail !== undefined) result.detail = message.detail;
-        record(stats, message.index, cell.inputs[message.index]!, result);
-        next = message.index + 1;
-        options.onProgress?.(next);
-        callStart = performance.now();
-        callPeak = 0;
-        if (next >= total) finish({ kind: "done" });
-        else if (message.rssAfter - child.baselineRss > inflated) finish({ kind: "inflated" });
-      };
-      const onExit = (code: number | null, signal: string | null) => {
-        finish({
-          kind: "crash",
-          peak: callPeak,
-          detail: `child exited during the call (${signal ?? `code ${code}`})`,
-        });
-      };
-      const watch = setInterval(() => {
-        const rss = rssOf(proc.pid!);
-        callPeak = Math.max(callPeak, rss);
-        if (performance.now() - callStart > hangMs) finish({ kind: "hang", peak: callPeak });
-        else if (rss > rssCap) finish({ kind: "memory", peak: callPeak });
-      }, WATCH_INTERVAL_MS);
-      proc.on("message", onMessage);
-      proc.once("exit", onExit);
-      send(proc, {
-        type: "run",
-        inputs: cell.inputs,
-        expected: cell.expected,
-        maxLength: cell.target === "adapter" ? cell.maxLength : cell.maxLength.map(() => undefined),
-        from: next,
-      });
+    const lost = await watch(job, child, next, (n) => {
+      next = n;
     });
-
-    await kill(proc);
-    if (stop.kind === "done" || stop.kind === "inflated") continue;
-    // The call at `next` never returned: charge it and resume after it.
-    const input = cell.inputs[next]!;
-    const grown = Math.max(0, stop.peak - child.baselineRss);
-    if (stop.kind === "hang") {
-      record(stats, next, input, {
-        outcome: "hang",
-        ms: hangMs,
-        rssGrowth: grown,
-        detail: `killed after ${hangMs} ms`,
-      });
-    } else if (stop.kind === "memory") {
-      record(stats, next, input, {
-        outcome: "crash",
-        ms: 0,
-        rssGrowth: grown,
-        detail: `killed by the fuzzer: RSS passed ${Math.round(rssCap / 2 ** 20)} MiB`,
-      });
-    } else {
-      record(stats, next, input, {
-        outcome: "crash",
-        ms: 0,
-        rssGrowth: grown,
-        detail: stop.detail,
-      });
-    }
-    next++;
-    options.onProgress?.(next);
+    await kill(child.process);
+    if (lost) job.onLost(next++, lost);
   }
-  return { ok: true, library, stats };
+  return { ok: true, library, restarts: Math.max(0, restarts) };
 }

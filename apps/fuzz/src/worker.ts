@@ -1,40 +1,63 @@
-// Child process: loads one adapter (its guarded codec or its raw backend) and decompresses
-// the inputs it is sent, one per event-loop turn, reporting each result. The parent kills it
-// on a hang or runaway memory and forks a fresh one, so nothing here needs to survive that.
-import { pathToFileURL } from "node:url";
-import type { AdapterModule, RawModule, SnappyCodec } from "@snappykit/core";
+// Child process of the safety matrix: loads one adapter's guarded codec, its raw backend, or a
+// framed implementation over it, and decompresses each input it is sent (serve.ts), judging
+// the result against the reference's and measuring the call's time and peak RSS.
+import type { SnappyCodec } from "@snappykit/core";
 import { encodeSszSnappy } from "@snappykit/p2p";
-import { openTarget } from "@snappykit/workspace/targets";
 import { piecesOf, readPrefix } from "./framed.js";
-import { MemoryProbe } from "./memory.js";
-import { classifyReturn, classifyThrow, type Expected } from "./outcome.js";
-import type { ChildMessage, LoadMessage, ParentMessage, RunMessage } from "./protocol.js";
+import { peak, resetPeak } from "./memory.js";
+import {
+  type CallResult,
+  classifyReturn,
+  classifyThrow,
+  describeError,
+  type Expected,
+} from "./outcome.js";
+import { openSubject, serve } from "./serve.js";
 
-type Decompress = (input: Uint8Array, maxLength: number | undefined) => unknown;
+/** What a safety child loads: a codec row's subject, or (`framed`) a framed implementation. */
+export interface CellLoad {
+  entry: string;
+  target: "adapter" | "raw" | "framed";
+  variant?: string;
+  /** The framed implementation's id (@snappykit/bench/framed), for a `framed` target. */
+  framed?: string;
+}
+
+/** One input, what the reference makes of it, and its `maxLength` (guarded codecs only). */
+export interface CellItem {
+  input: Uint8Array;
+  expected: Expected;
+  maxLength?: number;
+}
+
+/** What a safety child calls: `compress` to warm up, `decompress` on each input. */
+interface Opened {
+  library: string;
+  compress(input: Uint8Array): Uint8Array;
+  decompress(input: Uint8Array, maxLength: number | undefined): unknown;
+}
 
 /**
  * A framed implementation's decode of a whole `ssz_snappy` input, cut into pieces. A library
  * that reads no prefix gets what a client hands it: the prefix read (and bounded) first, the
  * decoded length checked against it after.
  */
-async function framedDecoder(
-  id: string,
-  codec: SnappyCodec,
-): Promise<{ library: string; read: (input: Uint8Array) => Promise<Uint8Array> }> {
+async function openFramed(load: CellLoad): Promise<Opened> {
+  const codec = (await openSubject({ entry: load.entry, target: "adapter" })) as SnappyCodec;
   const { FRAMED } = await import("@snappykit/bench/framed");
-  const impl = FRAMED.find((f) => f.id === id);
-  if (!impl) throw new Error(`no framed implementation "${id}"`);
+  const impl = FRAMED.find((f) => f.id === load.framed);
+  if (!impl) throw new Error(`no framed implementation "${load.framed}"`);
   const decode = impl.decode(codec);
   const none = new Uint8Array(0);
+  const compress = (input: Uint8Array) => encodeSszSnappy(codec, input);
   if (impl.overCodec) {
-    return {
-      library: `${impl.library} over ${codec.library}`,
-      read: (input) => decode(none, piecesOf(input)),
-    };
+    const library = `${impl.library} over ${codec.library}`;
+    return { library, compress, decompress: (input) => decode(none, piecesOf(input)) };
   }
   return {
     library: impl.library,
-    read: async (input) => {
+    compress,
+    decompress: async (input) => {
       const { declared, at } = readPrefix(input);
       const out = await decode(none, piecesOf(input.subarray(at)));
       if (out.length !== declared)
@@ -44,19 +67,18 @@ async function framedDecoder(
   };
 }
 
-const probe = new MemoryProbe();
-let decompress: Decompress | undefined;
-
-function send(message: ChildMessage): void {
-  process.send!(message);
-}
-
-function describeError(error: unknown): string {
-  const text =
-    error instanceof Error
-      ? `${error.name}${"code" in error && error.code !== undefined ? ` ${String(error.code)}` : ""}: ${error.message}`
-      : `threw ${typeof error}: ${String(error)}`;
-  return text.length > 200 ? `${text.slice(0, 200)}…` : text;
+async function open(load: CellLoad): Promise<Opened> {
+  if (load.target === "framed") return openFramed(load);
+  const subject = await openSubject({ ...load, target: load.target });
+  return {
+    library: subject.library,
+    compress: (input) => subject.compress(input),
+    decompress: (input, maxLength) =>
+      (subject as SnappyCodec).uncompress(
+        input,
+        maxLength === undefined ? undefined : { maxLength },
+      ),
+  };
 }
 
 function describeOutput(output: unknown, expected: Expected): string {
@@ -70,84 +92,32 @@ function describeOutput(output: unknown, expected: Expected): string {
   return `returned ${output.length} bytes (${ref}${first})`;
 }
 
-async function load(message: LoadMessage): Promise<void> {
-  const { entry, target, variant } = message;
-  try {
-    const mod = (await import(pathToFileURL(entry).href)) as Partial<AdapterModule & RawModule>;
-    let library: string;
-    let compress: (input: Uint8Array) => Uint8Array;
-    if (target === "framed") {
-      const codec = await openTarget(mod, { impl: "adapter" }, entry);
-      const id = message.framed ?? "";
-      const framed = await framedDecoder(id, codec);
-      library = framed.library;
-      compress = (input) => encodeSszSnappy(codec, input);
-      decompress = (input) => framed.read(input);
-    } else if (target === "adapter") {
-      const codec = await openTarget(mod, { impl: "adapter", variant }, entry);
-      library = codec.library;
-      compress = (input) => codec.compress(input);
-      decompress = (input, maxLength) =>
-        codec.uncompress(input, maxLength === undefined ? undefined : { maxLength });
-    } else {
-      const raw = await openTarget(mod, { impl: "raw" }, entry);
-      library = raw.library;
-      compress = (input) => raw.compress(input);
-      decompress = (input) => raw.uncompress(input);
-    }
-    // Warm up (lazy wasm compilation, JIT, first-call allocations) so the first fuzz
-    // input is not charged for them and counted as slow.
-    const sample = new TextEncoder().encode("snappykit fuzz warm-up ".repeat(40));
-    for (let i = 0; i < 20; i++) await decompress(compress(sample), undefined);
-    send({ type: "ready", library, rss: probe.rss() });
-  } catch (error) {
-    send({ type: "loadFailed", reason: describeError(error) });
-  }
-}
-
-function run(message: RunMessage): void {
-  const { inputs, expected, maxLength } = message;
-  let index = message.from;
-  const step = async () => {
-    if (index >= inputs.length) return;
-    const input = inputs[index]!;
-    const want = expected[index]!;
-    const before = probe.resetPeak();
-    let outcome: ReturnType<typeof classifyReturn>;
-    let detail: string;
-    let ms: number;
-    const start = performance.now();
-    try {
-      let output = decompress!(input, maxLength[index]);
-      // A framed target's call is a stream: awaited (the parent's watchdog times it).
-      if (output instanceof Promise) output = await output;
-      ms = performance.now() - start;
-      outcome = classifyReturn(output, want);
-      detail = describeOutput(output, want);
-    } catch (error) {
-      ms = performance.now() - start;
-      outcome = classifyThrow(error, want);
-      detail = describeError(error);
-    }
-    const peak = probe.peak();
-    send({
-      type: "result",
-      index,
-      outcome,
-      ms,
-      rssGrowth: Math.max(0, peak - before),
-      rssAfter: probe.rss(),
-      detail,
-    });
-    index++;
-    // One event-loop turn per call: lets the IPC message leave now (the parent's watchdog
-    // counts from it) and lets finalizer-freed backends (snappy@7) release their buffers.
-    setImmediate(() => void step());
+serve(async (load: CellLoad) => {
+  const { library, compress, decompress } = await open(load);
+  // Warm up (lazy wasm compilation, JIT, first-call allocations) so the first fuzz input is
+  // not charged for them and counted as slow.
+  const sample = new TextEncoder().encode("snappykit fuzz warm-up ".repeat(40));
+  for (let i = 0; i < 20; i++) await decompress(compress(sample), undefined);
+  return {
+    library,
+    async run({ input, expected, maxLength }: CellItem): Promise<CallResult> {
+      const before = resetPeak();
+      const start = performance.now();
+      let judged: Pick<CallResult, "outcome" | "detail">;
+      let ms: number;
+      try {
+        // A framed target's call is a stream: awaited (the parent's watchdog times it).
+        const output = await decompress(input, maxLength);
+        ms = performance.now() - start;
+        judged = {
+          outcome: classifyReturn(output, expected),
+          detail: describeOutput(output, expected),
+        };
+      } catch (error) {
+        ms = performance.now() - start;
+        judged = { outcome: classifyThrow(error, expected), detail: describeError(error) };
+      }
+      return { ...judged, ms, rssGrowth: Math.max(0, peak() - before) };
+    },
   };
-  void step();
-}
-
-process.on("message", (message: ParentMessage) => {
-  if (message.type === "load") void load(message);
-  else run(message);
 });

@@ -1,11 +1,10 @@
 // Async fuzz: every adapter codec and variant that has async APIs gets its own child process,
-// which runs the waves (worker.ts) and reports once.
+// which runs the waves (waves.ts) and reports once.
 import { loadavg } from "node:os";
-import { fileURLToPath } from "node:url";
-import { discoverAdapters, loadAdapters } from "@snappykit/workspace";
 import { type Measured, measuredTrees } from "@snappykit/workspace/environment";
-import { adapterTargets } from "@snappykit/workspace/targets";
-import { forkChild } from "../child.js";
+import { subjects } from "../fuzz.js";
+import { type OnProgress, runJob } from "../runner.js";
+import type { Subject } from "../serve.js";
 import type { AsyncResult, AsyncStart } from "./waves.js";
 
 /** One adapter's whole async run may take this long before it is killed and reported. */
@@ -38,46 +37,28 @@ export interface AsyncOptions {
   wave?: number;
   seed?: number;
   codecs?: readonly string[];
-  onRow?: (id: string, index: number, total: number) => void;
+  /** Called after each adapter's run. */
+  onProgress?: OnProgress;
 }
 
-const workerPath = fileURLToPath(
-  new URL(
-    import.meta.url.endsWith(".ts") ? "../../dist/async/worker.js" : "./worker.js",
-    import.meta.url,
-  ),
-);
-
-function runChild(
-  start: AsyncStart,
-): Promise<{ result?: AsyncResult; skipped?: string; failed?: string }> {
-  const { child, stderr } = forkChild(workerPath, ["--no-warnings", "--expose-gc"]);
-  return new Promise((resolve) => {
-    const timer = setTimeout(() => {
-      child.kill("SIGKILL");
-      resolve({ failed: `did not finish within ${ASYNC_TIMEOUT_MS / 60000} min` });
-    }, ASYNC_TIMEOUT_MS);
-    child.once("exit", (code, signal) => {
-      clearTimeout(timer);
-      resolve({ failed: `child exited (${signal ?? `code ${code}`}): ${stderr().trim()}` });
-    });
-    child.once(
-      "message",
-      (
-        m:
-          | { type: "done"; result: AsyncResult | { skipped: string } }
-          | { type: "failed"; reason: string },
-      ) => {
-        clearTimeout(timer);
-        child.removeAllListeners("exit");
-        child.kill("SIGKILL");
-        if (m.type === "failed") resolve({ failed: m.reason });
-        else if ("skipped" in m.result) resolve({ skipped: m.result.skipped });
-        else resolve({ result: m.result });
-      },
-    );
-    child.send(start);
+/** One adapter's waves in a child of its own (worker.ts), reported once. */
+async function runChild(subject: Subject, start: AsyncStart): Promise<Omit<AsyncRow, "id">> {
+  const { id, execPath, ...load } = subject;
+  let row: Omit<AsyncRow, "id"> = {};
+  const result = await runJob<Omit<AsyncRow, "id">>({
+    worker: "async/worker.js",
+    load,
+    items: [start],
+    execArgv: ["--expose-gc"],
+    hangMs: ASYNC_TIMEOUT_MS,
+    onResult: (_, r) => {
+      row = r;
+    },
+    onLost: (_, lost) => {
+      row = { failed: lost.detail };
+    },
   });
+  return result.ok ? row : { failed: result.reason };
 }
 
 /** Run the async waves on every adapter (and variant) that has async APIs. */
@@ -87,23 +68,11 @@ export async function runAsyncFuzz(options: AsyncOptions = {}): Promise<AsyncRep
   const calls = options.calls ?? 30_000;
   const wave = options.wave ?? 10_000;
   const seed = options.seed ?? 1;
-  let entries = discoverAdapters();
-  if (options.codecs) entries = entries.filter((e) => options.codecs!.includes(e.id));
-  const { loaded, failed } = await loadAdapters(entries);
-  const subjects = adapterTargets(loaded, { raw: false }).map((t) => ({
-    id: t.id,
-    start: {
-      entry: t.entry,
-      ...(t.impl === "adapter" && t.variant !== undefined && { variant: t.variant }),
-      calls,
-      wave,
-      seed,
-    } as AsyncStart,
-  }));
-  const rows: AsyncRow[] = failed.map((f) => ({ id: f.id, failed: f.reason }));
-  for (const [i, subject] of subjects.entries()) {
-    options.onRow?.(subject.id, i, subjects.length);
-    rows.push({ id: subject.id, ...(await runChild(subject.start)) });
+  const run = await subjects({ codecs: options.codecs, raw: false, otherNodes: false });
+  const rows: AsyncRow[] = run.failed.map((f) => ({ id: f.id, failed: f.reason }));
+  for (const [i, subject] of run.subjects.entries()) {
+    rows.push({ id: subject.id, ...(await runChild(subject, { calls, wave, seed })) });
+    options.onProgress?.(`async ${subject.id}`, 1, 1, i + 1, run.subjects.length);
   }
   rows.sort((a, b) => a.id.localeCompare(b.id));
   return {

@@ -1,17 +1,14 @@
-// The async fuzz proper (run in a child by worker.ts): loads one adapter codec and puts waves of
+// The async fuzz proper (run in a child by worker.ts): takes one adapter codec and puts waves of
 // async calls in flight at once, then checks every result against its own plan: the right bytes, or a
 // SnappyError with the right code (naming the call's own maxLength where it has one).
 // Samples RSS and the event-loop delay throughout.
 import { monitorEventLoopDelay } from "node:perf_hooks";
-import { pathToFileURL } from "node:url";
 import { firstDifference } from "@snappykit/conformance/cases";
-import { type AdapterModule, isSnappyError, type SnappyCodec } from "@snappykit/core";
-import { openTarget } from "@snappykit/workspace/targets";
+import { isSnappyError, type SnappyCodec } from "@snappykit/core";
+import { describeError, zeros } from "../outcome.js";
 import { CALL_KINDS, type CallKind, type PlannedCall, planWave } from "./plan.js";
 
 export interface AsyncStart {
-  entry: string;
-  variant?: string;
   calls: number;
   wave: number;
   seed: number;
@@ -54,17 +51,6 @@ export interface AsyncResult {
   ms: number;
 }
 
-async function load(entry: string, variant?: string): Promise<SnappyCodec> {
-  const mod = (await import(pathToFileURL(entry).href)) as Partial<AdapterModule>;
-  return openTarget(mod, { impl: "adapter", variant }, entry);
-}
-
-function describe(error: unknown): string {
-  return error instanceof Error
-    ? `${error.name}${isSnappyError(error) ? ` ${error.code}` : ""}: ${error.message}`
-    : String(error);
-}
-
 /**
  * Full collections (the parent forks us with --expose-gc), with time between them for
  * native finalizers to release their buffers.
@@ -77,21 +63,23 @@ async function collect(): Promise<void> {
   }
 }
 
-export async function runWaves(start: AsyncStart): Promise<AsyncResult | { skipped: string }> {
-  const codec = await load(start.entry, start.variant);
+/** Run `start`'s waves on `codec`, or skip it when it has no async API. */
+export async function runWaves(
+  codec: SnappyCodec,
+  start: AsyncStart,
+): Promise<AsyncResult | { skipped: string }> {
   const apis = [
     codec.compressAsync && "compressAsync",
     codec.uncompressAsync && "uncompressAsync",
   ].filter((a): a is string => typeof a === "string");
   if (apis.length === 0) return { skipped: "no async API" };
-  const byKind = Object.fromEntries(CALL_KINDS.map((k) => [k, 0])) as Record<CallKind, number>;
   const result: AsyncResult = {
     library: codec.library,
     apis,
     calls: 0,
     waves: 0,
     maxInFlight: 0,
-    byKind,
+    byKind: zeros(CALL_KINDS),
     resolvedOk: 0,
     rejectedOk: 0,
     wrongResults: 0,
@@ -139,7 +127,7 @@ export async function runWaves(start: AsyncStart): Promise<AsyncResult | { skipp
         promise = call.run(codec);
       } catch (error) {
         result.syncThrows++;
-        problem(index, call.kind, `threw synchronously: ${describe(error)}`);
+        problem(index, call.kind, `threw synchronously: ${describeError(error)}`);
         promise = Promise.reject(error);
       }
       inFlight++;
@@ -180,10 +168,10 @@ export async function runWaves(start: AsyncStart): Promise<AsyncResult | { skipp
         }
       } else if (!isSnappyError(error)) {
         result.nonSnappyErrors++;
-        problem(index, call.kind, `rejected with ${describe(error)}`);
+        problem(index, call.kind, `rejected with ${describeError(error)}`);
       } else if (call.expected !== null) {
         result.misattributedErrors++;
-        problem(index, call.kind, `rejected (${describe(error)}) but must resolve`);
+        problem(index, call.kind, `rejected (${describeError(error)}) but must resolve`);
       } else if (
         !call.codes?.includes(error.code) ||
         (call.mentions && !error.message.includes(call.mentions))
@@ -192,7 +180,7 @@ export async function runWaves(start: AsyncStart): Promise<AsyncResult | { skipp
         problem(
           index,
           call.kind,
-          `rejected with ${describe(error)}; expected ${call.codes?.join("/")}${call.mentions ? ` naming "${call.mentions}"` : ""}`,
+          `rejected with ${describeError(error)}; expected ${call.codes?.join("/")}${call.mentions ? ` naming "${call.mentions}"` : ""}`,
         );
       } else result.rejectedOk++;
     }

@@ -1,17 +1,17 @@
-// Child process entry of the async fuzz: one adapter's waves, one message back.
-import { isSnappyError } from "@snappykit/core";
+// Child process entry of the async fuzz: one adapter's waves, one result back.
+import type { SnappyCodec } from "@snappykit/core";
+import { describeError } from "../outcome.js";
+import { openSubject, type Subject, serve } from "../serve.js";
 import { type AsyncStart, runWaves } from "./waves.js";
 
-process.on("message", (start: AsyncStart) => {
-  runWaves(start).then(
-    (result) => process.send!({ type: "done", result }),
-    (error: unknown) =>
-      process.send!({
-        type: "failed",
-        reason:
-          error instanceof Error
-            ? `${error.name}${isSnappyError(error) ? ` ${error.code}` : ""}: ${error.message}`
-            : String(error),
-      }),
-  );
+serve(async (load: Subject) => {
+  const codec = (await openSubject(load)) as SnappyCodec;
+  return {
+    library: codec.library,
+    run: (start: AsyncStart) =>
+      runWaves(codec, start).then(
+        (result) => ("skipped" in result ? result : { result }),
+        (error: unknown) => ({ failed: describeError(error) }),
+      ),
+  };
 });

@@ -6,6 +6,7 @@
 // rebuilds the bytes instead of receiving megabytes over IPC).
 import { prng } from "@snappykit/conformance/cases";
 import { loadPayloads } from "@snappykit/fixtures";
+import { stitch } from "../inputs.js";
 
 const KiB = 1024;
 const MiB = 1024 * KiB;
@@ -106,15 +107,7 @@ export function buildInput(spec: EncoderInputSpec): Uint8Array {
     }
   } else if (spec.kind === "fixtures") {
     fixtureItems ??= loadPayloads().flatMap((p) => p.items);
-    const items = fixtureItems;
-    let pos = 0;
-    let i = Math.floor(next() * items.length);
-    while (pos < size && items.length > 0) {
-      const item = items[i++ % items.length]!;
-      const take = Math.min(item.length, size - pos);
-      out.set(item.subarray(0, take), pos);
-      pos += take;
-    }
+    stitch(out, fixtureItems, Math.floor(next() * fixtureItems.length));
   } else {
     // short-period: periods 1–7 (overlapping copies), a random byte every ~1,000.
     let pos = 0;

@@ -2,21 +2,36 @@
 // codec's own uncompress must too, and the stream must fit maxCompressedLength(n).
 import { firstDifference, oracleUncompress } from "@snappykit/conformance/cases";
 import { maxCompressedLength } from "@snappykit/core";
-import type { EncoderOutcome } from "./protocol.js";
+import { describeError } from "../outcome.js";
+
+/**
+ * What compressing one input did:
+ * - `ok`: the reference decodes the stream to the input, the codec's own uncompress agrees,
+ *   and the stream fits `maxCompressedLength`.
+ * - `wrongBytes`: a valid stream that decodes to other bytes (the encoder corrupted data).
+ * - `invalidStream`: the reference rejects the stream.
+ * - `selfMismatch`: the reference decodes the input, but the codec's own uncompress does not.
+ * - `overBound`: round-trips, but is longer than `maxCompressedLength(n)`.
+ * - `threw`: compress threw.
+ * - `crash`, `hang`: the child died, or was killed after the hang limit.
+ */
+export const ENCODER_OUTCOMES = [
+  "ok",
+  "wrongBytes",
+  "invalidStream",
+  "selfMismatch",
+  "overBound",
+  "threw",
+  "crash",
+  "hang",
+] as const;
+export type EncoderOutcome = (typeof ENCODER_OUTCOMES)[number];
 
 /** What the encoder fuzz calls: an adapter codec or a raw backend. */
 export interface EncoderSubject {
   library: string;
   compress(input: Uint8Array): Uint8Array;
   uncompress(input: Uint8Array): Uint8Array;
-}
-
-export function describe(error: unknown): string {
-  const text =
-    error instanceof Error
-      ? `${error.name}${"code" in error && error.code !== undefined ? ` ${String(error.code)}` : ""}: ${error.message}`
-      : String(error);
-  return text.length > 200 ? `${text.slice(0, 200)}…` : text;
 }
 
 /** Where `a` and `b` differ, in words; empty when they hold the same bytes. */
@@ -77,58 +92,43 @@ export function streamShape(stream: Uint8Array): StreamShape {
   return shape;
 }
 
+/** What one compress call did; `shape` for a stream that round-trips. */
+export interface Verdict {
+  outcome: EncoderOutcome;
+  detail: string;
+  out: number;
+  shape?: StreamShape;
+}
+
 /** Compress `input` and judge the result. */
-export function judge(
-  subject: EncoderSubject,
-  input: Uint8Array,
-): { outcome: EncoderOutcome; detail: string; out: number; shape?: StreamShape } {
+export function judge(subject: EncoderSubject, input: Uint8Array): Verdict {
   let compressed: Uint8Array;
   try {
     compressed = subject.compress(input);
   } catch (error) {
-    return { outcome: "threw", detail: `compress threw ${describe(error)}`, out: 0 };
+    return { outcome: "threw", detail: `compress threw ${describeError(error)}`, out: 0 };
   }
   if (!(compressed instanceof Uint8Array)) {
     return { outcome: "threw", detail: `compress returned ${typeof compressed}`, out: 0 };
   }
   const out = compressed.length;
+  const bad = (outcome: EncoderOutcome, detail: string): Verdict => ({ outcome, detail, out });
   let decoded: Uint8Array;
   try {
     decoded = oracleUncompress(compressed);
   } catch (error) {
-    return {
-      outcome: "invalidStream",
-      detail: `the reference rejects the stream: ${describe(error)}`,
-      out,
-    };
+    return bad("invalidStream", `the reference rejects the stream: ${describeError(error)}`);
   }
   const decodedDiff = difference(decoded, input);
-  if (decodedDiff) {
-    return {
-      outcome: "wrongBytes",
-      detail: `valid stream, but it decodes to other bytes: ${decodedDiff}`,
-      out,
-    };
-  }
+  if (decodedDiff)
+    return bad("wrongBytes", `valid stream, but it decodes to other bytes: ${decodedDiff}`);
   try {
-    const own = subject.uncompress(compressed);
-    const ownDiff = difference(own, input);
-    if (ownDiff) {
-      return {
-        outcome: "selfMismatch",
-        detail: `own uncompress: ${ownDiff}`,
-        out,
-      };
-    }
+    const ownDiff = difference(subject.uncompress(compressed), input);
+    if (ownDiff) return bad("selfMismatch", `own uncompress: ${ownDiff}`);
   } catch (error) {
-    return { outcome: "selfMismatch", detail: `own uncompress threw ${describe(error)}`, out };
+    return bad("selfMismatch", `own uncompress threw ${describeError(error)}`);
   }
-  if (out > maxCompressedLength(input.length)) {
-    return {
-      outcome: "overBound",
-      detail: `${out} bytes, over maxCompressedLength ${maxCompressedLength(input.length)}`,
-      out,
-    };
-  }
+  const bound = maxCompressedLength(input.length);
+  if (out > bound) return bad("overBound", `${out} bytes, over maxCompressedLength ${bound}`);
   return { outcome: "ok", detail: "", out, shape: streamShape(compressed) };
 }

@@ -1,30 +1,18 @@
 // Encoder fuzz: every adapter codec, variant and raw backend compresses every encoder input in
 // its own child process (restarted after a crash or hang), and the reference judges each stream.
-import type { ChildProcess } from "node:child_process";
-import { fileURLToPath } from "node:url";
-import { declaredUnloadable, discoverAdapters, loadAdapters } from "@snappykit/workspace";
 import { type Measured, measuredTrees } from "@snappykit/workspace/environment";
 import { formatDuration, markdownTable } from "@snappykit/workspace/format";
-import { adapterTargets } from "@snappykit/workspace/targets";
-import { forkChild } from "../child.js";
-import { inOtherNodes } from "../fuzz.js";
-import type { Target } from "../protocol.js";
+import { subjects } from "../fuzz.js";
+import { type Target, zeros } from "../outcome.js";
+import type { FailedRow } from "../report.js";
+import { type OnProgress, runJob } from "../runner.js";
+import type { Subject } from "../serve.js";
 import { describeSpec, type EncoderInputSpec, encoderSpecs } from "./inputs.js";
-import {
-  ENCODER_OUTCOMES,
-  type EncoderChildMessage,
-  type EncoderOutcome,
-  type EncoderParentMessage,
-} from "./protocol.js";
+import { ENCODER_OUTCOMES, type EncoderOutcome } from "./judge.js";
+import type { EncoderResult } from "./worker.js";
 
 /** A compress + judge call still running after this long is a hang (4 MiB in plain JS, niced, is seconds). */
 export const ENCODER_HANG_MS = 120_000;
-
-export interface EncoderFailure {
-  input: string;
-  outcome: EncoderOutcome;
-  detail: string;
-}
 
 export interface EncoderRow {
   id: string;
@@ -41,7 +29,7 @@ export interface EncoderRow {
   copy4: number;
   restarts: number;
   /** Up to 40 inputs that did not come back `ok`. */
-  failures: EncoderFailure[];
+  failures: { input: string; outcome: EncoderOutcome; detail: string }[];
 }
 
 export interface EncoderReport {
@@ -57,7 +45,7 @@ export interface EncoderReport {
   kinds: string[];
   reference: string;
   rows: EncoderRow[];
-  failed: { id: string; target: Target; reason: string }[];
+  failed: FailedRow[];
 }
 
 export interface EncoderOptions {
@@ -65,124 +53,57 @@ export interface EncoderOptions {
   quick?: boolean;
   codecs?: readonly string[];
   raw?: boolean;
-  onProgress?: (
-    row: string,
-    done: number,
-    total: number,
-    runDone: number,
-    runTotal: number,
-  ) => void;
+  onProgress?: OnProgress;
 }
 
-const workerPath = fileURLToPath(
-  new URL(
-    import.meta.url.endsWith(".ts") ? "../../dist/encoders/worker.js" : "./worker.js",
-    import.meta.url,
-  ),
-);
-
-function spawn(
-  load: EncoderParentMessage,
-  execPath?: string,
-): Promise<{ child: ChildProcess; library: string } | { reason: string }> {
-  const { child, stderr } = forkChild(workerPath, undefined, execPath);
-  return new Promise((resolve) => {
-    const onExit = (code: number | null, signal: string | null) =>
-      resolve({ reason: `exited while loading (${signal ?? code}): ${stderr().trim()}` });
-    child.once("exit", onExit);
-    child.once("message", (message: EncoderChildMessage) => {
-      child.off("exit", onExit);
-      if (message.type === "ready") resolve({ child, library: message.library });
-      else {
-        child.kill("SIGKILL");
-        resolve({ reason: message.type === "loadFailed" ? message.reason : "unexpected message" });
-      }
-    });
-    child.send(load);
-  });
-}
-
+/** Run every spec in `subject`'s children and tally the verdicts into one row. */
 async function runRow(
-  load: EncoderParentMessage & { type: "load" },
-  id: string,
+  subject: Subject,
   specs: EncoderInputSpec[],
   onDone: (done: number) => void,
-  execPath?: string,
 ): Promise<EncoderRow | { reason: string }> {
-  const counts = Object.fromEntries(ENCODER_OUTCOMES.map((o) => [o, 0])) as Record<
-    EncoderOutcome,
-    number
-  >;
-  const row: EncoderRow = {
+  const { id, execPath, ...load } = subject;
+  const tally: EncoderRow = {
     id,
     target: load.target,
     library: "",
     inputs: 0,
-    counts,
+    counts: zeros(ENCODER_OUTCOMES),
     bytesIn: 0,
     bytesOut: 0,
     slowestMs: 0,
     maxOffset: 0,
     copy4: 0,
-    restarts: -1,
+    restarts: 0,
     failures: [],
   };
-  const fail = (spec: EncoderInputSpec, outcome: EncoderOutcome, detail: string) => {
-    if (row.failures.length < 40) row.failures.push({ input: describeSpec(spec), outcome, detail });
+  const add = (index: number, outcome: EncoderOutcome, detail: string) => {
+    tally.inputs++;
+    tally.counts[outcome]++;
+    if (outcome !== "ok" && tally.failures.length < 40)
+      tally.failures.push({ input: describeSpec(specs[index]!), outcome, detail });
+    onDone(index + 1);
   };
-  let next = 0;
-  while (next < specs.length) {
-    const started = await spawn(load, execPath);
-    if (!("child" in started)) {
-      if (row.restarts < 0) return started;
-      throw new Error(`${id} (${load.target}) failed to restart: ${started.reason}`);
-    }
-    row.restarts++;
-    row.library = started.library;
-    const { child } = started;
-    const stop = await new Promise<"done" | "hang" | "crash">((resolve) => {
-      let timer = setTimeout(() => resolve("hang"), ENCODER_HANG_MS);
-      child.on("message", (m: EncoderChildMessage) => {
-        if (m.type !== "result") return;
-        clearTimeout(timer);
-        timer = setTimeout(() => resolve("hang"), ENCODER_HANG_MS);
-        row.inputs++;
-        row.counts[m.outcome]++;
-        row.bytesIn += m.in;
-        row.bytesOut += m.out;
-        row.slowestMs = Math.max(row.slowestMs, m.ms);
-        if (m.shape) {
-          row.maxOffset = Math.max(row.maxOffset, m.shape.maxOffset);
-          row.copy4 += m.shape.copy4;
-        }
-        if (m.outcome !== "ok") fail(specs[m.index]!, m.outcome, m.detail);
-        next = m.index + 1;
-        onDone(next);
-        if (next >= specs.length) {
-          clearTimeout(timer);
-          resolve("done");
-        }
-      });
-      child.once("exit", (code, signal) => {
-        clearTimeout(timer);
-        if (next < specs.length) {
-          fail(specs[next]!, "crash", `child exited (${signal ?? `code ${code}`})`);
-          resolve("crash");
-        }
-      });
-      child.send({ type: "run", specs, from: next } satisfies EncoderParentMessage);
-    });
-    child.removeAllListeners("exit");
-    child.kill("SIGKILL");
-    if (stop === "done") break;
-    row.inputs++;
-    row.counts[stop]++;
-    if (stop === "hang") fail(specs[next]!, "hang", `no result within ${ENCODER_HANG_MS} ms`);
-    next++;
-    onDone(next);
-  }
-  row.restarts = Math.max(0, row.restarts);
-  return row;
+  const result = await runJob<EncoderResult>({
+    worker: "encoders/worker.js",
+    load,
+    items: specs,
+    ...(execPath !== undefined && { execPath }),
+    hangMs: ENCODER_HANG_MS,
+    onResult: (index, m) => {
+      tally.bytesIn += m.in;
+      tally.bytesOut += m.out;
+      tally.slowestMs = Math.max(tally.slowestMs, m.ms);
+      if (m.shape) {
+        tally.maxOffset = Math.max(tally.maxOffset, m.shape.maxOffset);
+        tally.copy4 += m.shape.copy4;
+      }
+      add(index, m.outcome, m.detail);
+    },
+    onLost: (index, lost) => add(index, lost.kind === "hang" ? "hang" : "crash", lost.detail),
+  });
+  if (!result.ok) return result;
+  return { ...tally, library: result.library, restarts: result.restarts };
 }
 
 /** Compress every encoder input with every adapter (and raw backend) and judge the streams. */
@@ -191,52 +112,19 @@ export async function runEncoderFuzz(options: EncoderOptions = {}): Promise<Enco
   const seed = options.seed ?? 1;
   const quick = options.quick ?? false;
   const specs = encoderSpecs(seed, quick);
-  let entries = discoverAdapters();
-  if (options.codecs) entries = entries.filter((e) => options.codecs!.includes(e.id));
-  const { loaded, failed: notLoaded } = await loadAdapters(entries);
-  const subjects: {
-    id: string;
-    load: EncoderParentMessage & { type: "load" };
-    execPath?: string;
-  }[] = [
-    ...adapterTargets(loaded, { raw: options.raw !== false }).map((t) => ({
-      id: t.id,
-      load: {
-        type: "load" as const,
-        entry: t.entry,
-        target: t.impl,
-        ...(t.impl === "adapter" && t.variant !== undefined && { variant: t.variant }),
-      },
-    })),
-    // As in the safety matrix: one declared not to load in this Node runs in a Node line.
-    ...inOtherNodes(notLoaded, options.raw !== false).map((s) => ({
-      id: s.id,
-      load: { type: "load" as const, entry: s.entry, target: s.target },
-      ...(s.execPath !== undefined && { execPath: s.execPath }),
-    })),
-  ];
-  const failed = notLoaded
-    .filter((f) => !declaredUnloadable(f))
-    .map((f) => ({
-      id: f.id,
-      target: "adapter" as Target,
-      reason: f.reason,
-    }));
+  const run = await subjects({ codecs: options.codecs, raw: options.raw !== false });
+  const failed = run.failed;
   const rows: EncoderRow[] = [];
-  const runTotal = subjects.length * specs.length;
+  const runTotal = run.subjects.length * specs.length;
   let base = 0;
-  for (const subject of subjects) {
-    const label = subject.load.target === "raw" ? `${subject.id} (raw)` : subject.id;
-    const result = await runRow(
-      subject.load,
-      subject.id,
-      specs,
-      (done) => options.onProgress?.(label, done, specs.length, base + done, runTotal),
-      subject.execPath,
+  for (const subject of run.subjects) {
+    const label = `encoders ${subject.id}${subject.target === "raw" ? " (raw)" : ""}`;
+    const result = await runRow(subject, specs, (done) =>
+      options.onProgress?.(label, done, specs.length, base + done, runTotal),
     );
     base += specs.length;
     if ("reason" in result)
-      failed.push({ id: subject.id, target: subject.load.target, reason: result.reason });
+      failed.push({ id: subject.id, target: subject.target, reason: result.reason });
     else rows.push(result);
   }
   rows.sort((a, b) =>

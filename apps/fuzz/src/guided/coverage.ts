@@ -4,23 +4,7 @@
 // count is the count of the innermost reported range that contains it; blocks become known
 // the first time V8 reports them, and a known block counts as reached once its effective
 // count is non-zero. No instrumentation or build step: the coverage is of the shipped dist.
-import { Session } from "node:inspector";
-
-interface Range {
-  startOffset: number;
-  endOffset: number;
-  count: number;
-}
-interface FunctionCoverage {
-  functionName: string;
-  ranges: Range[];
-  isBlockCoverage: boolean;
-}
-interface ScriptCoverage {
-  scriptId: string;
-  url: string;
-  functions: FunctionCoverage[];
-}
+import { type Profiler, Session } from "node:inspector";
 
 /** AFL-style hit-count buckets: a block run 1, 2, 3, 4–7, 8–15, 16–31, 32–127 or 128+ times. */
 function bucket(count: number): number {
@@ -82,12 +66,12 @@ export class BlockCoverage {
 
   /**
    * Read and reset the counts of the last execution; returns how many features (block ×
-   * hit-count bucket) it reached that no earlier execution reached. `commit: false` only
-   * measures, so an input can be kept or dropped before its features count as seen.
+   * hit-count bucket) it reached that no earlier execution reached, and counts them as seen.
    */
-  collect(commit = true): { newFeatures: number; features: number[] } {
-    const { result } = this.#post("Profiler.takePreciseCoverage") as { result: ScriptCoverage[] };
-    const features: number[] = [];
+  collect(): { newFeatures: number } {
+    const { result } = this.#post(
+      "Profiler.takePreciseCoverage",
+    ) as Profiler.TakePreciseCoverageReturnType;
     let fresh = 0;
     for (const script of result) {
       if (!this.#scope.test(script.url)) continue;
@@ -116,21 +100,14 @@ export class BlockCoverage {
           }
           if (count === 0) continue;
           const feature = block.id * 16 + bucket(count);
-          features.push(feature);
-          if (!this.#features.has(feature)) fresh++;
+          if (this.#features.has(feature)) continue;
+          fresh++;
+          this.#features.add(feature);
+          this.#reached.add(block.id);
         }
       }
     }
-    if (commit) this.add(features);
-    return { newFeatures: fresh, features };
-  }
-
-  /** Count `features` (from {@link collect}) as seen. */
-  add(features: readonly number[]): void {
-    for (const f of features) {
-      this.#features.add(f);
-      this.#reached.add(f >> 4);
-    }
+    return { newFeatures: fresh };
   }
 
   /**
@@ -144,8 +121,9 @@ export class BlockCoverage {
   }
 
   /** Blocks V8 has reported in scope, blocks reached, and features seen. */
-  stats(): { known: number; reached: number; features: number } {
-    return { known: this.#nextId, reached: this.#reached.size, features: this.#features.size };
+  stats(): { blocksKnown: number; blocksReached: number; features: number } {
+    const features = this.#features.size;
+    return { blocksKnown: this.#nextId, blocksReached: this.#reached.size, features };
   }
 
   /** Blocks known but never reached, innermost last. */

@@ -1,9 +1,19 @@
-// The coverage-guided loop, run inside a worker thread (see worker-guided.ts): keep every input
-// that reaches a new block or a new hit-count bucket of a block, mutate corpus entries, and
-// on a Finding minimize the input and save it. The current input is mirrored into shared
-// memory before each execution, so the parent can name the input of a hang after killing us.
+// The coverage-guided loop, run in a child process (worker.ts): keep every input that reaches
+// a new block or a new hit-count bucket of a block, mutate corpus entries, and on a Finding
+// minimize the input and save it. The current input is written to a file before each
+// execution, so the parent can name the input of a hang after killing us.
 import { createHash } from "node:crypto";
-import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  ftruncateSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+  writeSync,
+} from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { setFlagsFromString } from "node:v8";
@@ -12,13 +22,8 @@ import { type Block, BlockCoverage } from "./coverage.js";
 import { Mutator } from "./mutate.js";
 import { type Execute, Finding, type GuidedTarget, preview } from "./targets.js";
 
-/** Layout of the shared buffer: [execs, input length] as Int32, then the input bytes. */
-export const SHARED_HEADER = 8;
-
 export interface EngineOptions {
   target: GuidedTarget;
-  /** Stop after this many seconds. */
-  seconds: number;
   seed: number;
   /** Directories of starting inputs (the committed corpus); read only. */
   corpusIn: readonly string[];
@@ -26,8 +31,11 @@ export interface EngineOptions {
   corpusOut: string;
   /** Where minimized findings are written. */
   findingsOut: string;
-  shared: SharedArrayBuffer;
-  post(message: EngineMessage): void;
+  /**
+   * The file each input is written to before it runs, so the parent can name the input of
+   * a hang after killing us.
+   */
+  current: string;
 }
 
 /** A finding, deduplicated by kind and message. */
@@ -50,25 +58,24 @@ export interface EngineStats {
   findings: number;
 }
 
-export type EngineMessage =
-  | { type: "stats"; stats: EngineStats }
-  | { type: "finding"; finding: FindingRecord }
-  | { type: "done"; stats: EngineStats; seedInputs: number };
+/** What a slice of fuzzing did: the totals so far, the findings new in it, the seeds run. */
+export interface Slice {
+  stats: EngineStats;
+  findings: FindingRecord[];
+  seedInputs: number;
+}
 
 const sha1 = (bytes: Uint8Array) => createHash("sha1").update(bytes).digest("hex");
 
+/** The inputs in `dirs` (those that exist), each directory's in name order. */
 export function readCorpus(dirs: readonly string[]): Uint8Array[] {
-  const out: Uint8Array[] = [];
-  for (const dir of dirs) {
-    let names: string[];
-    try {
-      names = readdirSync(dir);
-    } catch {
-      continue;
-    }
-    for (const name of names.sort()) out.push(new Uint8Array(readFileSync(join(dir, name))));
-  }
-  return out;
+  return dirs.flatMap((dir) =>
+    existsSync(dir)
+      ? readdirSync(dir)
+          .sort()
+          .map((name) => new Uint8Array(readFileSync(join(dir, name))))
+      : [],
+  );
 }
 
 /** The finding an execution raised, or `undefined`. Non-Finding throws are harness failures. */
@@ -120,10 +127,15 @@ export async function minimize(
   return best;
 }
 
-export async function runEngine(options: EngineOptions): Promise<void> {
-  const { target, post } = options;
-  const counters = new Int32Array(options.shared, 0, 2);
-  const mirror = new Uint8Array(options.shared, SHARED_HEADER);
+/**
+ * Load the target, run the seeds and the corpus, and return a function that fuzzes on until
+ * `until` (epoch ms).
+ */
+export async function startEngine(
+  options: EngineOptions,
+): Promise<(until: number) => Promise<Slice>> {
+  const { target } = options;
+  const current = openSync(options.current, "w");
   const execute = await target.load();
   const coverage = new BlockCoverage(target.scope);
   const next = prng(options.seed);
@@ -132,18 +144,7 @@ export async function runEngine(options: EngineOptions): Promise<void> {
   const findings = new Map<string, FindingRecord>();
   mkdirSync(options.corpusOut, { recursive: true });
   let execs = 0;
-
-  const stats = (): EngineStats => {
-    const s = coverage.stats();
-    return {
-      execs,
-      corpus: corpus.length,
-      blocksKnown: s.known,
-      blocksReached: s.reached,
-      features: s.features,
-      findings: [...findings.values()].reduce((sum, f) => sum + f.hits, 0),
-    };
-  };
+  let fresh: FindingRecord[] = [];
 
   const report = async (input: Uint8Array, finding: Finding) => {
     // Digits vary from input to input; the kind and the words say which bug it is.
@@ -168,17 +169,15 @@ export async function runEngine(options: EngineOptions): Promise<void> {
       hits: 1,
     };
     findings.set(key, record);
-    post({ type: "finding", finding: record });
+    fresh.push(record);
   };
 
   /** Run one input; returns true when it reached new coverage. */
   const run = async (input: Uint8Array): Promise<boolean> => {
-    const n = Math.min(input.length, mirror.length);
-    mirror.set(input.subarray(0, n));
-    Atomics.store(counters, 1, n);
+    writeSync(current, input, 0, input.length, 0);
+    ftruncateSync(current, input.length);
     const finding = await check(execute, input);
     execs++;
-    Atomics.store(counters, 0, execs);
     const { newFeatures } = coverage.collect();
     if (finding) await report(input, finding);
     return newFeatures > 0;
@@ -194,26 +193,24 @@ export async function runEngine(options: EngineOptions): Promise<void> {
   }
   if (corpus.length === 0) corpus.push(new Uint8Array(0));
 
-  const end = performance.now() + options.seconds * 1000;
-  let lastPost = performance.now();
-  while (performance.now() < end) {
-    // Favour recent finds a little: they sit at the frontier of what is covered.
-    const recent = next() < 0.3 ? Math.max(0, corpus.length - 16) : 0;
-    const parent = corpus[recent + Math.floor(next() * (corpus.length - recent))]!;
-    const other = corpus[Math.floor(next() * corpus.length)]!;
-    const input = mutator.mutate(parent, other);
-    if (await run(input)) {
-      corpus.push(input);
-      writeFileSync(join(options.corpusOut, sha1(input)), input);
+  return async (until) => {
+    while (Date.now() < until) {
+      // Favour recent finds a little: they sit at the frontier of what is covered.
+      const recent = next() < 0.3 ? Math.max(0, corpus.length - 16) : 0;
+      const parent = corpus[recent + Math.floor(next() * (corpus.length - recent))]!;
+      const other = corpus[Math.floor(next() * corpus.length)]!;
+      const input = mutator.mutate(parent, other);
+      if (await run(input)) {
+        corpus.push(input);
+        writeFileSync(join(options.corpusOut, sha1(input)), input);
+      }
     }
-    const now = performance.now();
-    if (now - lastPost > 1000) {
-      lastPost = now;
-      post({ type: "stats", stats: stats() });
-    }
-  }
-  coverage.close();
-  post({ type: "done", stats: stats(), seedInputs: starting.length });
+    const hits = [...findings.values()].reduce((sum, f) => sum + f.hits, 0);
+    const stats = { execs, corpus: corpus.length, ...coverage.stats(), findings: hits };
+    const slice = { stats, findings: fresh, seedInputs: starting.length };
+    fresh = [];
+    return slice;
+  };
 }
 
 /**
@@ -246,7 +243,7 @@ export async function distill(
   for (const seed of seeds) await runs(seed);
   const kept: Uint8Array[] = [];
   for (const input of inputs) if (await runs(input)) kept.push(input);
-  const { known, reached } = coverage.stats();
+  const { blocksKnown: known, blocksReached: reached } = coverage.stats();
   const unreached = coverage.unreached().map(describeBlock);
   coverage.close();
   rmSync(into, { recursive: true, force: true });

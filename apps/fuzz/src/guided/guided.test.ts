@@ -8,7 +8,7 @@ import { encodeFramed } from "@snappykit/framing";
 import { encodeSszSnappy, MAX_PAYLOAD_SIZE } from "@snappykit/p2p";
 import { createCodec } from "@snappykit/ts";
 import { describe, expect, it } from "vitest";
-import { type EngineMessage, minimize, runEngine, SHARED_HEADER } from "./engine.js";
+import { minimize, startEngine } from "./engine.js";
 import { crc32cBitwise, referenceFramed, referenceSsz } from "./reference.js";
 import { runGuided } from "./run.js";
 import { Finding, type GuidedTarget, pieces } from "./targets.js";
@@ -76,18 +76,15 @@ describe("engine", () => {
         }
       },
     };
-    const messages: EngineMessage[] = [];
-    await runEngine({
+    const fuzz = await startEngine({
       target: planted,
-      seconds: 5,
       seed: 3,
       corpusIn: [],
       corpusOut: join(dir, "corpus"),
       findingsOut: join(dir, "findings"),
-      shared: new SharedArrayBuffer(SHARED_HEADER + 64),
-      post: (m) => messages.push(m),
+      current: join(dir, "current.bin"),
     });
-    const found = messages.flatMap((m) => (m.type === "finding" ? [m.finding] : []));
+    const { findings: found } = await fuzz(Date.now() + 5000);
     expect(found.map((f) => f.kind)).toEqual(["planted"]);
     // Minimized to 9 bytes (the length rule), all zero but the two that matter.
     expect(found[0]!.hex).toBe("000017000029000000");

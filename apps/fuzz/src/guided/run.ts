@@ -1,16 +1,11 @@
-// Parent side of the guided fuzzer: one worker thread per target (up to `jobs` at once), a
-// watchdog that terminates a worker whose execution count stops moving (a hang), records the
-// input it was running from shared memory, and restarts it on the corpus found so far.
+// Parent side of the guided fuzzer: one child process per target (up to `jobs` at once) under
+// runner.ts's watchdog, which kills a child whose slice of fuzzing overruns (a hang); the
+// input it was running is read from the file the engine writes, and a fresh child resumes.
 import { createHash } from "node:crypto";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { Worker } from "node:worker_threads";
-import {
-  type EngineMessage,
-  type EngineStats,
-  type FindingRecord,
-  SHARED_HEADER,
-} from "./engine.js";
+import { runJob } from "../runner.js";
+import type { EngineStats, FindingRecord, Slice } from "./engine.js";
 import { GUIDED_TARGETS, type GuidedTarget, preview } from "./targets.js";
 
 /** An execution that has not returned after this long is a hang. */
@@ -32,127 +27,84 @@ export interface GuidedOptions {
   onFinding?: (target: string, finding: FindingRecord) => void;
 }
 
-export interface GuidedReport {
-  target: string;
-  description: string;
-  engine: string;
-  startedAt: string;
-  seconds: number;
-  execs: number;
-  execsPerSecond: number;
-  seedInputs: number;
-  corpus: number;
-  blocksKnown: number;
-  blocksReached: number;
-  features: number;
-  restarts: number;
-  findings: FindingRecord[];
-}
+/** What a target's session did, as written to its report file. */
+export type GuidedReport = Awaited<ReturnType<typeof runTarget>>;
 
 export const ENGINE_DESCRIPTION =
   "snappykit's guided loop: V8 block coverage (node:inspector Profiler.takePreciseCoverage, callCount + detailed) of the target's dist scripts after every execution, AFL-style hit-count buckets, libFuzzer-style stacked mutations with a format dictionary, delta-debugging minimization";
 
-function workerUrl(): URL {
-  // Under vitest this module is the .ts source; the worker always runs compiled.
-  return new URL(
-    import.meta.url.endsWith(".ts") ? "../../dist/guided/worker.js" : "./worker.js",
-    import.meta.url,
-  );
-}
-
-async function runTarget(target: GuidedTarget, options: GuidedOptions): Promise<GuidedReport> {
+async function runTarget(target: GuidedTarget, options: GuidedOptions) {
   const dir = join(options.out, target.name);
   const corpusOut = join(dir, "corpus");
   const findingsOut = join(dir, "findings");
+  const current = join(dir, "current.bin");
   mkdirSync(dir, { recursive: true });
   const started = performance.now();
   const startedAt = new Date().toISOString();
-  const deadline = started + options.seconds * 1000;
+  // One item a second until the deadline: progress every second, and a hang loses only
+  // the slice it stopped (the next child resumes on the corpus found so far).
+  const now = Date.now();
+  const items = Array.from(
+    { length: Math.max(1, options.seconds) },
+    (_, i) => now + (i + 1) * 1000,
+  );
   const findings: FindingRecord[] = [];
-  let execsBefore = 0;
-  let last: EngineStats | undefined;
-  let seedInputs = 0;
-  let restarts = -1;
-
-  while (performance.now() < deadline - 500) {
-    restarts++;
-    const shared = new SharedArrayBuffer(SHARED_HEADER + target.maxLength);
-    const counters = new Int32Array(shared, 0, 2);
-    const worker = new Worker(workerUrl(), {
-      workerData: {
-        target: target.name,
-        seconds: (deadline - performance.now()) / 1000,
-        seed: (options.seed ?? 1) + restarts,
-        corpusIn: [join(options.corpusDir, target.name), corpusOut],
-        corpusOut,
-        findingsOut,
-        shared,
-      },
-    });
-    const hang = await new Promise<boolean>((resolve, reject) => {
-      let seen = -1;
-      let since = performance.now();
-      const watch = setInterval(() => {
-        const execs = Atomics.load(counters, 0);
-        if (execs !== seen) {
-          seen = execs;
-          since = performance.now();
-        } else if (execs > 0 && performance.now() - since > GUIDED_HANG_MS) {
-          clearInterval(watch);
-          void worker.terminate().then(() => resolve(true));
-        }
-      }, 250);
-      worker.on("message", (message: EngineMessage) => {
-        if (message.type === "finding") {
-          findings.push(message.finding);
-          options.onFinding?.(target.name, message.finding);
-          return;
-        }
-        last = { ...message.stats, execs: execsBefore + message.stats.execs };
-        options.onProgress?.(target.name, performance.now() - started, last);
-        if (message.type === "done") seedInputs = message.seedInputs;
-      });
-      worker.on("error", (error) => {
-        clearInterval(watch);
-        reject(error);
-      });
-      worker.on("exit", () => {
-        clearInterval(watch);
-        resolve(false);
-      });
-    });
-    execsBefore = last?.execs ?? execsBefore;
-    if (hang) {
-      const input = new Uint8Array(shared, SHARED_HEADER, Atomics.load(counters, 1)).slice();
+  const found = (finding: FindingRecord) => {
+    findings.push(finding);
+    options.onFinding?.(target.name, finding);
+  };
+  let before = 0;
+  let last: Slice | undefined;
+  const result = await runJob<Slice>({
+    worker: "guided/worker.js",
+    load: {
+      target: target.name,
+      seed: options.seed ?? 1,
+      corpusIn: [join(options.corpusDir, target.name), corpusOut],
+      corpusOut,
+      findingsOut,
+      current,
+    },
+    items,
+    hangMs: GUIDED_HANG_MS,
+    onResult: (_, slice) => {
+      last = { ...slice, stats: { ...slice.stats, execs: before + slice.stats.execs } };
+      for (const finding of slice.findings) found(finding);
+      options.onProgress?.(target.name, performance.now() - started, last.stats);
+    },
+    onLost: (_, lost) => {
+      before = last?.stats.execs ?? before;
+      if (lost.kind !== "hang") throw new Error(`${target.name}: ${lost.detail}`);
+      const input = new Uint8Array(readFileSync(current));
       mkdirSync(findingsOut, { recursive: true });
       const file = join(findingsOut, `hang-${createHash("sha1").update(input).digest("hex")}.bin`);
       writeFileSync(file, input);
-      const finding: FindingRecord = {
+      found({
         kind: "hang",
-        message: `an execution ran over ${GUIDED_HANG_MS} ms; the worker was terminated`,
+        message: `an execution ran over ${GUIDED_HANG_MS} ms; the child was killed`,
         hex: preview(input),
         file,
         hits: 1,
-      };
-      findings.push(finding);
-      options.onFinding?.(target.name, finding);
-    }
-  }
+      });
+    },
+  });
+  if (!result.ok) throw new Error(`${target.name} did not load: ${result.reason}`);
   const seconds = (performance.now() - started) / 1000;
-  const report: GuidedReport = {
+  const stats = last?.stats;
+  const report = {
     target: target.name,
     description: target.description,
     engine: ENGINE_DESCRIPTION,
     startedAt,
     seconds: Math.round(seconds),
-    execs: last?.execs ?? 0,
-    execsPerSecond: Math.round((last?.execs ?? 0) / seconds),
-    seedInputs,
-    corpus: last?.corpus ?? 0,
-    blocksKnown: last?.blocksKnown ?? 0,
-    blocksReached: last?.blocksReached ?? 0,
-    features: last?.features ?? 0,
-    restarts,
+    execs: stats?.execs ?? 0,
+    execsPerSecond: Math.round((stats?.execs ?? 0) / seconds),
+    seedInputs: last?.seedInputs ?? 0,
+    corpus: stats?.corpus ?? 0,
+    blocksKnown: stats?.blocksKnown ?? 0,
+    blocksReached: stats?.blocksReached ?? 0,
+    features: stats?.features ?? 0,
+    restarts: result.restarts,
     findings,
   };
   writeFileSync(

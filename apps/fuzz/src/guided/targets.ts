@@ -21,6 +21,7 @@ import {
 } from "@snappykit/p2p";
 import { legalFormSeeds, poolPlaintexts } from "../inputs.js";
 import { toHex } from "../outcome.js";
+import { orNull } from "../reference.js";
 import { concat } from "./mutate.js";
 import { referenceFramed, referenceSsz, type SszBounds } from "./reference.js";
 
@@ -63,14 +64,6 @@ function outcome(who: string, fn: () => Uint8Array): Result {
   }
 }
 
-async function outcomeAsync(who: string, fn: () => Promise<Uint8Array>): Promise<Result> {
-  try {
-    return { ok: true, bytes: await fn() };
-  } catch (error) {
-    return failed(who, error);
-  }
-}
-
 function failed(who: string, error: unknown): Result {
   if (error instanceof Finding) throw error;
   if (!isSnappyError(error)) {
@@ -78,15 +71,6 @@ function failed(who: string, error: unknown): Result {
     throw new Finding("non-SnappyError", `${who} threw ${what}`);
   }
   return { ok: false, code: error.code, message: error.message };
-}
-
-/** The reference's verdict: bytes, or `null` where it rejects. */
-function reference(fn: () => Uint8Array): Uint8Array | null {
-  try {
-    return fn();
-  } catch {
-    return null;
-  }
 }
 
 /** Throw a Finding when `actual` does not match the reference `expected`. */
@@ -213,26 +197,17 @@ export const tsUncompress: GuidedTarget = {
     ];
   },
   async load() {
-    const ts = await tsCodec();
-    const tsRaw = await (await import("@snappykit/ts/raw")).createRaw();
-    const napi = await (await import("@snappykit/napi")).createCodec();
+    const decoders = [
+      ["ts", await tsCodec()],
+      ["ts (raw)", await (await import("@snappykit/ts/raw")).createRaw()],
+      ["napi", await (await import("@snappykit/napi")).createCodec()],
+    ] as const;
     return (input) => {
-      const expected = reference(() => oracleUncompress(input));
-      judge(
-        "ts",
-        outcome("ts", () => ts.uncompress(input)),
-        expected,
-      );
-      judge(
-        "ts (raw)",
-        outcome("ts (raw)", () => tsRaw.uncompress(input)),
-        expected,
-      );
-      judge(
-        "napi",
-        outcome("napi", () => napi.uncompress(input)),
-        expected,
-      );
+      const expected = orNull(() => oracleUncompress(input));
+      for (const [who, codec] of decoders) {
+        const actual = outcome(who, () => codec.uncompress(input));
+        judge(who, actual, expected);
+      }
       const valid = outcome("validateCompressed", () => {
         validateCompressed(input);
         return input;
@@ -283,7 +258,7 @@ export const framed: GuidedTarget = {
       const options =
         maxLength === undefined ? { verifyChecksums } : { verifyChecksums, maxLength };
       const stream = input.subarray(1);
-      const expected = reference(() => referenceFramed(stream, verifyChecksums, maxLength));
+      const expected = orNull(() => referenceFramed(stream, verifyChecksums, maxLength));
       const oneShot = outcome("decodeFramed", () => decodeFramed(codec, stream, options));
       const streamed = outcome("FrameDecoder", () => {
         const decoder = new FrameDecoder(codec, options);
@@ -345,10 +320,11 @@ export const sszSnappy: GuidedTarget = {
     return async (input) => {
       const { split, ...bounds } = sszControl(input[0] ?? 0);
       const stream = input.subarray(1);
-      const expected = reference(() => referenceSsz(stream, bounds));
+      const expected = orNull(() => referenceSsz(stream, bounds));
       const sync = outcome("decodeSszSnappy(bytes)", () => decodeSszSnappy(codec, stream, bounds));
-      const streamed = await outcomeAsync("decodeSszSnappy(stream)", () =>
-        decodeSszSnappy(codec, from(pieces(stream, split)), bounds),
+      const streamed = await decodeSszSnappy(codec, from(pieces(stream, split)), bounds).then(
+        (bytes): Result => ({ ok: true, bytes }),
+        (error: unknown) => failed("decodeSszSnappy(stream)", error),
       );
       judge("decodeSszSnappy(bytes)", sync, expected);
       judge("decodeSszSnappy(stream)", streamed, expected);

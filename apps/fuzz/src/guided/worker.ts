@@ -1,19 +1,11 @@
-// Worker-thread entry of the guided fuzzer: runs one target's engine and reports to the parent.
-import { parentPort, workerData } from "node:worker_threads";
-import { runEngine } from "./engine.js";
+// Child process of the guided fuzzer: one target's engine, fuzzing one slice per item.
+import { serve } from "../serve.js";
+import { type EngineOptions, startEngine } from "./engine.js";
 import { GUIDED_TARGETS } from "./targets.js";
 
-interface Data {
-  target: string;
-  seconds: number;
-  seed: number;
-  corpusIn: string[];
-  corpusOut: string;
-  findingsOut: string;
-  shared: SharedArrayBuffer;
-}
-
-const data = workerData as Data;
-const target = GUIDED_TARGETS.find((t) => t.name === data.target);
-if (!target) throw new Error(`unknown guided target ${data.target}`);
-await runEngine({ ...data, target, post: (message) => parentPort!.postMessage(message) });
+serve(async (load: Omit<EngineOptions, "target"> & { target: string }) => {
+  const target = GUIDED_TARGETS.find((t) => t.name === load.target);
+  if (!target) throw new Error(`unknown guided target ${load.target}`);
+  const slice = await startEngine({ ...load, target });
+  return { library: target.name, run: (until: number) => slice(until) };
+});
