@@ -85,13 +85,11 @@ const POOL_LEGAL_FORMS = 96;
  * `raw`) its raw library. Adapters declared not to load in this Node (ffi before Node 26) run
  * in the newest Node line that loads them, as `<id>-<line>` (the bench's name for the same
  * codec); without one, they are left out, said so. Bun and Deno cannot be the children: the
- * protocol is Node's IPC with its advanced (V8) serialization. `otherNodes: false` reports
- * them as not loaded instead.
+ * protocol is Node's IPC with its advanced (V8) serialization.
  */
 export async function subjects(options: {
   codecs?: readonly string[] | undefined;
   raw: boolean;
-  otherNodes?: boolean;
 }): Promise<{ subjects: Subject[]; failed: FailedRow[]; all: LoadedAdapter[] }> {
   const entries = discoverAdapters();
   const unknown = options.codecs?.filter((id) => !entries.some((e) => e.id === id)) ?? [];
@@ -102,7 +100,7 @@ export async function subjects(options: {
   const every = await loadAdapters(entries);
   const chosen = (a: { id: string }) => !options.codecs || options.codecs.includes(a.id);
   const notLoaded = every.failed.filter(chosen);
-  const elsewhere = options.otherNodes === false ? [] : notLoaded.filter(declaredUnloadable);
+  const elsewhere = notLoaded.filter(declaredUnloadable);
   const list: Subject[] = adapterTargets(every.loaded.filter(chosen), options).map((t) => ({
     id: t.id,
     entry: t.entry,

@@ -2,6 +2,7 @@
 // which runs the waves (waves.ts) and reports once.
 import { loadavg } from "node:os";
 import { type Measured, measuredTrees } from "@snappykit/workspace/environment";
+import { markdownTable } from "@snappykit/workspace/format";
 import { subjects } from "../fuzz.js";
 import { type OnProgress, runJob } from "../runner.js";
 import type { Subject } from "../serve.js";
@@ -50,6 +51,7 @@ async function runChild(subject: Subject, start: AsyncStart): Promise<Omit<Async
     load,
     items: [start],
     execArgv: ["--expose-gc"],
+    ...(execPath !== undefined && { execPath }),
     hangMs: ASYNC_TIMEOUT_MS,
     onResult: (_, r) => {
       row = r;
@@ -68,7 +70,7 @@ export async function runAsyncFuzz(options: AsyncOptions = {}): Promise<AsyncRep
   const calls = options.calls ?? 30_000;
   const wave = options.wave ?? 10_000;
   const seed = options.seed ?? 1;
-  const run = await subjects({ codecs: options.codecs, raw: false, otherNodes: false });
+  const run = await subjects({ codecs: options.codecs, raw: false });
   const rows: AsyncRow[] = run.failed.map((f) => ({ id: f.id, failed: f.reason }));
   for (const [i, subject] of run.subjects.entries()) {
     rows.push({ id: subject.id, ...(await runChild(subject, { calls, wave, seed })) });
@@ -99,13 +101,46 @@ export function renderAsyncMarkdown(report: AsyncReport): string {
     "",
     `Per adapter with async APIs: ${report.calls.toLocaleString("en-US")} calls in waves of ${report.wave.toLocaleString("en-US")}, every call of a wave issued before any is awaited. Mixed: compressAsync of 0 B–1 MiB plaintexts (fixture items, random, runs; each stamped with its call number), uncompressAsync of valid streams, of streams over a maxLength unique to the call (its LENGTH_LIMIT message must name it), of the suite's hostile cases, of mutated streams (judged by the oracle), and non-byte arguments. Event-loop delay (perf_hooks monitorEventLoopDelay, 10 ms resolution) is sampled from the first call issued to the last settled, so it includes issuing the whole wave synchronously ("longest issue": the guards run there) and settling 10,000 promises. "Held after GC": JS heap plus external memory after full collections, before the first wave and after the last (RSS stays high because freed pages are not handed back to the OS). libuv thread pool: ${report.threadpool}. Run ${report.date.slice(0, 10)}, seed ${report.seed}, on a shared 2-core machine: 1-minute load average ${report.loadAverage[0]} at the start, ${report.loadAverage[1]} at the end, so times and delays are upper bounds.`,
     "",
-    "| adapter | APIs | calls | max in flight | resolved ok | rejected ok | wrong results | misattributed errors | non-SnappyError | RSS start → peak → end | held after GC: before → after | longest issue | event-loop delay p50 / p99 / max | waves took |",
-    "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- | ---: | ---: | --- | ---: |",
-    ...ran.map((row) => {
-      const r = row.result!;
-      const bold = (n: number) => (n > 0 ? `**${n}**` : "0");
-      return `| ${row.id} (${r.library}) | ${r.apis.join(", ")} | ${r.calls} | ${r.maxInFlight} | ${r.resolvedOk} | ${r.rejectedOk} | ${bold(r.wrongResults)} | ${bold(r.misattributedErrors)} | ${bold(r.nonSnappyErrors)} | ${MiB(r.rssStartBytes)} → ${MiB(r.rssPeakBytes)} → ${MiB(r.rssEndBytes)} | ${MiB(r.liveStartBytes)} → ${MiB(r.liveEndBytes)} | ${r.issueMs} ms | ${r.eventLoopDelayMs.p50} / ${r.eventLoopDelayMs.p99} / ${r.eventLoopDelayMs.max} ms | ${(r.ms / 1000).toFixed(1)} s |`;
-    }),
+    markdownTable(
+      [
+        "adapter",
+        "APIs",
+        "calls",
+        "max in flight",
+        "resolved ok",
+        "rejected ok",
+        "wrong results",
+        "misattributed errors",
+        "non-SnappyError",
+        "RSS start → peak → end",
+        "held after GC: before → after",
+        "longest issue",
+        "event-loop delay p50 / p99 / max",
+        "waves took",
+      ],
+      ["l", "l", "r", "r", "r", "r", "r", "r", "r", "l", "r", "r", "l", "r"],
+      ran.map((row) => {
+        const r = row.result!;
+        const bold = (n: number) => (n > 0 ? `**${n}**` : "0");
+        const d = r.eventLoopDelayMs;
+        return [
+          `${row.id} (${r.library})`,
+          r.apis.join(", "),
+          `${r.calls}`,
+          `${r.maxInFlight}`,
+          `${r.resolvedOk}`,
+          `${r.rejectedOk}`,
+          bold(r.wrongResults),
+          bold(r.misattributedErrors),
+          bold(r.nonSnappyErrors),
+          `${MiB(r.rssStartBytes)} → ${MiB(r.rssPeakBytes)} → ${MiB(r.rssEndBytes)}`,
+          `${MiB(r.liveStartBytes)} → ${MiB(r.liveEndBytes)}`,
+          `${r.issueMs} ms`,
+          `${d.p50} / ${d.p99} / ${d.max} ms`,
+          `${(r.ms / 1000).toFixed(1)} s`,
+        ];
+      }),
+    ),
   ];
   const other = report.rows.filter((r) => !r.result);
   if (other.length > 0) {
