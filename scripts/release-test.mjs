@@ -31,8 +31,8 @@
 //
 //   node scripts/release-test.mjs [--keep]   (--keep: leave the temp folder to inspect)
 //
-// The pieces are in scripts/lib: commands.mjs (commands and steps), registry.mjs and
-// registry-queries.mjs, releases.mjs (step 2), package-managers.mjs (step 3).
+// The pieces are in scripts/lib: commands.mjs (commands and steps), registry.mjs,
+// releases.mjs (step 2), package-managers.mjs (step 3).
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -42,14 +42,7 @@ import { formatDuration } from "@snappykit/workspace/format";
 import { commands, Failure, fail, step } from "./lib/commands.mjs";
 import { cleanProjects } from "./lib/package-managers.mjs";
 import { startRegistry } from "./lib/registry.mjs";
-import { registryQueries } from "./lib/registry-queries.mjs";
-import {
-  canaryRelease,
-  checkPublished,
-  firstRelease,
-  secondRelease,
-  staleReportGate,
-} from "./lib/releases.mjs";
+import * as releases from "./lib/releases.mjs";
 
 const keep = process.argv.includes("--keep");
 // @snappykit/ffi, installed in Bun's and Deno's projects, opens this checkout's libsnappy.
@@ -61,19 +54,15 @@ const { run, killAll } = commands(work);
 let registry;
 
 async function main() {
-  const sha = (await run("git", ["rev-parse", "HEAD"], { cwd: repoRoot, quiet: true })).trim();
-  const dirty = (
-    await run("git", ["status", "--porcelain", "--untracked-files=no"], {
-      cwd: repoRoot,
-      quiet: true,
-    })
-  ).trim();
-  if (dirty)
+  const quietly = async (cmd, ...args) =>
+    (await run(cmd, args, { cwd: repoRoot, quiet: true })).trim();
+  const sha = await quietly("git", "rev-parse", "HEAD");
+  if (await quietly("git", "status", "--porcelain", "--untracked-files=no"))
     console.log(`release-test: testing HEAD ${sha.slice(0, 7)}; uncommitted changes are not in it`);
-  const uplink = (await run("npm", ["config", "get", "registry"], { quiet: true })).trim();
+  const uplink = await quietly("npm", "config", "get", "registry");
 
   // ---- 1. Verdaccio starts while the clone (2.) installs ----
-  const [, reg] = await Promise.all([
+  [, registry] = await Promise.all([
     step(`clone HEAD (${sha.slice(0, 7)}) and install it`, async () => {
       await run("git", ["clone", "--quiet", "--no-checkout", repoRoot, repo]);
       await run("git", ["checkout", "--quiet", "-B", "release-test", sha], { cwd: repo });
@@ -83,7 +72,6 @@ async function main() {
       startRegistry(join(work, "registry"), { uplink }),
     ),
   ]);
-  registry = reg;
   console.log(`   registry at ${registry.url}`);
 
   // Publishing as CI does: a token for the registry in the user's npmrc.
@@ -106,40 +94,33 @@ async function main() {
     inRepo: (args, timeout) =>
       run("npm", ["run", ...args], { cwd: repo, env: releaseEnv, timeout }),
     env: releaseEnv,
-    registry: registryQueries(registry.url, join(work, "tarballs")),
+    registry,
   };
 
   // ---- 2. releases in the clone: refused on stale reports; everything, then one adapter ----
   await step("a library-only change: the docs check passes, version-packages refuses", () =>
-    staleReportGate(clone),
+    releases.staleReportGate(clone),
   );
   const first = await step("first release: npm run version-packages, npm run release", () =>
-    firstRelease(clone),
+    releases.firstRelease(clone),
   );
   const dependedOn = (a) => packages.some((p) => p.pkg.dependencies?.[a.packageName]);
   const changed = adapters.find(dependedOn);
   if (!changed)
     throw new Failure("second release: no adapter has a dependent to check the bump with");
   const latest = await step(`second release: a change to ${changed.packageName} only`, () =>
-    secondRelease(clone, changed, first),
+    releases.secondRelease(clone, changed, first),
   );
   await step(`snapshot: npm run release:canary (${changed.packageName})`, () =>
-    canaryRelease(clone, changed, latest),
+    releases.canaryRelease(clone, changed, latest),
   );
 
   // ---- every package as published (2.), and 3. clean projects that install them ----
-  const clean = cleanProjects({
-    work,
-    registryUrl: registry.url,
-    latest,
-    packages,
-    adapters,
-    run,
-  });
+  const clean = cleanProjects({ work, registry: registry.url, latest, packages, adapters, run });
   // Both run to the end, so a broken package shows what users would meet, too.
   const settled = await Promise.allSettled([
     step("every package as published: npm view, tarball contents, ranges", () =>
-      checkPublished(clone, latest),
+      releases.checkPublished(clone, latest),
     ),
     step(`clean projects: ${clean.labels.join("; ")}`, async () => fail(await clean.check())),
   ]);

@@ -3,7 +3,7 @@
 // on the registry (the checks are in release-checks.mjs).
 //
 // `clone` is { dir, packages (the publishable ones), run, inRepo (`npm run` in the clone,
-// publishing to the registry), env (inRepo's environment), registry (registry-queries.mjs) }.
+// publishing to the registry), env (inRepo's environment), registry (registry.mjs) }.
 import { appendFileSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { reportFiles } from "@snappykit/workspace/environment";
