@@ -1,10 +1,10 @@
 // The release checks of `pnpm test:release` on crafted manifests, listings and dist-tags:
 // each must catch the broken release it exists for, and pass the good one.
+import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { pack } from "./pack.mjs";
 import {
   installedProblems,
   manifestTargets,
@@ -52,7 +52,14 @@ describe("missingFiles: a tarball without what the manifest points at", () => {
       writeFileSync(join(dir, "dist", f), "export {};\n");
     }
     writeFileSync(join(dir, "src", "index.ts"), "export {};\n");
-    return pack({ name: pkg.name, dir, pkg }, work);
+    const out = execFileSync("pnpm", ["pack", "--pack-destination", dir, "--json"], {
+      cwd: dir,
+      encoding: "utf8",
+    });
+    return {
+      manifest: pkg,
+      files: JSON.parse(out.slice(out.indexOf("{"))).files.map((f) => f.path),
+    };
   };
 
   it("names every target when `files` omits dist", () => {

@@ -6,10 +6,10 @@
 // publishing to the registry), env (inRepo's environment), registry (registry.mjs) }.
 import { appendFileSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { Readable } from "node:stream";
 import { reportFiles } from "@snappykit/workspace/environment";
 import semver from "semver";
 import { fail } from "./commands.mjs";
-import { mapLimit } from "./pack.mjs";
 import * as checks from "./release-checks.mjs";
 
 /** name → version, as the clone's package.json files say now. */
@@ -194,21 +194,24 @@ export async function canaryRelease(clone, changed, latest) {
  * the workspace, the tarball carries every file the manifest points at, no `workspace:` range.
  */
 export async function checkPublished(clone, latest) {
-  const problems = await mapLimit(clone.packages, 4, async (p) => {
-    const version = latest[p.name];
-    const view = JSON.parse(
-      await clone.run("npm", ["view", `${p.name}@${version}`, "--json"], {
-        env: clone.env,
-        quiet: true,
-      }),
-    );
-    const tarball = await clone.registry.tarballOf(p.name, version);
-    const files = (await clone.run("tar", ["-tzf", tarball], { quiet: true })).trim().split("\n");
-    return [
-      ...checks.metadataProblems(view, p.pkg, p.relDir),
-      ...checks.missingFiles(view, files),
-      ...checks.unpublishableRanges(view),
-    ].map((m) => `${p.name}@${version}: ${m}`);
-  });
-  fail(problems.flat());
+  const problems = Readable.from(clone.packages).map(
+    async (p) => {
+      const version = latest[p.name];
+      const view = JSON.parse(
+        await clone.run("npm", ["view", `${p.name}@${version}`, "--json"], {
+          env: clone.env,
+          quiet: true,
+        }),
+      );
+      const tarball = await clone.registry.tarballOf(p.name, version);
+      const files = (await clone.run("tar", ["-tzf", tarball], { quiet: true })).trim().split("\n");
+      return [
+        ...checks.metadataProblems(view, p.pkg, p.relDir),
+        ...checks.missingFiles(view, files),
+        ...checks.unpublishableRanges(view),
+      ].map((m) => `${p.name}@${version}: ${m}`);
+    },
+    { concurrency: 4 },
+  );
+  fail((await problems.toArray()).flat());
 }
