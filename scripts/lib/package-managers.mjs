@@ -42,7 +42,8 @@ const entrypoints = (manifests) =>
  * contract as the installed core declares it. tsc checks it with NodeNext and skipLibCheck
  * off, so the shipped .d.ts files are checked too.
  */
-function writeTypeCheck(dir, specs, adapterNames) {
+function writeTypeCheck(dir, entrypoints, adapterNames) {
+  const specs = entrypoints.map((e) => e.spec);
   const ts = [
     'import type { AdapterModule, SnappyCodec } from "@snappykit/core";',
     ...specs.map((s, i) => `import * as m${i} from "${s}";`),
@@ -239,12 +240,7 @@ export function cleanProjects({ work, registry: registryUrl, latest, packages, a
     }
     if (project.calibrate) problems.push(...(await calibrateIn(dir, opts)).map(where("calibrate")));
     if (project.everyEntrypoint) {
-      const tsc = writeTypeCheck(
-        dir,
-        every.map((e) => e.spec),
-        adapterNames,
-      );
-      await run(process.execPath, tsc, opts).catch((error) =>
+      await run(process.execPath, writeTypeCheck(dir, every, adapterNames), opts).catch((error) =>
         problems.push(where("tsc over every entrypoint")(error.message)),
       );
     }
@@ -257,19 +253,16 @@ export function cleanProjects({ work, registry: registryUrl, latest, packages, a
     mkdirSync(data, { recursive: true });
     writeFileSync(join(data, "text.txt"), "consensus ".repeat(20_000));
     writeFileSync(join(data, "random.bin"), randomBytes(300_000));
-    try {
-      await run(
-        "npx",
-        ["--no-install", "@snappykit/auto", "calibrate", "--data", data, "--rounds", "2"],
-        opts,
-      );
-      const file = JSON.parse(readFileSync(join(dir, "thresholds.json"), "utf8"));
-      return file.provenance?.source === "calibrated"
-        ? []
-        : ["thresholds.json is not a calibration's"];
-    } catch (error) {
-      return [error.message];
-    }
+    const args = ["--no-install", "@snappykit/auto", "calibrate", "--data", data, "--rounds", "2"];
+    const failed = await run("npx", args, opts).then(
+      () => null,
+      (error) => error.message,
+    );
+    if (failed) return [failed];
+    const file = JSON.parse(readFileSync(join(dir, "thresholds.json"), "utf8"));
+    return file.provenance?.source === "calibrated"
+      ? []
+      : ["thresholds.json is not a calibration's"];
   }
 
   return {
