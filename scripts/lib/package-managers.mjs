@@ -7,18 +7,11 @@
 // entry, as a user must. Bun and Deno cannot load it (its cannotLoad), so they skip it.
 
 import { randomBytes } from "node:crypto";
-import {
-  copyFileSync,
-  existsSync,
-  mkdirSync,
-  readdirSync,
-  readFileSync,
-  realpathSync,
-  writeFileSync,
-} from "node:fs";
+import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { dirname, join, relative } from "node:path";
+import { dirname, join } from "node:path";
 import { repoRoot } from "@snappykit/workspace";
+import { globSync } from "tinyglobby";
 import { installedProblems } from "./release-checks.mjs";
 
 const require = createRequire(join(repoRoot, "package.json"));
@@ -66,38 +59,12 @@ function writeTypeCheck(dir, entrypoints, adapterNames) {
  * Every @snappykit package under `dir`'s node_modules, once per copy on disk: npm's nested
  * copies, pnpm's .pnpm and Deno's .deno folders count, the links to them do not.
  */
-function installedManifests(dir) {
-  const found = new Map();
-  const dirs = (d) =>
-    existsSync(d)
-      ? readdirSync(d, { withFileTypes: true })
-          .filter((e) => e.isDirectory())
-          .map((e) => e.name)
-      : [];
-  /** A node_modules folder: packages, scopes, and pnpm's or Deno's store of them. */
-  const visit = (nm) => {
-    for (const name of existsSync(nm) ? readdirSync(nm) : []) {
-      const path = join(nm, name);
-      if (name === "@snappykit") {
-        for (const pkg of readdirSync(path)) {
-          const real = realpathSync(join(path, pkg));
-          const file = join(real, "package.json");
-          if (!found.has(real) && existsSync(file)) {
-            const manifest = JSON.parse(readFileSync(file, "utf8"));
-            found.set(real, { path: relative(dir, file), manifest });
-          }
-        }
-      }
-      const packages = name.startsWith("@") ? dirs(path).map((p) => join(path, p)) : [path];
-      const store = name === ".pnpm" || name === ".deno";
-      for (const pkg of store ? dirs(path).map((p) => join(path, p)) : packages) {
-        visit(join(pkg, "node_modules"));
-      }
-    }
-  };
-  visit(join(dir, "node_modules"));
-  return [...found.values()];
-}
+const installedManifests = (dir) =>
+  globSync("node_modules/**/@snappykit/*/package.json", {
+    cwd: dir,
+    dot: true,
+    followSymbolicLinks: false,
+  }).map((path) => ({ path, manifest: JSON.parse(readFileSync(join(dir, path), "utf8")) }));
 
 /**
  * The clean projects under `work`, installing from the registry at `registry` (a url) the release

@@ -82,20 +82,16 @@ export function metadataProblems(view, source, relDir) {
 
 /** Packages whose runtime dependencies reach `name`, directly or through each other. */
 function dependentsOf(name, manifests) {
-  const found = new Set();
-  let grew = true;
-  while (grew) {
-    grew = false;
+  const reached = new Set([name]);
+  for (let size = 0; size < reached.size; ) {
+    size = reached.size;
     for (const [other, manifest] of Object.entries(manifests)) {
-      if (found.has(other) || other === name) continue;
       const deps = RUNTIME_FIELDS.flatMap((f) => Object.keys(manifest[f] ?? {}));
-      if (deps.some((d) => d === name || found.has(d))) {
-        found.add(other);
-        grew = true;
-      }
+      if (deps.some((d) => reached.has(d))) reached.add(other);
     }
   }
-  return found;
+  reached.delete(name);
+  return reached;
 }
 
 /**
