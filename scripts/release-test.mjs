@@ -1,38 +1,18 @@
 #!/usr/bin/env node
-// `npm run test:release`: a release through a real registry, then installs the way users get it.
+// `npm run test:release`: a release of HEAD through a real registry, then installs the way
+// users get it (CONTRIBUTING.md, Releasing, says what it checks):
 //
-//   1. Starts Verdaccio on 127.0.0.1 (scripts/lib/registry.mjs), storage in a temp folder,
-//      proxying third-party packages from the registry this machine's npm uses.
-//   2. Clones HEAD into the temp folder and installs it (`npm run setup`). There, with the
-//      root scripts the release workflow runs (`npm run version-packages`, `npm run release`):
-//      - a stale report: with the reports stamped as measured at HEAD, a commit changing only a
-//        measured package's source passes the docs check `npm test` runs and makes
-//        `version-packages` refuse (`bench docs --stale`, apps/bench/src/docs/stale.js);
-//      - first release: a changeset for every publishable package; all are published, each
-//        `latest` is the version changesets wrote, and a git tag names it;
-//      - second release: a change to one adapter that others depend on, bumped past their
-//        ranges: only it and its dependents get new versions, and the dependents' published
-//        ranges take the new one;
-//      - a snapshot (`npm run release:canary`): published under the `canary` dist-tag, `latest`
-//        unmoved.
-//      Every published package: what `npm view` shows (description, license,
-//      repository.directory, engines, exports, types) matches the workspace, the tarball
-//      carries every file the manifest points at, and no `workspace:` range is left.
-//   3. In clean projects outside the workspace, npm, pnpm, Bun and Deno (`npm:` specifiers)
-//      install `@snappykit/framing` and every adapter (from @snappykit/workspace, so `auto`
-//      too) from that registry, and scripts/lib/consumer-program.mjs round-trips a payload
-//      through each and feeds it hostile input, in Node, Bun and Deno. An adapter whose
-//      package.json says it cannot load in a runtime (`snappykit.cannotLoad`) is left out
-//      there, with the reason printed. The installed @snappykit manifests must hold no
-//      `workspace:` range, be `latest`, once. The npm project also installs every other
-//      package, imports every entrypoint and type-checks them (tsc, NodeNext); a second one
-//      installs `@snappykit/auto` alone and must need no install script.
-//   4. Stops the registry and removes the temp folder, also on failure and Ctrl-C.
+//   1. Verdaccio on 127.0.0.1 (lib/registry.mjs), storage in a temp folder, proxying
+//      third-party packages from the registry this machine's npm uses.
+//   2. In a clone of HEAD, installed with `npm run setup`, the root scripts the release
+//      workflow runs (lib/releases.mjs): reports gone stale are refused; a first release of
+//      every package, a second of one adapter and its dependents, a canary; then every
+//      package as published (npm view, tarball contents, ranges).
+//   3. Clean projects in which npm, pnpm, Bun and Deno install from that registry and run
+//      lib/consumer-program.mjs (lib/package-managers.mjs).
+//   4. The registry stopped and the temp folder removed, also on failure and Ctrl-C.
 //
 //   node scripts/release-test.mjs [--keep]   (--keep: leave the temp folder to inspect)
-//
-// The pieces are in scripts/lib: commands.mjs (commands and steps), registry.mjs,
-// releases.mjs (step 2), package-managers.mjs (step 3).
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
