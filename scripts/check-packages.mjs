@@ -14,9 +14,7 @@ import { Readable } from "node:stream";
 import { promisify } from "node:util";
 import { repoRoot as root, workspacePackages } from "@snappykit/workspace";
 import { formatBytes, markdownTable } from "@snappykit/workspace/format";
-import { publint } from "publint";
-import { formatMessage } from "publint/utils";
-import { unpublishableRanges } from "./lib/release-checks.mjs";
+import { tarballLint, unpublishableRanges } from "./lib/release-checks.mjs";
 import { fillTemplate } from "./new-adapter.mjs";
 
 const run = promisify(execFile);
@@ -237,14 +235,8 @@ async function checkTarball(p, dest) {
   );
   for (const m of unpublishableRanges(manifest)) report(p.name, `tarball: package.json: ${m}`);
   // publint: every level, warnings as errors — "clean" means no message at all.
-  const tgz = readFileSync(tarball);
-  const lint = await publint({
-    pack: { tarball: tgz.buffer.slice(tgz.byteOffset, tgz.byteOffset + tgz.byteLength) },
-    level: "suggestion",
-    strict: true,
-  });
-  for (const m of lint.messages)
-    report(p.name, `publint ${m.type} ${m.code}: ${formatMessage(m, lint.pkg, { color: false })}`);
+  const lint = await tarballLint(tarball, "suggestion");
+  for (const m of lint) report(p.name, m);
   // attw, esm-only profile: these packages are ESM-only on Node >= 20, so node10 and
   // require() from CJS are out of scope; every other resolution must be clean.
   const args = [attwBin, tarball, "--profile", "esm-only", "--no-color"];
@@ -264,7 +256,7 @@ async function checkTarball(p, dest) {
     const table = await run(process.execPath, [...args, "--format", "ascii"]).catch((e) => e);
     report(p.name, `attw:\n${table.stdout ?? ""}${table.stderr ?? ""}`.trimEnd());
   }
-  const publintCell = lint.messages.length === 0 ? "ok" : `${lint.messages.length} message(s)`;
+  const publintCell = lint.length === 0 ? "ok" : `${lint.length} message(s)`;
   return [p.name, formatBytes(statSync(tarball).size), String(files.length), publintCell, attw];
 }
 

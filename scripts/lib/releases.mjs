@@ -151,7 +151,8 @@ export async function canaryRelease(clone, changed, latest) {
 
 /**
  * What users see of every package at `latest` (name → version): what `npm view` shows matches
- * the workspace, the tarball carries every file the manifest points at, no `workspace:` range.
+ * the workspace, the tarball carries every file the manifest points at (publint's errors), no
+ * `workspace:` range.
  */
 export async function checkPublished(clone, latest) {
   const problems = Readable.from(clone.packages).map(
@@ -162,10 +163,9 @@ export async function checkPublished(clone, latest) {
         await clone.run("npm", ["view", `${p.name}@${version}`, "--json"], quiet),
       );
       const tarball = await clone.registry.tarballOf(p.name, version);
-      const files = (await clone.run("tar", ["-tzf", tarball], quiet)).trim().split("\n");
       return [
         ...checks.metadataProblems(view, p.pkg, p.relDir),
-        ...checks.missingFiles(view, files),
+        ...(await checks.tarballLint(tarball, "error")),
         ...checks.unpublishableRanges(view),
       ].map((m) => `${p.name}@${version}: ${m}`);
     },
