@@ -185,10 +185,10 @@ export function runTarget(
   const packageChecks = PACKAGE_CHECKS[target.module];
   if (!packageChecks && !target.raw) throw new Error(`${target.id}: no ./raw entry to import`);
   return run(target.id, async () => {
-    const [first, second] = (await Promise.all(importsOf(target).map(importer))) as [
-      never,
-      Partial<AdapterModule & RawModule>,
-    ];
+    // One after the other, as a program would: the entry first, then ./raw or the ts codec.
+    const [main, other] = importsOf(target) as [string, string];
+    const first = (await importer(main)) as never;
+    const second = (await importer(other)) as Partial<AdapterModule & RawModule>;
     if (!packageChecks) {
       const module = await loadModule(first, second);
       // The runtime too: where ts's WebAssembly kernel cannot compile it runs its TypeScript
