@@ -57,7 +57,7 @@ function writeTypeCheck(dir, entrypoints, adapterNames) {
 
 /**
  * Every @snappykit package under `dir`'s node_modules, once per copy on disk: npm's nested
- * copies, pnpm's .pnpm and Deno's .deno folders count, the links to them do not.
+ * copies, pnpm's .pnpm and Deno's .deno folders count, the links to them (never followed) do not.
  */
 const installedManifests = (dir) =>
   globSync("node_modules/**/@snappykit/*/package.json", {
@@ -67,8 +67,8 @@ const installedManifests = (dir) =>
   }).map((path) => ({ path, manifest: JSON.parse(readFileSync(join(dir, path), "utf8")) }));
 
 /**
- * The clean projects under `work`, installing from the registry at `registry` (a url) the release
- * whose `latest` maps name → version: `@snappykit/framing` and every adapter of `adapters`
+ * The clean projects under `work`, installing from the registry at the url `registry` the
+ * release whose `latest` maps name → version: `@snappykit/framing` and every adapter of `adapters`
  * (discoverAdapters), and in the npm project every other package of `packages` (the
  * publishable ones) too. `labels` names the projects; `check` installs and runs them all at
  * once and returns their problems.

@@ -60,7 +60,7 @@ async function run(id: string, load: () => Promise<Suite>): Promise<AdapterResul
 
 type Framing = typeof import("@snappykit/framing");
 type P2p = typeof import("@snappykit/p2p");
-/** A package's checks over the ts codec, on the fixture items up to 1 MB; `detail` for its library. */
+/** A package's checks over the ts codec, on fixture items up to 1 MB; `detail` joins its name. */
 type PackageChecks = (
   module: never,
   items: readonly Uint8Array[],
