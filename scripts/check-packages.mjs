@@ -4,32 +4,27 @@
 // @arethetypeswrong/cli. Adapters must also carry the files every adapter has (README,
 // CHANGELOG entry point, conformance test). Exits 1 listing every problem found.
 //
-//   node scripts/check-packages.mjs [--root <dir>]   (--root: check another checkout)
-import { execFile } from "node:child_process";
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+//   node scripts/check-packages.mjs
+import { execFile, execFileSync } from "node:child_process";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
+import { Readable } from "node:stream";
 import { promisify } from "node:util";
-import { repoRoot, workspacePackages } from "@snappykit/workspace";
-import { formatBytes } from "@snappykit/workspace/format";
-import { publint } from "publint";
-import { formatMessage } from "publint/utils";
-import { mapLimit, pack } from "./lib/pack.mjs";
+import { repoRoot as root, workspacePackages } from "@snappykit/workspace";
+import { formatBytes, markdownTable } from "@snappykit/workspace/format";
+import { tarballLint, unpublishableRanges } from "./lib/release-checks.mjs";
+import { fillTemplate } from "./new-adapter.mjs";
 
 const run = promisify(execFile);
-const rootArg = process.argv.indexOf("--root");
-const root = rootArg > 0 ? resolve(process.argv[rootArg + 1]) : repoRoot;
 // The CLI's bin, found through its package.json (its exports do not expose dist/).
 const attwPkg = createRequire(import.meta.url).resolve("@arethetypeswrong/cli/package.json");
 const attwBin = join(dirname(attwPkg), JSON.parse(readFileSync(attwPkg, "utf8")).bin.attw);
 
 /** problems[name] = list of human-readable findings */
 const problems = new Map();
-const report = (name, message) => {
-  if (!problems.has(name)) problems.set(name, []);
-  problems.get(name).push(message);
-};
+const report = (name, message) => problems.set(name, [...(problems.get(name) ?? []), message]);
 
 const all = workspacePackages(root);
 const publishable = all.filter((p) => p.publishable);
@@ -46,12 +41,11 @@ const read = (p, rel) => (p.fill ?? ((t) => t))(readFileSync(join(p.dir, rel), "
 function checkConditions(name, value, path) {
   if (value === null || typeof value !== "object") return;
   const keys = Object.keys(value);
-  const conditional = keys.length > 0 && !keys[0].startsWith(".");
-  if (conditional && keys.includes("types") && keys[0] !== "types") {
-    report(name, `exports${path}: "types" must be the first condition`);
-  }
-  if (conditional && !keys.includes("types")) {
-    report(name, `exports${path}: no "types" condition`);
+  if (keys.length > 0 && !keys[0].startsWith(".") && keys[0] !== "types") {
+    const why = keys.includes("types")
+      ? `"types" must be the first condition`
+      : `no "types" condition`;
+    report(name, `exports${path}: ${why}`);
   }
   for (const key of keys) checkConditions(name, value[key], `${path}["${key}"]`);
 }
@@ -61,8 +55,8 @@ function checkConditions(name, value, path) {
 function checkReadme(p) {
   if (!exists(p, "README.md")) return report(p.name, "README.md is missing");
   const text = read(p, "README.md");
-  const title = text.split("\n", 1)[0];
-  if (title !== `# ${p.pkg.name}`) report(p.name, `README.md must start with "# ${p.pkg.name}"`);
+  if (!text.startsWith(`# ${p.pkg.name}\n`))
+    report(p.name, `README.md must start with "# ${p.pkg.name}"`);
   const headings = text.match(/^## .+$/gm) ?? [];
   const required = [
     "## Install",
@@ -82,16 +76,14 @@ function checkReadme(p) {
     report(p.name, `README.md: "## License" must be the last section`);
   // Any package manager's install command will do, as long as it names this package.
   const install = text.split(/^## /m).find((section) => section.startsWith("Install")) ?? "";
-  if (
-    !new RegExp(`(npm (install|i)|pnpm add|yarn add)\\b[^\\n]*${p.pkg.name}(?![\\w-])`).test(
-      install,
-    )
-  ) {
+  const command = new RegExp(
+    `(npm (install|i)|pnpm add|yarn add)\\b[^\\n]*${p.pkg.name}(?![\\w-])`,
+  );
+  if (!command.test(install))
     report(
       p.name,
       `README.md: Install must show how to install it (\`npm install ${p.pkg.name}\`)`,
     );
-  }
 }
 
 /** The CHANGELOG entry point is CHANGELOG.md starting with "# <name>": `changeset version`
@@ -100,98 +92,87 @@ function checkReadme(p) {
 function checkChangelog(p) {
   if (!exists(p, "CHANGELOG.md"))
     return report(p.name, "CHANGELOG.md is missing (stub: `# <name>`)");
-  const first = read(p, "CHANGELOG.md").split("\n", 1)[0];
-  if (first !== `# ${p.pkg.name}`) report(p.name, `CHANGELOG.md must start with "# ${p.pkg.name}"`);
+  if (!read(p, "CHANGELOG.md").startsWith(`# ${p.pkg.name}\n`))
+    report(p.name, `CHANGELOG.md must start with "# ${p.pkg.name}"`);
 }
 
 function checkManifest(p) {
   const { pkg, name } = p;
-  if (!pkg.name) report(name, `"name" is missing`);
-  if (pkg.type !== "module") report(name, `"type" must be "module"`);
-  // false, or the few built files that must run when imported (p2p's reasons.js registers
-  // its reasons with core): bundlers drop every other module nothing uses.
-  const effects = pkg.sideEffects;
-  if (
-    effects !== false &&
-    !(
-      Array.isArray(effects) &&
-      effects.every((f) => /^\.\/dist\/[\w/-]+\.js$/.test(f) && exists(p, f))
-    )
-  ) {
-    report(name, `"sideEffects" must be false or a list of ./dist files that exist`);
-  }
-  if (!pkg.exports || typeof pkg.exports !== "object" || !pkg.exports["."]) {
-    report(name, `"exports" must be a map with a "." entry`);
-  } else {
-    if (pkg.exports["./package.json"] !== "./package.json") {
-      report(name, `"exports" must map "./package.json" to "./package.json"`);
-    }
-    checkConditions(name, pkg.exports, "");
-    // `npm view` and the registry's page show the top-level field, not the exports map.
-    const types = pkg.exports["."]?.types;
-    if (pkg.types !== types) report(name, `"types" must be "${types}", exports["."]'s types`);
-  }
-  if (!Array.isArray(pkg.files) || pkg.files.length === 0)
-    report(name, `"files" must list what ships`);
+  const exports = pkg.exports && typeof pkg.exports === "object" && pkg.exports["."];
   const major = /^>=\s*(\d+)/.exec(pkg.engines?.node ?? "")?.[1];
-  if (!major || Number(major) < 20) report(name, `"engines.node" must be ">=20" or newer`);
-  if (typeof pkg.license !== "string" || !pkg.license) report(name, `"license" is missing`);
-  if (!pkg.repository?.url) report(name, `"repository.url" is missing`);
-  if (pkg.repository?.directory !== p.relDir) {
-    report(name, `"repository.directory" must be "${p.relDir}"`);
-  }
-  if (!Array.isArray(pkg.keywords) || pkg.keywords.length === 0)
-    report(name, `"keywords" is empty`);
+  const rules = [
+    [pkg.name, `"name" is missing`],
+    [pkg.type === "module", `"type" must be "module"`],
+    // false, or the few built files that must run when imported (p2p's reasons.js registers
+    // its reasons with core): bundlers drop every other module nothing uses.
+    [
+      pkg.sideEffects === false ||
+        (Array.isArray(pkg.sideEffects) &&
+          pkg.sideEffects.every((f) => /^\.\/dist\/[\w/-]+\.js$/.test(f) && exists(p, f))),
+      `"sideEffects" must be false or a list of ./dist files that exist`,
+    ],
+    [exports, `"exports" must be a map with a "." entry`],
+    [
+      !exports || pkg.exports["./package.json"] === "./package.json",
+      `"exports" must map "./package.json" to "./package.json"`,
+    ],
+    // `npm view` and the registry's page show the top-level field, not the exports map.
+    [
+      !exports || pkg.types === exports.types,
+      `"types" must be "${exports?.types}", exports["."]'s types`,
+    ],
+    [Array.isArray(pkg.files) && pkg.files.length > 0, `"files" must list what ships`],
+    [major && Number(major) >= 20, `"engines.node" must be ">=20" or newer`],
+    [typeof pkg.license === "string" && pkg.license, `"license" is missing`],
+    [pkg.repository?.url, `"repository.url" is missing`],
+    [pkg.repository?.directory === p.relDir, `"repository.directory" must be "${p.relDir}"`],
+    [pkg.keywords?.length > 0, `"keywords" is empty`],
+  ];
+  for (const [ok, message] of rules) if (!ok) report(name, message);
+  if (exports) checkConditions(name, pkg.exports, "");
   // A published package cannot depend on one that is never published.
   for (const field of ["dependencies", "peerDependencies", "optionalDependencies"]) {
     for (const dep of Object.keys(pkg[field] ?? {})) {
-      const target = byName.get(dep);
-      if (target && !target.publishable)
+      if (byName.get(dep)?.publishable === false)
         report(name, `${field}: ${dep} is private, never published`);
     }
   }
 }
 
 function checkAdapter(p) {
-  if (!exists(p, "src/conformance.test.ts")) {
-    report(p.name, "src/conformance.test.ts is missing");
-  } else if (!/\brunConformance\s*\(/.test(read(p, "src/conformance.test.ts"))) {
-    report(p.name, "src/conformance.test.ts does not call runConformance()");
-  }
-  if (!p.pkg.devDependencies?.["@snappykit/conformance"]) {
-    report(p.name, `devDependencies: "@snappykit/conformance" is missing`);
-  }
-  if (!p.pkg.dependencies?.["@snappykit/core"]) {
-    report(p.name, `dependencies: "@snappykit/core" is missing`);
-  }
-  if (!p.pkg.keywords?.includes("snappykit-adapter")) {
-    report(p.name, `keywords: "snappykit-adapter" is missing`);
-  }
-  // createRaw (no guards) lives on ./raw, which the bench and the fuzzer import, never on ".".
-  if (!p.pkg.exports?.["./raw"]) report(p.name, `exports: "./raw" (createRaw) is missing`);
-  // The README's adapter table is generated from these (apps/bench/src/docs).
-  for (const field of ["wraps", "runtime", "guard"]) {
-    if (typeof p.pkg.snappykit?.[field] !== "string" || !p.pkg.snappykit[field]) {
-      report(p.name, `"snappykit.${field}" is missing (a cell of the README's adapter table)`);
-    }
-  }
+  const test = "src/conformance.test.ts";
+  if (!exists(p, test)) report(p.name, `${test} is missing`);
+  else if (!/\brunConformance\s*\(/.test(read(p, test)))
+    report(p.name, `${test} does not call runConformance()`);
+  const rules = [
+    [
+      p.pkg.devDependencies?.["@snappykit/conformance"],
+      `devDependencies: "@snappykit/conformance" is missing`,
+    ],
+    [p.pkg.dependencies?.["@snappykit/core"], `dependencies: "@snappykit/core" is missing`],
+    [p.pkg.keywords?.includes("snappykit-adapter"), `keywords: "snappykit-adapter" is missing`],
+    // createRaw (no guards) lives on ./raw, which the bench and the fuzzer import, never on ".".
+    [p.pkg.exports?.["./raw"], `exports: "./raw" (createRaw) is missing`],
+    // The README's adapter table is generated from these (apps/bench/src/docs).
+    ...["wraps", "runtime", "guard"].map((field) => [
+      typeof p.pkg.snappykit?.[field] === "string" && p.pkg.snappykit[field],
+      `"snappykit.${field}" is missing (a cell of the README's adapter table)`,
+    ]),
+  ];
+  for (const [ok, message] of rules) if (!ok) report(p.name, message);
 }
 
 // Private packages (apps/bench, ...) are never versioned or published.
-const changesetConfig = JSON.parse(readFileSync(join(root, ".changeset/config.json"), "utf8"));
-for (const p of all.filter((q) => !q.publishable)) {
-  if (
-    changesetConfig.privatePackages?.version !== false &&
-    !changesetConfig.ignore?.includes(p.name)
-  ) {
+const changesets = JSON.parse(readFileSync(join(root, ".changeset/config.json"), "utf8"));
+const versioned = changesets.privatePackages?.version !== false;
+for (const p of all) {
+  if (!p.publishable && versioned && !changesets.ignore?.includes(p.name))
     report(
       p.name,
-      `private, but .changeset/config.json would version it (privatePackages.version)`,
+      "private, but .changeset/config.json would version it (privatePackages.version)",
     );
-  }
-}
-for (const p of all.filter((q) => q.relDir.startsWith("apps/") && q.publishable)) {
-  report(p.name, `apps are not published: add "private": true`);
+  if (p.publishable && p.relDir.startsWith("apps/"))
+    report(p.name, `apps are not published: add "private": true`);
 }
 // Every pending changeset names only packages that exist and are published.
 for (const file of readdirSync(join(root, ".changeset")).filter((f) => f.endsWith(".md"))) {
@@ -207,30 +188,21 @@ for (const file of readdirSync(join(root, ".changeset")).filter((f) => f.endsWit
 // The template contributors copy must pass the same checks, once its placeholders are filled
 // as scripts/new-adapter.mjs fills them.
 const templateDir = join(root, "templates", "adapter");
-if (existsSync(templateDir)) {
-  const fill = (text) =>
-    text
-      .replaceAll("ADAPTER_ID", "example")
-      .replaceAll("BACKEND_PACKAGE", "example-backend")
-      .replaceAll("BACKEND_VERSION", "1.0.0");
-  const pkg = JSON.parse(fill(readFileSync(join(templateDir, "package.json"), "utf8")));
-  const template = {
-    name: "templates/adapter",
-    dir: templateDir,
-    relDir: "packages/example",
-    pkg,
-    adapter: true,
-    fill,
-  };
-  if (pkg.snappykit?.adapter !== true)
-    report(template.name, `package.json lacks "snappykit": { "adapter": true }`);
-  checkManifest(template);
-  checkReadme(template);
-  checkChangelog(template);
-  checkAdapter(template);
-}
+const fill = (text) =>
+  fillTemplate(text, { id: "example", backend: "example-backend", version: "1.0.0" });
+const templatePkg = JSON.parse(fill(readFileSync(join(templateDir, "package.json"), "utf8")));
+if (templatePkg.snappykit?.adapter !== true)
+  report("templates/adapter", `package.json lacks "snappykit": { "adapter": true }`);
+const template = {
+  name: "templates/adapter",
+  dir: templateDir,
+  relDir: "packages/example",
+  pkg: templatePkg,
+  adapter: true,
+  fill,
+};
 
-for (const p of publishable) {
+for (const p of [template, ...publishable]) {
   checkManifest(p);
   checkReadme(p);
   checkChangelog(p);
@@ -239,90 +211,74 @@ for (const p of publishable) {
 
 // ---- the packed tarballs -------------------------------------------------------------------
 
-const dest = mkdtempSync(join(tmpdir(), "snappykit-check-"));
-const rows = [];
-try {
-  const packed = publishable.map((p) => {
-    try {
-      return { p, ...pack(p, dest) };
-    } catch (error) {
-      report(p.name, `pnpm pack failed: ${error.message}`);
-      return null;
-    }
+/** publint and attw on `p`'s tarball; its row of the summary table. */
+async function checkTarball(p, dest) {
+  // pnpm (not npm) because it rewrites `workspace:^` to the real version range, exactly as
+  // `changeset publish` (pnpm publish) will.
+  const out = execFileSync("pnpm", ["pack", "--pack-destination", dest, "--json"], {
+    cwd: p.dir,
+    encoding: "utf8",
+    stdio: ["ignore", "pipe", "inherit"],
   });
-  await mapLimit(
-    packed.filter((x) => x !== null),
-    2,
-    async ({ p, tarball, bytes, files, manifest }) => {
-      for (const f of ["package.json", "README.md"]) {
-        if (!files.includes(f)) report(p.name, `tarball: ${f} is not packed`);
-      }
-      for (const f of files.filter((f) => /\.test\.|(^|\/)__tests__\//.test(f))) {
-        report(p.name, `tarball: test file ${f} is packed`);
-      }
-      if (JSON.stringify(manifest).includes('"workspace:')) {
-        report(p.name, "tarball: package.json still has workspace: ranges");
-      }
-      // publint: every level, warnings as errors — "clean" means no message at all.
-      const tgz = readFileSync(tarball);
-      const lint = await publint({
-        pack: { tarball: tgz.buffer.slice(tgz.byteOffset, tgz.byteOffset + tgz.byteLength) },
-        level: "suggestion",
-        strict: true,
-      });
-      for (const m of lint.messages) {
-        report(
-          p.name,
-          `publint ${m.type} ${m.code}: ${formatMessage(m, lint.pkg, { color: false })}`,
-        );
-      }
-      // attw, esm-only profile: these packages are ESM-only on Node >= 20, so node10 and
-      // require() from CJS are out of scope; every other resolution must be clean.
-      const args = [attwBin, tarball, "--profile", "esm-only", "--no-color"];
-      let attw = "ok";
-      try {
-        const { stdout } = await run(process.execPath, [...args, "--format", "json"], {
-          maxBuffer: 64 << 20,
-        });
-        // attw exits 0 for a package with no types at all; a user would get `any`.
-        if (JSON.parse(stdout).analysis?.types === false) {
-          attw = "FAIL";
-          report(p.name, "attw: the package ships no type declarations");
-        }
-      } catch (error) {
-        if (error.code === undefined) throw error;
-        attw = "FAIL";
-        const table = await run(process.execPath, [...args, "--format", "ascii"]).catch((e) => e);
-        report(p.name, `attw:\n${table.stdout ?? ""}${table.stderr ?? ""}`.trimEnd());
-      }
-      rows.push({
-        name: p.name,
-        dir: p.relDir,
-        size: formatBytes(bytes),
-        files: files.length,
-        publint: lint.messages.length === 0 ? "ok" : `${lint.messages.length} message(s)`,
-        attw,
-      });
+  const info = JSON.parse(out.slice(out.indexOf("{")));
+  const tarball = resolve(dest, info.filename);
+  const files = info.files.map((f) => f.path);
+  for (const f of ["package.json", "README.md"])
+    if (!files.includes(f)) report(p.name, `tarball: ${f} is not packed`);
+  for (const f of files.filter((f) => /\.test\.|(^|\/)__tests__\//.test(f)))
+    report(p.name, `tarball: test file ${f} is packed`);
+  const manifest = JSON.parse(
+    execFileSync("tar", ["-xzOf", tarball, "package/package.json"], { encoding: "utf8" }),
+  );
+  for (const m of unpublishableRanges(manifest)) report(p.name, `tarball: package.json: ${m}`);
+  // publint: every level, warnings as errors — "clean" means no message at all.
+  const lint = await tarballLint(tarball, "suggestion");
+  for (const m of lint) report(p.name, m);
+  // attw, esm-only profile: these packages are ESM-only on Node >= 20, so node10 and
+  // require() from CJS are out of scope; every other resolution must be clean. It exits 0
+  // for a package with no types at all (attw is pinned, its wording too); a user would get `any`.
+  const args = [attwBin, tarball, "--profile", "esm-only", "--no-color", "--format", "ascii"];
+  const attw = await run(process.execPath, args, { maxBuffer: 64 << 20 }).then(
+    ({ stdout }) =>
+      stdout.includes("does not contain types") && "the package ships no type declarations",
+    (error) => {
+      if (error.code === undefined) throw error;
+      return `\n${error.stdout ?? ""}${error.stderr ?? ""}`.trimEnd();
     },
   );
+  if (attw) report(p.name, `attw: ${attw}`);
+  const size = formatBytes(statSync(tarball).size);
+  const publintCell = lint.length === 0 ? "ok" : `${lint.length} message(s)`;
+  return [p.name, size, String(files.length), publintCell, attw ? "FAIL" : "ok"];
+}
+
+const dest = mkdtempSync(join(tmpdir(), "snappykit-check-"));
+let rows;
+try {
+  // Two at a time: attw and publint are heavy on 2 cores.
+  rows = await Readable.from(publishable.toSorted((a, b) => a.relDir.localeCompare(b.relDir)))
+    .map(
+      async (p) => {
+        try {
+          return await checkTarball(p, dest);
+        } catch (error) {
+          report(p.name, `packing or checking the tarball failed: ${error.message}`);
+        }
+      },
+      { concurrency: 2 },
+    )
+    .toArray();
 } finally {
   rmSync(dest, { recursive: true, force: true });
 }
 
-rows.sort((a, b) => a.dir.localeCompare(b.dir));
-const widths = ["name", "size", "files", "publint", "attw"].map((k) =>
-  Math.max(k.length, ...rows.map((r) => String(r[k]).length)),
-);
-const line = (cells) => cells.map((c, i) => String(c).padEnd(widths[i])).join("  ");
-console.log(line(["name", "size", "files", "publint", "attw"]));
-for (const r of rows) console.log(line([r.name, r.size, r.files, r.publint, r.attw]));
+const columns = ["name", "size", "files", "publint", "attw"];
+console.log(markdownTable(columns, ["l", "r", "r", "l", "l"], rows.filter(Boolean)));
 const adapters = publishable.filter((p) => p.adapter).length;
+const privates = all.filter((p) => !p.publishable).map((p) => p.name);
 console.log(
   `\n${publishable.length} publishable packages (${adapters} adapters), ` +
-    `${all.length - publishable.length} private: ${all
-      .filter((p) => !p.publishable)
-      .map((p) => p.name)
-      .join(", ")}`,
+    `${privates.length} private: ${privates.join(", ")}`,
 );
 
 if (problems.size > 0) {

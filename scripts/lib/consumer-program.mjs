@@ -1,8 +1,8 @@
-// What a user's program does with snappykit installed. scripts/lib/consumer.mjs copies this
-// file into a clean project (release-test.mjs: installed from a registry by npm, pnpm, Bun or
-// Deno) and it runs there in Node, Bun or Deno. It
-// imports nothing of the repository: only what argv names, by the specifier the runtime
-// resolves (a bare name from node_modules, or Deno's `npm:name@version`).
+// What a user's program does with snappykit installed. package-managers.mjs copies this file
+// into a clean project (release-test.mjs: installed from a registry by npm, pnpm, Bun or
+// Deno) and it runs there in Node, Bun or Deno. It imports nothing of the repository: only
+// what argv names, by the specifier the runtime resolves (a bare name from node_modules, or
+// Deno's `npm:name@version`).
 //
 //   <runtime> consumer-program.mjs '{"adapters": [{"name", "spec"}], "framing": {...},
 //                                    "codec": {...}, "entrypoints": [{"name", "spec"}]}'

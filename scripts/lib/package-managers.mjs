@@ -1,75 +1,79 @@
 // The clean projects of `pnpm test:release` (scripts/release-test.mjs): npm, pnpm, Bun and
 // Deno each install snappykit from the registry into an empty project outside the workspace,
-// and consumer-program.mjs runs there (consumer.mjs), as a user's program would.
+// and consumer-program.mjs runs there, as a user's program would.
 //
 // snappy@6 (@snappykit/libsnappy) compiles with node-gyp when installed: npm and pnpm get
 // npm_config_nodedir (this Node's headers, as scripts/setup.sh does) and pnpm an `allowBuilds`
 // entry, as a user must. Bun and Deno cannot load it (its cannotLoad), so they skip it.
 
 import { randomBytes } from "node:crypto";
-import {
-  existsSync,
-  mkdirSync,
-  readdirSync,
-  readFileSync,
-  realpathSync,
-  writeFileSync,
-} from "node:fs";
+import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { dirname, join, relative } from "node:path";
+import { dirname, join } from "node:path";
 import { repoRoot } from "@snappykit/workspace";
-import { entrypoints, programArgs, programFailures, tsc, writeTypeCheck } from "./consumer.mjs";
+import { globSync } from "tinyglobby";
 import { installedProblems } from "./release-checks.mjs";
 
 const require = createRequire(join(repoRoot, "package.json"));
 const bin = (name) => join(repoRoot, "node_modules", ".bin", name);
 const framing = "@snappykit/framing";
+const program = new URL("./consumer-program.mjs", import.meta.url);
+
+/** Every entrypoint of `manifests` (their `exports` keys) a user can import. */
+const entrypoints = (manifests) =>
+  manifests.flatMap((manifest) =>
+    Object.keys(manifest.exports ?? { ".": "" })
+      .filter((key) => key !== "./package.json" && !key.includes("*"))
+      .map((key) => ({
+        name: manifest.name,
+        spec: key === "." ? manifest.name : `${manifest.name}/${key.slice(2)}`,
+      })),
+  );
 
 /**
- * Every @snappykit package under `dir`'s node_modules, once per copy on disk: npm's nested
- * copies, pnpm's .pnpm and Deno's .deno folders count, the links to them do not.
+ * consumer.ts, written into `dir`: every entrypoint imported, each adapter assigned to the
+ * contract as the installed core declares it. tsc checks it with NodeNext and skipLibCheck
+ * off, so the shipped .d.ts files are checked too.
  */
-function installedManifests(dir) {
-  const found = new Map();
-  const dirs = (d) =>
-    existsSync(d)
-      ? readdirSync(d, { withFileTypes: true })
-          .filter((e) => e.isDirectory())
-          .map((e) => e.name)
-      : [];
-  /** A node_modules folder: packages, scopes, and pnpm's or Deno's store of them. */
-  const visit = (nm) => {
-    for (const name of existsSync(nm) ? readdirSync(nm) : []) {
-      const path = join(nm, name);
-      if (name === "@snappykit") {
-        for (const pkg of readdirSync(path)) {
-          const real = realpathSync(join(path, pkg));
-          const file = join(real, "package.json");
-          if (!found.has(real) && existsSync(file)) {
-            const manifest = JSON.parse(readFileSync(file, "utf8"));
-            found.set(real, { path: relative(dir, file), manifest });
-          }
-        }
-      }
-      const packages = name.startsWith("@") ? dirs(path).map((p) => join(path, p)) : [path];
-      const store = name === ".pnpm" || name === ".deno";
-      for (const pkg of store ? dirs(path).map((p) => join(path, p)) : packages) {
-        visit(join(pkg, "node_modules"));
-      }
-    }
-  };
-  visit(join(dir, "node_modules"));
-  return [...found.values()];
+function writeTypeCheck(dir, entrypoints, adapterNames) {
+  const specs = entrypoints.map((e) => e.spec);
+  const ts = [
+    'import type { AdapterModule, SnappyCodec } from "@snappykit/core";',
+    ...specs.map((s, i) => `import * as m${i} from "${s}";`),
+    `export const entrypoints: readonly object[] = [${specs.map((_, i) => `m${i}`).join(", ")}];`,
+    "export const adapters: Record<string, AdapterModule> = {",
+    ...adapterNames.map((n) => `  "${n}": m${specs.indexOf(n)},`),
+    "};",
+    "export async function roundTrip(m: AdapterModule, input: Uint8Array): Promise<Uint8Array> {",
+    "  const codec: SnappyCodec = await m.createCodec();",
+    "  return codec.uncompress(codec.compress(input), { maxLength: input.length });",
+    "}",
+  ];
+  writeFileSync(join(dir, "consumer.ts"), `${ts.join("\n")}\n`);
+  const flags =
+    "--target ES2022 --module NodeNext --moduleResolution NodeNext --types node --strict";
+  return [require.resolve("typescript/bin/tsc"), ...flags.split(" "), "--noEmit", "consumer.ts"];
 }
 
 /**
- * The clean projects under `work`, installing from the registry at `registryUrl` the release
- * whose `latest` maps name → version: `@snappykit/framing` and every adapter of `adapters`
+ * Every @snappykit package under `dir`'s node_modules, once per copy on disk: npm's nested
+ * copies, pnpm's .pnpm and Deno's .deno folders count, the links to them (never followed) do not.
+ */
+const installedManifests = (dir) =>
+  globSync("node_modules/**/@snappykit/*/package.json", {
+    cwd: dir,
+    dot: true,
+    followSymbolicLinks: false,
+  }).map((path) => ({ path, manifest: JSON.parse(readFileSync(join(dir, path), "utf8")) }));
+
+/**
+ * The clean projects under `work`, installing from the registry at the url `registry` the
+ * release whose `latest` maps name → version: `@snappykit/framing` and every adapter of `adapters`
  * (discoverAdapters), and in the npm project every other package of `packages` (the
  * publishable ones) too. `labels` names the projects; `check` installs and runs them all at
  * once and returns their problems.
  */
-export function cleanProjects({ work, registryUrl, latest, packages, adapters, run }) {
+export function cleanProjects({ work, registry: registryUrl, latest, packages, adapters, run }) {
   const names = packages.map((p) => p.name);
   const env = {
     ...process.env,
@@ -180,26 +184,31 @@ export function cleanProjects({ work, registryUrl, latest, packages, adapters, r
     const named = (name) => ({ name, spec: project.spec?.(name) ?? name });
     const adapterNames = specs.filter((n) => n !== framing);
     const every = project.everyEntrypoint ? entrypoints(packages.map((p) => p.pkg)) : [];
-    const args = programArgs(dir, {
+    copyFileSync(program, join(dir, "consumer-program.mjs"));
+    const what = {
       adapters: adapterNames.map(named),
       ...(specs.includes(framing) && { framing: named(framing), codec: named("@snappykit/ts") }),
       entrypoints: every.filter((e) => !adapterNames.includes(e.spec)),
-    });
+    };
+    const args = [join(dir, "consumer-program.mjs"), JSON.stringify(what)];
     try {
       const output = await run(...project.run(args), { ...opts, timeout: 120_000 });
       for (const line of output.trim().split("\n"))
         console.log(`[${project.label}] ${line.replaceAll("\t", " ")}`);
     } catch (error) {
-      const failures = programFailures(error.output ?? "");
+      // Its `FAIL\t<package>\t<step>\t<why>` lines.
+      const failures = (error.output ?? "")
+        .split("\n")
+        .filter((line) => line.startsWith("FAIL\t"))
+        .map((line) => line.split("\t").slice(1).join(": "));
       problems.push(
         ...(failures.length > 0 ? failures : [error.message]).map(where(`${project.runtime} run`)),
       );
     }
     if (project.calibrate) problems.push(...(await calibrateIn(dir, opts)).map(where("calibrate")));
     if (project.everyEntrypoint) {
-      const specsTs = every.map((e) => e.spec);
-      await run(process.execPath, [tsc, ...writeTypeCheck(dir, specsTs, adapterNames)], opts).catch(
-        (error) => problems.push(where("tsc over every entrypoint")(error.message)),
+      await run(process.execPath, writeTypeCheck(dir, every, adapterNames), opts).catch((error) =>
+        problems.push(where("tsc over every entrypoint")(error.message)),
       );
     }
     return problems;
@@ -211,19 +220,16 @@ export function cleanProjects({ work, registryUrl, latest, packages, adapters, r
     mkdirSync(data, { recursive: true });
     writeFileSync(join(data, "text.txt"), "consensus ".repeat(20_000));
     writeFileSync(join(data, "random.bin"), randomBytes(300_000));
-    try {
-      await run(
-        "npx",
-        ["--no-install", "@snappykit/auto", "calibrate", "--data", data, "--rounds", "2"],
-        opts,
-      );
-      const file = JSON.parse(readFileSync(join(dir, "thresholds.json"), "utf8"));
-      return file.provenance?.source === "calibrated"
-        ? []
-        : ["thresholds.json is not a calibration's"];
-    } catch (error) {
-      return [error.message];
-    }
+    const args = ["--no-install", "@snappykit/auto", "calibrate", "--data", data, "--rounds", "2"];
+    const failed = await run("npx", args, opts).then(
+      () => null,
+      (error) => error.message,
+    );
+    if (failed) return [failed];
+    const file = JSON.parse(readFileSync(join(dir, "thresholds.json"), "utf8"));
+    return file.provenance?.source === "calibrated"
+      ? []
+      : ["thresholds.json is not a calibration's"];
   }
 
   return {

@@ -3,8 +3,9 @@
 // temporary folder: storage, the htpasswd file, the log. @snappykit/* exist only here (never
 // proxied, so nothing published elsewhere can stand in for this run's packages); every other
 // package is proxied from the registry this machine's npm uses, and stored on first fetch.
+// What it holds is asked over its HTTP API, the way package managers ask it.
 import { once } from "node:events";
-import { mkdirSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 
@@ -12,8 +13,8 @@ const require = createRequire(import.meta.url);
 
 /**
  * Starts Verdaccio with its storage in `dir`, proxying to `uplink`, and registers one user
- * (publishing needs a token, as it does on npm).
- * @returns {Promise<{ url: string, token: string, log: string, stop: () => Promise<void> }>}
+ * (publishing needs a token, as it does on npm). Returns its url, the token, its log's path,
+ * `stop`, and the queries of {@link queries} (downloaded tarballs go into `dir`/tarballs).
  */
 export async function startRegistry(dir, { uplink }) {
   const { runServer } = require("verdaccio");
@@ -55,9 +56,36 @@ export async function startRegistry(dir, { uplink }) {
     if (!response.ok || !body.token) {
       throw new Error(`registering a user: HTTP ${response.status} ${JSON.stringify(body)}`);
     }
-    return { url, token: body.token, log, stop };
+    return { url, token: body.token, log, stop, ...queries(url, join(dir, "tarballs")) };
   } catch (error) {
     await stop();
     throw error;
   }
+}
+
+function queries(url, tarballs) {
+  /** Every version's manifest, and the dist-tags; null if the registry has no such package. */
+  const packument = async (name) => {
+    const response = await fetch(`${url}${name.replace("/", "%2f")}`);
+    if (response.status === 404) return null;
+    if (!response.ok) throw new Error(`GET ${name}: HTTP ${response.status}`);
+    return response.json();
+  };
+  /** name → its dist-tags (none for a package the registry lacks). */
+  const distTags = async (names) =>
+    Object.fromEntries(
+      await Promise.all(names.map(async (n) => [n, (await packument(n))?.["dist-tags"] ?? {}])),
+    );
+  /** name → the version its `latest` dist-tag names. */
+  const latestOf = async (names) =>
+    Object.fromEntries(Object.entries(await distTags(names)).map(([n, tags]) => [n, tags.latest]));
+  /** Downloads `name@version`'s tarball from the registry; returns its path. */
+  const tarballOf = async (name, version) => {
+    const { dist } = (await packument(name)).versions[version];
+    const file = join(tarballs, `${name.replace("/", "-")}-${version}.tgz`);
+    mkdirSync(tarballs, { recursive: true });
+    writeFileSync(file, Buffer.from(await (await fetch(dist.tarball)).arrayBuffer()));
+    return file;
+  };
+  return { packument, distTags, latestOf, tarballOf };
 }

@@ -1,7 +1,10 @@
 // What `pnpm test:release` (scripts/release-test.mjs) asserts about a release, as functions of
-// plain data (manifests, tarball listings, dist-tags), so each can be proven on crafted input
+// plain data (manifests, tarballs, dist-tags), so each can be proven on crafted input
 // (release-checks.test.mjs). Every function returns a list of readable problems; empty is good.
+import { readFileSync } from "node:fs";
 import { isDeepStrictEqual } from "node:util";
+import { publint } from "publint";
+import { formatMessage } from "publint/utils";
 import semver from "semver";
 
 const DEPENDENCY_FIELDS = [
@@ -13,31 +16,18 @@ const DEPENDENCY_FIELDS = [
 /** The fields whose packages a user's install pulls in. */
 const RUNTIME_FIELDS = DEPENDENCY_FIELDS.filter((f) => f !== "devDependencies");
 
-/** Every file a manifest sends users to: `exports` targets at any depth, `types`, `main`. */
-export function manifestTargets(manifest) {
-  const targets = new Set();
-  const walk = (value) => {
-    if (typeof value === "string") targets.add(value);
-    else if (value && typeof value === "object") Object.values(value).forEach(walk);
-  };
-  walk(manifest.exports);
-  for (const field of ["types", "typings", "main", "module"]) walk(manifest[field]);
-  // Subpath patterns name no single file; the files they match are checked by publint.
-  return [...targets]
-    .filter((t) => !t.includes("*"))
-    .map((t) => t.replace(/^\.\//, ""))
-    .sort();
-}
-
 /**
- * Files the manifest points at that the tarball does not carry (a `files` list that omits
- * `dist`, say). `files` are tarball paths, with or without npm's `package/` prefix.
+ * publint's findings on the tarball at `path` (every file the manifest points at must be in
+ * it, among others), at `level` and up: "error", "warning" or "suggestion" (then strict,
+ * warnings as errors).
  */
-export function missingFiles(manifest, files) {
-  const shipped = new Set(files.map((f) => f.replace(/^package\//, "")));
-  return manifestTargets(manifest)
-    .filter((target) => !shipped.has(target))
-    .map((target) => `${target} is not in the tarball (check "files")`);
+export async function tarballLint(path, level) {
+  const tgz = readFileSync(path);
+  const tarball = tgz.buffer.slice(tgz.byteOffset, tgz.byteOffset + tgz.byteLength);
+  const lint = await publint({ pack: { tarball }, level, strict: level === "suggestion" });
+  return lint.messages.map(
+    (m) => `publint ${m.type} ${m.code}: ${formatMessage(m, lint.pkg, { color: false })}`,
+  );
 }
 
 /**
@@ -82,20 +72,16 @@ export function metadataProblems(view, source, relDir) {
 
 /** Packages whose runtime dependencies reach `name`, directly or through each other. */
 function dependentsOf(name, manifests) {
-  const found = new Set();
-  let grew = true;
-  while (grew) {
-    grew = false;
+  const reached = new Set([name]);
+  for (let size = 0; size < reached.size; ) {
+    size = reached.size;
     for (const [other, manifest] of Object.entries(manifests)) {
-      if (found.has(other) || other === name) continue;
       const deps = RUNTIME_FIELDS.flatMap((f) => Object.keys(manifest[f] ?? {}));
-      if (deps.some((d) => d === name || found.has(d))) {
-        found.add(other);
-        grew = true;
-      }
+      if (deps.some((d) => reached.has(d))) reached.add(other);
     }
   }
-  return found;
+  reached.delete(name);
+  return reached;
 }
 
 /**

@@ -58,56 +58,29 @@ async function run(id: string, load: () => Promise<Suite>): Promise<AdapterResul
   return { id, status, library: suite.library, checks: suite.checks.length, failures };
 }
 
-/**
- * The conformance suite (the vitest suite's checks and fixture payloads) on one adapter's
- * `createCodec()` codec and every `createVariants()` codec; `createRaw()` must load too.
- */
-function runAdapter(
-  id: string,
-  load: () => Promise<[Partial<AdapterModule>, Partial<RawModule>]>,
-  payloads: readonly PayloadSet[],
-): Promise<AdapterResult> {
-  return run(id, async () => {
-    const module = await loadModule(...(await load()));
-    const checks = conformanceChecks({ payloads });
-    // The runtime too: where ts's WebAssembly kernel cannot compile it runs its TypeScript
-    // loops ("js"), which pass the same checks, slower.
-    const { library, runtime } = module.codec;
-    return { codecs: codecsOf(module), checks, library: `${library} (${runtime})` };
-  });
-}
-
 type Framing = typeof import("@snappykit/framing");
+type P2p = typeof import("@snappykit/p2p");
+/** A package's checks over the ts codec, on fixture items up to 1 MB; `detail` joins its name. */
+type PackageChecks = (
+  module: never,
+  items: readonly Uint8Array[],
+  check: (name: string, fn: Check["run"]) => Check,
+) => Promise<{ readonly checks: readonly Check[]; readonly detail?: string }>;
 
-/** What a package's checks run on: the ts codec, the fixture items up to 1 MB, a check maker. */
-async function packageSetup(
-  group: string,
-  ts: Partial<AdapterModule>,
-  payloads: readonly PayloadSet[],
-) {
-  if (typeof ts.createCodec !== "function") throw new Error("no createCodec in the ts codec");
-  const codec = await ts.createCodec();
-  const items = payloads.flatMap((p) => p.items.filter((i) => i.length <= 1_000_000));
-  const check = (name: string, fn: (c: SnappyCodec) => void | Promise<void>): Check => ({
-    group,
-    name,
-    run: fn,
-  });
-  return { codec, items, check };
-}
+const MESSAGE_ID_TOPIC = "/eth2/4a26c58b/beacon_attestation_0/ssz_snappy";
+// SHA-256 of the spec's preimage for bytes 0..143 on that topic, by Python's hashlib.
+const MESSAGE_ID = "7db1e7c7e661334a428b5f2de86b528fa5dc96f1";
 
 /**
- * `@snappykit/framing` over the `@snappykit/ts` codec: not an adapter, so a few round
- * trips instead of the conformance suite, to prove it loads and works in the runtime.
+ * The targets that are not adapters, each over the `@snappykit/ts` codec: a few checks
+ * instead of the conformance suite, to prove they load and work in the runtime. p2p: its
+ * gossip transform, message ids (SHA-256 by @noble/hashes, xxhash64 by xxhash-wasm),
+ * ssz_snappy and req/resp codecs.
  */
-function runFraming(
-  load: () => Promise<[Framing, Partial<AdapterModule>]>,
-  payloads: readonly PayloadSet[],
-): Promise<AdapterResult> {
-  return run("framing", async () => {
-    const [framing, ts] = await load();
-    const { codec, items, check } = await packageSetup("framing", ts, payloads);
-    const checks = [
+const PACKAGE_CHECKS: Record<string, PackageChecks> = {
+  "@snappykit/framing": async (framing: Framing, items, check) => ({
+    detail: `, CRC-32C ${framing.crc32cImplementation}`,
+    checks: [
       check("CRC-32C check value", () => {
         if (framing.crc32c(new TextEncoder().encode("123456789")) !== 0xe3069283) {
           throw new Error(`${framing.crc32cImplementation} CRC-32C gives the wrong check value`);
@@ -124,30 +97,9 @@ function runFraming(
         const { code } = snappyErrorOf(() => framing.decodeFramed(c, framed));
         if (code !== "CHECKSUM_MISMATCH") throw new Error(`code ${code}`);
       }),
-    ];
-    const library = `@snappykit/framing over ${codec.library}, CRC-32C ${framing.crc32cImplementation}`;
-    return { codecs: [codec], checks, library };
-  });
-}
-
-type P2p = typeof import("@snappykit/p2p");
-
-const MESSAGE_ID_TOPIC = "/eth2/4a26c58b/beacon_attestation_0/ssz_snappy";
-// SHA-256 of the spec's preimage for bytes 0..143 on that topic, by Python's hashlib.
-const MESSAGE_ID = "7db1e7c7e661334a428b5f2de86b528fa5dc96f1";
-
-/**
- * `@snappykit/p2p` over the `@snappykit/ts` codec: its gossip transform, message ids (SHA-256
- * by @noble/hashes, xxhash64 by xxhash-wasm), ssz_snappy and req/resp codecs, to prove they
- * run there.
- */
-function runP2p(
-  load: () => Promise<[P2p, Partial<AdapterModule>]>,
-  payloads: readonly PayloadSet[],
-): Promise<AdapterResult> {
-  return run("p2p", async () => {
-    const [p2p, ts] = await load();
-    const { codec, items, check } = await packageSetup("p2p", ts, payloads);
+    ],
+  }),
+  "@snappykit/p2p": async (p2p: P2p, items, check) => {
     const fast = await p2p.createFastMsgIdFn(1n);
     const bounds = { minSize: 0, maxSize: 10 * 1024 * 1024 };
     const hex = (bytes: Uint8Array) =>
@@ -190,58 +142,67 @@ function runP2p(
         if (i !== items.length) throw new Error(`${i} of ${items.length} chunks`);
       }),
     ];
-    return { codecs: [codec], checks, library: `@snappykit/p2p over ${codec.library}` };
-  });
-}
+    return { checks };
+  },
+};
 
-/** Something to run in a runtime: an adapter, or the framing package over the ts codec. */
+/** Something to run in a runtime: an adapter, or framing or p2p over the ts codec. */
 export interface Target {
   readonly id: string;
   /**
    * What to import: for an adapter, the module its package's `exports` map gives this
-   * runtime (a file URL for Bun and Deno, a path for the browser bundler); for framing,
-   * the package name.
+   * runtime (a file URL for Bun and Deno, a path for the browser bundler); for framing and
+   * p2p, the package name.
    */
   readonly module: string;
   /** For an adapter, its `./raw` entry the same way (`createRaw()` must load too). */
   readonly raw?: string;
 }
 
-/** The framing target, run after the adapters. */
-export const FRAMING: Target = { id: "framing", module: "@snappykit/framing" };
-/** The p2p target, run after framing. */
-export const P2P: Target = { id: "p2p", module: "@snappykit/p2p" };
-/** The targets that are not adapters. */
-export const PACKAGES: readonly Target[] = [FRAMING, P2P];
+/** The targets that are not adapters, run after them. */
+export const PACKAGES: readonly Target[] = Object.keys(PACKAGE_CHECKS).map((module) => ({
+  id: module.slice("@snappykit/".length),
+  module,
+}));
 const TS = "@snappykit/ts";
 
 /** The modules `target` imports (the browser bundle needs each as a literal import). */
 export const importsOf = (target: Target): string[] =>
-  PACKAGES.some((p) => p.id === target.id)
+  PACKAGE_CHECKS[target.module]
     ? [target.module, TS]
     : [target.module, ...(target.raw ? [target.raw] : [])];
 
-/** Run `target`, importing its modules with `importer` (`import()` where it is available). */
+/**
+ * Run `target`, importing its modules with `importer` (`import()` where it is available): an
+ * adapter's `createCodec()` codec and every `createVariants()` codec through the conformance
+ * suite (the vitest suite's checks and fixture payloads), `createRaw()` loaded too.
+ */
 export function runTarget(
   target: Target,
   importer: (specifier: string) => Promise<unknown>,
   payloads: readonly PayloadSet[],
 ): Promise<AdapterResult> {
-  const load = (specifier: string) => importer(specifier) as Promise<Partial<AdapterModule>>;
-  if (target.id === FRAMING.id) {
-    return runFraming(
-      async () => [(await importer(target.module)) as Framing, await load(TS)],
-      payloads,
-    );
-  }
-  if (target.id === P2P.id) {
-    return runP2p(async () => [(await importer(target.module)) as P2p, await load(TS)], payloads);
-  }
-  const raw = target.raw;
-  if (!raw) throw new Error(`${target.id}: no ./raw entry to import`);
-  return runAdapter(
-    target.id,
-    async () => [await load(target.module), (await importer(raw)) as Partial<RawModule>],
-    payloads,
-  );
+  const packageChecks = PACKAGE_CHECKS[target.module];
+  if (!packageChecks && !target.raw) throw new Error(`${target.id}: no ./raw entry to import`);
+  return run(target.id, async () => {
+    // One after the other, as a program would: the entry first, then ./raw or the ts codec.
+    const [main, other] = importsOf(target) as [string, string];
+    const first = (await importer(main)) as never;
+    const second = (await importer(other)) as Partial<AdapterModule & RawModule>;
+    if (!packageChecks) {
+      const module = await loadModule(first, second);
+      // The runtime too: where ts's WebAssembly kernel cannot compile it runs its TypeScript
+      // loops ("js"), which pass the same checks, slower.
+      const { library, runtime } = module.codec;
+      const checks = conformanceChecks({ payloads });
+      return { codecs: codecsOf(module), checks, library: `${library} (${runtime})` };
+    }
+    if (typeof second.createCodec !== "function") throw new Error("no createCodec in the ts codec");
+    const codec = await second.createCodec();
+    const items = payloads.flatMap((p) => p.items.filter((i) => i.length <= 1_000_000));
+    const group = target.id;
+    const check = (name: string, run: Check["run"]): Check => ({ group, name, run });
+    const { checks, detail = "" } = await packageChecks(first, items, check);
+    return { codecs: [codec], checks, library: `${target.module} over ${codec.library}${detail}` };
+  });
 }
