@@ -257,9 +257,17 @@ export async function build({ libsnappy = process.env[SOURCE_ENV], force = false
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  const { values } = parseArgs({
-    options: { libsnappy: { type: "string" }, force: { type: "boolean", default: false } },
-  });
+  let values;
+  try {
+    ({ values } = parseArgs({
+      options: { libsnappy: { type: "string" }, force: { type: "boolean", default: false } },
+    }));
+  } catch (error) {
+    console.error(
+      `libsnappy: ${error.message}\nusage: node tools/libsnappy/build.mjs [--libsnappy <source dir>] [--force]`,
+    );
+    process.exit(2);
+  }
   const manifest = await build(values);
   if (!manifest.ok) {
     // Setup goes on without it: the bench lists cpp (and FFI) as unavailable with this reason.
