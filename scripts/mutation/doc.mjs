@@ -145,7 +145,11 @@ function section(pkg, runLine, explanations) {
   const own = (key) =>
     key.startsWith(prefix) && (pkg === "kernel") === key.startsWith(`${KERNEL}:`);
   const known = new Set(live.map((m) => m.key));
-  const stale = Object.keys(explanations.mutants).filter((key) => own(key) && !known.has(key));
+  // After a partial run, only a tested mutant's explanation is known to be stale.
+  const tested = new Set(mutants.filter((m) => m.status !== "Pending").map((m) => m.key));
+  const stale = Object.keys(explanations.mutants).filter(
+    (key) => own(key) && !known.has(key) && (!report.partial || tested.has(key)),
+  );
   const lines = [`<!-- mutation:${pkg} -->`, "", `## ${heading}`, ""];
   // Ignored mutants (not measured, listed below), invalid ones (a kernel mutant that does not
   // assemble) and pending ones (a kernel mutant a stopped or sampled run did not test) are in
