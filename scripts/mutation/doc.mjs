@@ -18,13 +18,13 @@ import { PACKAGES, REPORTS } from "./config.mjs";
 const DOC = join(repoRoot, "docs/mutation.md");
 const EXPLANATIONS = join(repoRoot, "docs/mutation-survivors.json");
 
-/**
- * The sections: a package's source, or ts's WebAssembly kernel (scripts/mutation/kernel.mjs),
- * by the path their report's files start with and their heading.
- */
-const SECTIONS = { kernel: { prefix: "packages/ts/src/", heading: "packages/ts/src/kernel.wat" } };
+/** ts's WebAssembly kernel (scripts/mutation/kernel.mjs), a section of its own. */
+const KERNEL = "packages/ts/src/kernel.wat";
+/** A section's heading, and the path its report's files start with. */
 const sectionOf = (pkg) =>
-  SECTIONS[pkg] ?? { prefix: `packages/${pkg}/`, heading: `packages/${pkg}/src` };
+  pkg === "kernel"
+    ? { prefix: "packages/ts/src/", heading: KERNEL }
+    : { prefix: `packages/${pkg}/`, heading: `packages/${pkg}/src` };
 
 /** Statuses that count against the score, and those that count for it. */
 const LIVE = ["Survived", "NoCoverage"];
@@ -46,11 +46,7 @@ function reportOf(pkg) {
 const mtime = (path) => statSync(path).mtimeMs;
 
 /** Stryker's mutation score: killed and timed out over every valid mutant. */
-export function scoreOf(pkgOrMutants) {
-  const mutants =
-    typeof pkgOrMutants === "string"
-      ? Object.values(reportOf(pkgOrMutants).files).flatMap((file) => file.mutants)
-      : pkgOrMutants;
+export function scoreOf(mutants) {
   const count = (statuses) => mutants.filter((m) => statuses.includes(m.status)).length;
   const dead = count(DEAD);
   const live = count(LIVE);
@@ -137,7 +133,8 @@ function change(original, replacement) {
   return `${part(original)} → ${part(replacement)}`;
 }
 
-function section(pkg, run, explanations) {
+/** A section's text; `runLine` names the run its report came from. */
+function section(pkg, runLine, explanations) {
   const report = reportOf(pkg);
   const mutants = keyedMutants(report);
   const score = scoreOf(mutants);
@@ -146,12 +143,13 @@ function section(pkg, run, explanations) {
   // Each explanation belongs to the section whose files it names: ts's and the kernel's keys
   // share packages/ts/src/.
   const own = (key) =>
-    SECTIONS[pkg]
-      ? key.startsWith(`${heading}:`)
-      : key.startsWith(prefix) &&
-        Object.values(SECTIONS).every((other) => !key.startsWith(`${other.heading}:`));
+    key.startsWith(prefix) && (pkg === "kernel") === key.startsWith(`${KERNEL}:`);
   const known = new Set(live.map((m) => m.key));
-  const stale = Object.keys(explanations.mutants).filter((key) => own(key) && !known.has(key));
+  // After a partial run, only a tested mutant's explanation is known to be stale.
+  const tested = new Set(mutants.filter((m) => m.status !== "Pending").map((m) => m.key));
+  const stale = Object.keys(explanations.mutants).filter(
+    (key) => own(key) && !known.has(key) && (!report.partial || tested.has(key)),
+  );
   const lines = [`<!-- mutation:${pkg} -->`, "", `## ${heading}`, ""];
   // Ignored mutants (not measured, listed below), invalid ones (a kernel mutant that does not
   // assemble) and pending ones (a kernel mutant a stopped or sampled run did not test) are in
@@ -182,11 +180,7 @@ function section(pkg, run, explanations) {
       `Without the ${equivalent} survivors explained below as equivalent (no caller can tell them from the code): **${percent.toFixed(2)} %**.`,
     );
   }
-  if (run) {
-    lines.push(
-      `\`${run.command}\` on ${run.date}: ${run.minutes} min wall time, concurrency ${run.concurrency}, Node ${run.node}, ${run.tool ?? `StrykerJS ${run.stryker}`}${run.incremental ? " (incremental: the results of mutants it did not retest are the runs' before)" : ""}.`,
-    );
-  }
+  if (runLine) lines.push(runLine);
   lines.push("");
   if (live.length === 0) lines.push("No mutant survives.");
   else {
@@ -235,9 +229,9 @@ function section(pkg, run, explanations) {
 }
 
 /**
- * Rewrite the sections of docs/mutation.md for `runs` (`{ pkg, seconds, concurrency }`, or
- * bare package names to redraw a section from its last report without run details); the
- * other packages' sections stay as they are.
+ * Rewrite the sections of docs/mutation.md for `runs` (`{ pkg, seconds, concurrency, command,
+ * incremental, tool? }`, or bare package names to redraw a section from its last report,
+ * keeping the line that names the run it came from); the other sections stay as they are.
  */
 export function writeDoc(runs) {
   const explanations = JSON.parse(readFileSync(EXPLANATIONS, "utf8"));
@@ -246,30 +240,15 @@ export function writeDoc(runs) {
   ).version;
   let doc = readFileSync(DOC, "utf8");
   for (const run of runs) {
-    const { pkg } = typeof run === "string" ? { pkg: run } : run;
-    const details =
-      typeof run === "string"
-        ? undefined
-        : {
-            date: new Date().toISOString().slice(0, 10),
-            minutes: Math.round(run.seconds / 6) / 10,
-            concurrency: run.concurrency,
-            node: process.versions.node,
-            stryker,
-            incremental: run.incremental,
-            command: run.command,
-            tool: run.tool,
-          };
-    const { text, unexplained, stale } = section(pkg, details, explanations);
+    const pkg = run.pkg ?? run;
     const pattern = new RegExp(`<!-- mutation:${pkg} -->[\\s\\S]*?<!-- /mutation:${pkg} -->`);
     if (!pattern.test(doc)) throw new Error(`docs/mutation.md has no section for ${pkg}`);
-    // Without run details, keep the line that names the run the report came from.
-    const previousRun = doc.match(pattern)[0].match(/^`pnpm mutation[ :].*$/m)?.[0];
-    doc = doc.replace(pattern, () =>
-      details || !previousRun
-        ? text
-        : text.replace(/(of \d+ mutants\.|tested so far, \*\*.*\*\*\.)/, `$1\n${previousRun}`),
-    );
+    const runLine =
+      typeof run === "string"
+        ? doc.match(pattern)[0].match(/^`pnpm mutation[ :].*$/m)?.[0]
+        : `\`${run.command}\` on ${new Date().toISOString().slice(0, 10)}: ${Math.round(run.seconds / 6) / 10} min wall time, concurrency ${run.concurrency}, Node ${process.versions.node}, ${run.tool ?? `StrykerJS ${stryker}`}${run.incremental ? " (incremental: the results of mutants it did not retest are the runs' before)" : ""}.`;
+    const { text, unexplained, stale } = section(pkg, runLine, explanations);
+    doc = doc.replace(pattern, () => text);
     if (unexplained.length > 0) {
       console.log(`mutation: ${pkg}: ${unexplained.length} survivor(s) without an explanation`);
     }

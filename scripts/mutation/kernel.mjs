@@ -32,13 +32,12 @@ import {
   mkdirSync,
   readdirSync,
   readFileSync,
-  realpathSync,
   rmSync,
   symlinkSync,
   writeFileSync,
 } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join, relative } from "node:path";
+import { basename, dirname, join, relative } from "node:path";
 import { repoRoot } from "@snappykit/workspace";
 import { REPORTS } from "./config.mjs";
 import { scoreOf, writeDoc } from "./doc.mjs";
@@ -80,20 +79,13 @@ const reportOnly = flag("--report");
 /** A hash of what decides a mutant's result besides its own text: ts's sources and tests. */
 function suiteHash() {
   const hash = createHash("sha256");
-  const walk = (dir) => {
-    for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) =>
-      a.name < b.name ? -1 : 1,
-    )) {
-      const path = join(dir, entry.name);
-      if (entry.isDirectory()) walk(path);
-      else if (!/kernel(-binary\.ts|\.wat)$/.test(entry.name)) {
-        hash.update(relative(repoRoot, path)).update(readFileSync(path));
-      }
-    }
-  };
-  walk(join(PKG, "src"));
-  walk(join(PKG, "scripts"));
-  walk(join(repoRoot, "packages/core/src"));
+  for (const dir of ["packages/ts/src", "packages/ts/scripts", "packages/core/src"]) {
+    const files = readdirSync(join(repoRoot, dir), { recursive: true, withFileTypes: true })
+      .filter((entry) => entry.isFile() && !/kernel(-binary\.ts|\.wat)$/.test(entry.name))
+      .map((entry) => relative(repoRoot, join(entry.parentPath, entry.name)))
+      .sort();
+    for (const file of files) hash.update(file).update(readFileSync(join(repoRoot, file)));
+  }
   return hash.digest("hex").slice(0, 16);
 }
 
@@ -106,7 +98,7 @@ function makeSandbox(n) {
   const dir = join(tmpdir(), `snappykit-kernel-mutation-${process.pid}-${n}`);
   rmSync(dir, { recursive: true, force: true });
   const pkg = join(dir, "packages/ts");
-  mkdirSync(join(pkg, "node_modules"), { recursive: true });
+  mkdirSync(pkg, { recursive: true });
   for (const file of ["package.json", "tsconfig.base.json", "vitest.shared.ts"]) {
     cpSync(join(repoRoot, file), join(dir, file));
   }
@@ -117,18 +109,12 @@ function makeSandbox(n) {
   // The build, unmutated, only so that the package resolves by its name (the conformance
   // suite reads the version it names); the tests import the sources.
   symlinkSync(join(PKG, "dist"), join(pkg, "dist"));
-  // Links of their own (not one to the whole directory), so vitest's caches stay per copy.
-  const modules = join(PKG, "node_modules");
-  for (const entry of readdirSync(modules)) {
-    if (entry.startsWith(".")) continue;
-    const scoped = entry.startsWith("@");
-    for (const name of scoped ? readdirSync(join(modules, entry)) : [entry]) {
-      const from = scoped ? join(modules, entry, name) : join(modules, entry);
-      const to = scoped ? join(pkg, "node_modules", entry, name) : join(pkg, "node_modules", entry);
-      mkdirSync(dirname(to), { recursive: true });
-      symlinkSync(realpathSync(from), to);
-    }
-  }
+  // Links of their own (not one to the whole directory), so vitest's caches stay per copy:
+  // cpSync copies a link as one to the absolute path it resolves to.
+  cpSync(join(PKG, "node_modules"), join(pkg, "node_modules"), {
+    recursive: true,
+    filter: (from) => !basename(from).startsWith("."),
+  });
   return { dir, pkg };
 }
 
@@ -231,16 +217,6 @@ async function testMutant(sandbox, wat, mutant, timeouts) {
   return { status: "Survived" };
 }
 
-/** Whether `bytes` compile here: a module that does not is refused by every runtime. */
-function compiles(bytes) {
-  try {
-    new WebAssembly.Module(bytes);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 /** A reproducible shuffle (mulberry32), for --sample. */
 function shuffled(items, seed) {
   let state = seed >>> 0;
@@ -300,20 +276,19 @@ for (const mutant of shuffled(chosen, seed)) {
 const reused = results.size;
 const valid = [];
 for (const mutant of pending) {
-  let bytes;
+  // One that does not compile here is refused by every runtime.
+  let statusReason;
   try {
-    bytes = await assemble(mutant.wat);
+    if (!WebAssembly.validate(await assemble(mutant.wat)))
+      statusReason = "does not compile in Node";
   } catch (error) {
-    const result = { status: "CompileError", statusReason: String(error.message).split("\n")[0] };
-    results.set(mutant.id, result);
-    cache[mutant.key] = result;
-    continue;
+    statusReason = String(error.message).split("\n")[0];
   }
-  if (!compiles(bytes)) {
-    const result = { status: "CompileError", statusReason: "does not compile in Node" };
-    results.set(mutant.id, result);
-    cache[mutant.key] = result;
-  } else valid.push(mutant);
+  if (statusReason === undefined) valid.push(mutant);
+  else {
+    cache[mutant.key] = { status: "CompileError", statusReason };
+    results.set(mutant.id, cache[mutant.key]);
+  }
 }
 console.log(
   `mutation: kernel.wat: ${all.length} mutants, ${chosen.length} chosen, ${reused} cached, ${pending.length - valid.length} invalid, ${valid.length} to test (concurrency ${concurrency})`,

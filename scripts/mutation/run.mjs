@@ -36,7 +36,10 @@ const option = (name) => {
 };
 const force = argv.includes("--force");
 const concurrency = option("--concurrency");
-const mutate = option("--mutate")?.split(",");
+// A single line as Stryker's range of one (`file:64` would match no file, silently).
+const mutate = option("--mutate")
+  ?.split(",")
+  .map((file) => file.replace(/^([^:]+):(\d+)$/, "$1:$2-$2"));
 const named = argv.filter((arg) => !arg.startsWith("--"));
 for (const pkg of named) {
   if (!PACKAGES.includes(pkg) && pkg !== "kernel") {

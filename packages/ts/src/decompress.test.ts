@@ -393,7 +393,11 @@ describe("uncompress: hostile input", () => {
       /copy-1 tag needs 1 more bytes, only 0 remain \(tag at byte 6\)/,
     );
     rejects(bytes(8, 0x0c, ABCD, 0x0e, 4), "CORRUPT_INPUT", /copy-2 tag needs 2 more bytes/);
-    rejects(bytes(8, 0x0c, ABCD, 0x0f, 4, 0, 0), "CORRUPT_INPUT", /copy-4 tag needs 4 more bytes/);
+    rejects(
+      bytes(8, 0x0c, ABCD, 0x0f, 4, 0, 0),
+      "CORRUPT_INPUT",
+      /copy-4 tag needs 4 more bytes, only 3 remain \(tag at byte 6\)/,
+    );
   });
 
   it("rejects bad offsets", () => {
@@ -451,6 +455,15 @@ describe("uncompress: hostile input", () => {
     const stream = (declared: number) => bytes(varint(declared), body(declared));
     for (const declared of [143, SMALL_OUTPUT - 1, SMALL_OUTPUT]) {
       rejects(stream(declared), "CORRUPT_INPUT", overrun(declared));
+      // The error carries its numbers as fields too, whichever code names it.
+      expect(() => uncompress(stream(declared))).toThrow(
+        expect.objectContaining({
+          reason: "output-overrun",
+          declared,
+          produced: expect.any(Number),
+          at: expect.any(Number),
+        }),
+      );
     }
     // An element that starts exactly at the declared end is the checked code's to name.
     rejects(
