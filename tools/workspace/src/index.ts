@@ -143,6 +143,9 @@ export interface FailedAdapter extends AdapterEntry {
   readonly reason: string;
 }
 
+/** A codec that did not load (an adapter, or the bench's `cpp` without a compiler), and why. */
+export type Unloaded = Pick<FailedAdapter, "id" | "packageName" | "reason">;
+
 /**
  * Why `failed` was not expected to load in the Node running the workspace's tools (its
  * package.json's `cannotLoad.node`: ffi before Node 26), or undefined when its failure is a

@@ -3,7 +3,7 @@
 // `cpp` program (libsnappy without bindings, inputs/native.ts), the codecs timed in other
 // runtimes (inputs/elsewhere.ts), the ones that failed to load with the reason, and the
 // payloads.
-import { discoverAdapters, type FailedAdapter, loadAdapters } from "@snappykit/workspace";
+import { discoverAdapters, loadAdapters, type Unloaded } from "@snappykit/workspace";
 import { adapterTargets, type CodecTarget, type RawTarget } from "@snappykit/workspace/targets";
 import type { BenchPayload, Target } from "../model/case.js";
 import { adapterTarget } from "./cases.js";
@@ -26,9 +26,6 @@ export interface Catalog {
   /** End the processes that stand in for codecs of other runtimes (once the gate is done). */
   close(): Promise<void>;
 }
-
-/** A codec that could not be loaded (an adapter, or `cpp` without a compiler), and why. */
-export type Unloaded = Pick<FailedAdapter, "id" | "packageName" | "reason">;
 
 /** Load every adapter and the payloads (the fixtures, and `--data`'s already read). */
 export async function loadCatalog(user: readonly BenchPayload[] = []): Promise<Catalog> {

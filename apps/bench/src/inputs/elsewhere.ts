@@ -6,7 +6,7 @@
 // here: it says which library and ops the codec has there, and answers the gate's calls;
 // the run closes it once the gate is done. They time cpp's ops only (below).
 import { guardedCodec } from "@snappykit/core";
-import { declaredUnloadable, type FailedAdapter } from "@snappykit/workspace";
+import { declaredUnloadable, type FailedAdapter, type Unloaded } from "@snappykit/workspace";
 import { NODE_LINES } from "@snappykit/workspace/node-lines";
 import type { CodecTarget } from "@snappykit/workspace/targets";
 import { ChildWorker } from "../measure/fork.js";
@@ -14,7 +14,6 @@ import { MissingRuntimeError, processRuntime } from "../measure/runtime.js";
 import type { Elsewhere } from "../model/case.js";
 import type { RuntimeName } from "../model/options.js";
 import { FULL_TIMING } from "../model/timing.js";
-import type { Unloaded } from "./catalog.js";
 import { NATIVE_OPS } from "./native.js";
 
 /** The process runtimes a codec the bench's Node cannot load is tried in. */

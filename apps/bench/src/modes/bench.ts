@@ -3,9 +3,10 @@
 // each codec relative to the reference and to the fastest, the adapters' overhead and, with
 // `--compare`, each case against a baseline.
 import { resolve } from "node:path";
+import type { Unloaded } from "@snappykit/workspace";
 import { UsageError } from "../inputs/args.js";
 import { buildCases, pickOverheadPayloads, rawTarget } from "../inputs/cases.js";
-import { codecTarget, type Unloaded } from "../inputs/catalog.js";
+import { codecTarget } from "../inputs/catalog.js";
 import { otherRuntimes, readReport, readSafety } from "../inputs/reports.js";
 import { type Selection, selectRun } from "../inputs/select.js";
 import { hasGc } from "../measure/run.js";
