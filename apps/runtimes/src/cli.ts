@@ -42,17 +42,34 @@ function adapters(runtime: Runtime): Target[] {
   }));
 }
 
-function runChild(runtime: Exclude<Runtime, "browser">, targets: readonly Target[]) {
+function runChild(
+  runtime: Exclude<Runtime, "browser">,
+  targets: readonly Target[],
+  attempt = 1,
+): ChildReport {
   const [file, args] = isNodeLine(runtime)
     ? [nodeLineBinary(runtime), []]
     : [bin(runtime), runtime === "bun" ? ["run"] : ["run", "--allow-all", "--quiet"]];
-  const stdout = execFileSync(file, [...args, join(here, "child.js"), JSON.stringify(targets)], {
-    encoding: "utf8",
-    maxBuffer: 64 * 2 ** 20,
-    stdio: ["ignore", "pipe", "inherit"],
-    // Each runtime takes seconds; a hang (a worker pool keeping it alive) fails clearly.
-    timeout: 5 * 60_000,
-  });
+  let stdout: string;
+  try {
+    stdout = execFileSync(file, [...args, join(here, "child.js"), JSON.stringify(targets)], {
+      encoding: "utf8",
+      maxBuffer: 64 * 2 ** 20,
+      stdio: ["ignore", "pipe", "inherit"],
+      // Each runtime takes seconds; a hang (a worker pool keeping it alive) fails clearly.
+      timeout: 5 * 60_000,
+    });
+  } catch (error) {
+    // napi-wasi's thread worker (@emnapi/wasi-threads) has crashed the whole process in Node
+    // 24 now and then ("memory access out of bounds"), in runs that pass when repeated. A
+    // crash is said, with its output above, and the runtime run again; a third crash fails.
+    const timedOut = (error as { code?: string }).code === "ETIMEDOUT";
+    if (attempt >= 3 || timedOut) throw error;
+    console.error(
+      `runtimes: ${runtime}: the child process crashed (output above); running it again`,
+    );
+    return runChild(runtime, targets, attempt + 1);
+  }
   const line = stdout.trim().split("\n").at(-1) ?? "";
   return JSON.parse(line) as ChildReport;
 }
